@@ -1,0 +1,44 @@
+# The two set-up commands: `make demo` and `make test`. Both create .venv on first use.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+# Offline machines carry the NLI checkpoint next to the project; elsewhere the configured
+# default (a hub id) is used through the same code path.
+SHARED_NLI := $(abspath ../shared/models/nli-minilm-l6)
+ifneq ($(wildcard $(SHARED_NLI)/config.json),)
+export GCMEM_NLI_MODEL ?= $(SHARED_NLI)
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+endif
+
+.PHONY: venv demo test lint typecheck unit bench-smoke clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# constraints.txt pins torch to the CPU wheel; without it pip pulls a multi-GB CUDA build.
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: venv
+	$(BIN)/gcmem demo
+
+lint: venv
+	$(BIN)/ruff check gcmem tests bench
+	$(BIN)/ruff format --check gcmem tests bench
+
+typecheck: venv
+	$(BIN)/mypy
+
+unit: venv
+	$(BIN)/pytest -q
+
+test: lint typecheck unit
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,25 @@
+"""gcmem: garbage collection for agent memory.
+
+An inference-time consistency filter between an agent's memory and its model: stale,
+contradicted chunks are excised before generation; facts nothing contradicts survive.
+"""
+
+from gcmem.memory import IngestReport, Memory, TurnValidationError
+from gcmem.models import Chunk, Decision, Fact, RetrievalResult, ScoredChunk, Turn
+from gcmem.settings import Settings, load_settings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Chunk",
+    "Decision",
+    "Fact",
+    "IngestReport",
+    "Memory",
+    "RetrievalResult",
+    "ScoredChunk",
+    "Settings",
+    "Turn",
+    "TurnValidationError",
+    "load_settings",
+]

@@ -1,0 +1,259 @@
+"""``Memory``: the library facade. Ingest turns, retrieve a filtered context.
+
+It wires the stages together and owns nothing else: embedding (``embedding``), the short-term
+buffer (``stm``), the index (``mtm``), candidate gathering (``candidates``) and the filter
+stages (``filters``) each live behind their own interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import redis
+from pydantic import TypeAdapter, ValidationError
+
+from gcmem.candidates import CandidateSet, KeywordExpander, QueryExpander, gather_candidates
+from gcmem.chunking import chunk_turn
+from gcmem.embedding import Embedder, TransformerEmbedder
+from gcmem.filters.base import CandidateFilter, IngestStage
+from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
+from gcmem.models import Chunk, Decision, Namespace, RetrievalResult, ScoredChunk, Turn
+from gcmem.mtm.index import MediumTermIndex
+from gcmem.mtm.qdrant import open_index
+from gcmem.redis_backend import Keyspace, open_redis, save_embedded
+from gcmem.settings import Settings, load_settings
+from gcmem.stm.buffer import RedisShortTermBuffer, ShortTermBuffer
+
+_NAMESPACE: TypeAdapter[str] = TypeAdapter(Namespace)
+
+
+class TurnValidationError(ValueError):
+    """A turn failed validation; ``position`` is its index in the ingested batch."""
+
+    def __init__(self, position: int, error: ValidationError) -> None:
+        self.position = position
+        self.error = error
+        super().__init__(f"turn #{position} is invalid: {error}")
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    turns: int
+    chunks: int
+    stm_added: int
+    timings_ms: Mapping[str, float]
+
+
+class Memory:
+    """Agent memory with consistency filtering.
+
+    ``Memory()`` reads every setting from the environment (``GCMEM_*``). Any component can be
+    passed in instead; ``filters=[]`` is standard RAG.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        index: MediumTermIndex | None = None,
+        redis_client: redis.Redis | None = None,
+        stm: ShortTermBuffer | None = None,
+        filters: Sequence[CandidateFilter] | None = None,
+        ingest_stages: Sequence[IngestStage] | None = None,
+        expander: QueryExpander | None = None,
+    ) -> None:
+        self.settings = settings or load_settings()
+        s = self.settings
+        self.keys = Keyspace(s.key_prefix)
+        self.redis = redis_client if redis_client is not None else open_redis(s)
+        self.embedder = embedder or TransformerEmbedder(
+            s.embedder,
+            device=s.device,
+            batch_size=s.embed_batch_size,
+            max_length=s.embed_max_length,
+        )
+        self.index = index if index is not None else open_index(s)
+        self.stm = stm or RedisShortTermBuffer(self.redis, self.keys, s.stm_size)
+        self.expander = expander or KeywordExpander()
+        self.resources = Resources(s, self.redis, self.keys, self.index, self.embedder)
+        self.filters = (
+            list(filters) if filters is not None else build_filters(s.filters, self.resources)
+        )
+        self.ingest_stages = (
+            list(ingest_stages)
+            if ingest_stages is not None
+            else (build_ingest_stages(s.ingest, self.resources))
+        )
+
+    # --- ingest ----------------------------------------------------------------------------
+    def validate(self, turns: Iterable[Turn | Mapping[str, Any]]) -> list[Turn]:
+        out: list[Turn] = []
+        ctx = {"max_text_chars": self.settings.max_text_chars}
+        for pos, turn in enumerate(turns):
+            if isinstance(turn, Turn):
+                out.append(turn)
+                continue
+            data = dict(turn)
+            data.setdefault("namespace", self.settings.namespace)
+            try:
+                out.append(Turn.model_validate(data, context=ctx))
+            except ValidationError as exc:
+                raise TurnValidationError(pos, exc) from exc
+        return out
+
+    def ingest(self, turns: Iterable[Turn | Mapping[str, Any]]) -> IngestReport:
+        """Validate, chunk, embed (batched), then MTM upsert, STM push and ingest stages.
+
+        Idempotent per turn id: chunk ids are deterministic and every write is keyed by them.
+        """
+        timings: dict[str, float] = {}
+        valid = self.validate(turns)
+        chunks: list[Chunk] = [
+            c for t in valid for c in chunk_turn(t, self.settings.chunk_max_chars)
+        ]
+        if not chunks:
+            return IngestReport(len(valid), 0, 0, timings)
+        t0 = time.perf_counter()
+        vectors = self.embedder.embed([c.text for c in chunks])
+        timings["embed"] = (time.perf_counter() - t0) * 1e3
+        t0 = time.perf_counter()
+        self.index.upsert(chunks, vectors)
+        timings["mtm"] = (time.perf_counter() - t0) * 1e3
+        t0 = time.perf_counter()
+        added = self.stm.push(chunks)
+        timings["stm"] = (time.perf_counter() - t0) * 1e3
+        for stage in self.ingest_stages:
+            t0 = time.perf_counter()
+            stage.on_ingest(chunks, vectors)
+            timings[stage.name] = (time.perf_counter() - t0) * 1e3
+        return IngestReport(len(valid), len(chunks), added, timings)
+
+    # --- retrieve --------------------------------------------------------------------------
+    def candidates(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        stm: bool = True,
+        as_of: datetime | None = None,
+        exclude_flagged: bool = False,
+    ) -> CandidateSet:
+        """The unfiltered candidate set R_k (MTM top-k per variant, fused, ∪ STM)."""
+        if not query.strip():
+            raise ValueError("query is empty")
+        ns = self.validate_namespace(namespace or self.settings.namespace)
+        return gather_candidates(
+            query,
+            namespace=ns,
+            k=k or self.settings.top_k,
+            as_of=_aware(as_of),
+            embedder=self.embedder,
+            index=self.index,
+            stm=self.stm if stm else None,
+            expander=self.expander,
+            exclude_flagged=exclude_flagged,
+        )
+
+    def filter(
+        self, candidates: CandidateSet, filters: Sequence[CandidateFilter] | None = None
+    ) -> RetrievalResult:
+        """Run filter stages, in order, over a candidate set."""
+        chain = self.filters if filters is None else list(filters)
+        kept: list[ScoredChunk] = list(candidates.candidates)
+        dropped: list[Decision] = []
+        timings = dict(candidates.timings_ms)
+        for stage in chain:
+            t0 = time.perf_counter()
+            kept, decisions = stage.apply(kept, candidates.context)
+            timings[stage.name] = (time.perf_counter() - t0) * 1e3
+            dropped.extend(decisions)
+        ctx = candidates.context
+        return RetrievalResult(
+            query=ctx.query,
+            namespace=ctx.namespace,
+            k=candidates.k,
+            as_of=ctx.as_of,
+            kept=kept,
+            dropped=dropped,
+            candidates=len(candidates.candidates),
+            variants=candidates.variants,
+            filters=[s.name for s in chain],
+            timings_ms=timings,
+        )
+
+    def retrieve(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        stm: bool = True,
+        as_of: datetime | None = None,
+        filters: Sequence[CandidateFilter] | None = None,
+    ) -> RetrievalResult:
+        t0 = time.perf_counter()
+        cands = self.candidates(query, namespace=namespace, k=k, stm=stm, as_of=as_of)
+        result = self.filter(cands, filters)
+        result.timings_ms["total"] = (time.perf_counter() - t0) * 1e3
+        return result
+
+    # --- async twins (the work is CPU and blocking I/O: run it off the event loop) ----------
+    async def aingest(self, turns: Iterable[Turn | Mapping[str, Any]]) -> IngestReport:
+        return await asyncio.to_thread(self.ingest, list(turns))
+
+    async def aretrieve(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        stm: bool = True,
+        as_of: datetime | None = None,
+        filters: Sequence[CandidateFilter] | None = None,
+    ) -> RetrievalResult:
+        return await asyncio.to_thread(
+            self.retrieve, query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters
+        )
+
+    # --- misc ------------------------------------------------------------------------------
+    @staticmethod
+    def validate_namespace(namespace: str) -> str:
+        try:
+            return _NAMESPACE.validate_python(namespace)
+        except ValidationError as exc:
+            raise ValueError(f"invalid namespace {namespace!r}: {exc.errors()[0]['msg']}") from exc
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed(texts)
+
+    def close(self) -> None:
+        save_embedded(self.settings)
+        self.index.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _aware(ts: datetime | None) -> datetime:
+    if ts is None:
+        return datetime.now(UTC)
+    if ts.tzinfo is None:
+        raise ValueError("as_of must be timezone-aware")
+    return ts

@@ -1,0 +1,224 @@
+"""Message and result models: the public contract on the bus and in the library.
+
+``Turn`` is what agents publish. Its ``schema_version`` is checked: a consumer rejects versions it
+does not know (to the dead-letter stream) instead of guessing at their meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+)
+
+TURN_SCHEMA_VERSION = 1
+RESULT_SCHEMA_VERSION = 1
+
+# Namespaces become Redis key parts and Qdrant payload values: a conservative charset keeps
+# them from escaping their key (no ':', '{', '}', '*', spaces, ...).
+NAMESPACE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
+DEFAULT_MAX_TEXT_CHARS = 32_768
+# Event times outside this window are almost always unit or parsing bugs at the producer.
+MIN_EVENT_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_FUTURE_SKEW = timedelta(days=1)
+MAX_METADATA_KEYS = 64
+
+# Chunk ids are uuid5 under this namespace UUID, so ids are stable across processes.
+CHUNK_ID_NAMESPACE = uuid.UUID("8d0f3c4e-52a7-5c6b-9e1a-6f0d7b2c9a31")
+
+Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
+Identifier = Annotated[str, StringConstraints(min_length=1, max_length=256)]
+Role = Literal["user", "assistant", "system", "tool", "observation"]
+MetadataValue = str | int | float | bool | None
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WS = re.compile(r"\s+")
+
+
+def collapse_whitespace(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def content_hash(text: str) -> str:
+    """Identity of a chunk's content: NFC and whitespace-collapsed, case kept (case is content)."""
+    norm = collapse_whitespace(unicodedata.normalize("NFC", text))
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()
+
+
+def chunk_id(namespace: str, turn_id: str, index: int) -> str:
+    return str(uuid.uuid5(CHUNK_ID_NAMESPACE, f"{namespace}\x1f{turn_id}\x1f{index}"))
+
+
+def check_event_time(ts: datetime) -> datetime:
+    if ts < MIN_EVENT_TIME:
+        raise ValueError(f"timestamp {ts.isoformat()} is before 1970-01-01")
+    if ts > datetime.now(UTC) + MAX_FUTURE_SKEW:
+        raise ValueError(f"timestamp {ts.isoformat()} is more than a day in the future")
+    return ts.astimezone(UTC)
+
+
+class Fact(BaseModel):
+    """One (subject, relation, object) assertion; the object is the single mutable value."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: Annotated[str, StringConstraints(min_length=1, max_length=512)]
+    relation: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+    object: Annotated[str, StringConstraints(min_length=1, max_length=2048)]
+
+
+class Turn(BaseModel):
+    """One interaction turn, as published on the bus (schema version 1)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+    schema_version: Literal[1] = 1
+    id: Identifier
+    namespace: Namespace = "default"
+    session_id: Identifier | None = None
+    role: Role = "user"
+    text: str
+    ts: AwareDatetime
+    metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+    facts: list[Fact] | None = None
+
+    @field_validator("id", "session_id")
+    @classmethod
+    def _printable_id(cls, value: str | None) -> str | None:
+        if value is not None and (_CONTROL.search(value) or not value.strip()):
+            raise ValueError("must be non-blank and free of control characters")
+        return value
+
+    @field_validator("text")
+    @classmethod
+    def _check_text(cls, value: str, info: ValidationInfo) -> str:
+        limit = DEFAULT_MAX_TEXT_CHARS
+        if isinstance(info.context, dict):
+            limit = int(info.context.get("max_text_chars", limit))
+        if not value.strip():
+            raise ValueError("text is empty")
+        if len(value) > limit:
+            raise ValueError(f"text has {len(value)} characters; the limit is {limit}")
+        if _CONTROL.search(value):
+            raise ValueError("text contains control characters (other than tab and newline)")
+        return value
+
+    @field_validator("ts")
+    @classmethod
+    def _check_ts(cls, value: datetime) -> datetime:
+        return check_event_time(value)
+
+    @field_validator("metadata")
+    @classmethod
+    def _check_metadata(cls, value: dict[str, MetadataValue]) -> dict[str, MetadataValue]:
+        if len(value) > MAX_METADATA_KEYS:
+            raise ValueError(f"metadata has {len(value)} keys; the limit is {MAX_METADATA_KEYS}")
+        return value
+
+
+class Chunk(BaseModel):
+    """A retrievable piece of one turn. Ids are deterministic, so re-ingest is a no-op."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    namespace: Namespace
+    turn_id: Identifier
+    index: int = Field(ge=0)
+    text: str
+    ts: AwareDatetime
+    role: Role = "user"
+    session_id: str | None = None
+    content_hash: str
+    facts: tuple[Fact, ...] = ()
+    explicit_facts: bool = False
+    metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+
+    @classmethod
+    def from_turn(cls, turn: Turn, index: int, text: str) -> Chunk:
+        explicit = turn.facts is not None
+        return cls(
+            id=chunk_id(turn.namespace, turn.id, index),
+            namespace=turn.namespace,
+            turn_id=turn.id,
+            index=index,
+            text=text,
+            ts=turn.ts,
+            role=turn.role,
+            session_id=turn.session_id,
+            content_hash=content_hash(text),
+            # Explicit facts belong to the turn; they ride on its first chunk only.
+            facts=tuple(turn.facts or ()) if index == 0 else (),
+            explicit_facts=explicit,
+            metadata=turn.metadata,
+        )
+
+
+Source = Literal["mtm", "stm", "input"]
+
+
+class ScoredChunk(BaseModel):
+    """A candidate: a chunk with its relevance to the query and where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk: Chunk
+    score: float
+    sources: tuple[Source, ...] = ("mtm",)
+
+    @property
+    def id(self) -> str:
+        return self.chunk.id
+
+    @property
+    def turn_id(self) -> str:
+        return self.chunk.turn_id
+
+
+class Decision(BaseModel):
+    """Why a chunk was dropped: by which stage, because of which newer chunk, with what score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk: ScoredChunk
+    stage: str
+    reason: str
+    dominated_by: str | None = Field(default=None, description="Chunk id of the newer chunk.")
+    dominated_by_turn_id: str | None = None
+    score: float | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class RetrievalResult(BaseModel):
+    """The filtered context for one query, with a decision record for every dropped chunk."""
+
+    schema_version: Literal[1] = 1
+    query: str
+    namespace: Namespace
+    k: int
+    as_of: AwareDatetime
+    kept: list[ScoredChunk] = Field(description="Context, most relevant first.")
+    dropped: list[Decision] = Field(default_factory=list)
+    candidates: int = Field(description="Size of the candidate set R_k before filtering.")
+    variants: list[str] = Field(default_factory=list, description="Query expansion variants.")
+    filters: list[str] = Field(default_factory=list, description="Stages run, in order.")
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def texts(self) -> list[str]:
+        return [c.chunk.text for c in self.kept]
+
+    def context(self, separator: str = "\n") -> str:
+        return separator.join(self.texts)

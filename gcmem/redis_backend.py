@@ -1,0 +1,143 @@
+"""Redis connections: a real server by URL, or the embedded in-process server.
+
+The embedded server is fakeredis with Lua, so every client call and script gcmem uses runs
+unchanged against it. Its keyspace is snapshotted to ``DATA_DIR/redis.snapshot.json`` (DUMP /
+RESTORE through the client API) so the CLI keeps memory between invocations.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import json
+import os
+import ssl
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import fakeredis
+import fakeredis.aioredis
+import redis
+import redis.asyncio
+
+from gcmem.settings import Settings
+
+SNAPSHOT_FILE = "redis.snapshot.json"
+
+
+@dataclass(frozen=True)
+class Keyspace:
+    """Every Redis key gcmem writes. ``{namespace}`` is a Redis Cluster hash tag, so one
+    namespace's keys live on one shard and its multi-key scripts stay legal in a cluster."""
+
+    prefix: str
+
+    def namespace(self, namespace: str) -> str:
+        return f"{self.prefix}:{{{namespace}}}"
+
+    def stm_index(self, namespace: str) -> str:
+        return f"{self.namespace(namespace)}:stm:idx"
+
+    def stm_data(self, namespace: str) -> str:
+        return f"{self.namespace(namespace)}:stm:data"
+
+    def pattern(self) -> str:
+        return f"{self.prefix}:*"
+
+
+class EmbeddedRedis:
+    """One in-process Redis-compatible server per data directory, persisted by snapshot."""
+
+    _lock = threading.Lock()
+    _servers: ClassVar[dict[str, EmbeddedRedis]] = {}
+
+    def __init__(self, snapshot: Path | None) -> None:
+        self.server = fakeredis.FakeServer()
+        self.snapshot = snapshot
+        self._client = fakeredis.FakeRedis(server=self.server)
+        if snapshot is not None and snapshot.exists():
+            self._restore(snapshot)
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> EmbeddedRedis:
+        key = str(settings.data_dir.resolve())
+        with cls._lock:
+            inst = cls._servers.get(key)
+            if inst is None:
+                snapshot = None if settings.ephemeral else settings.data_dir / SNAPSHOT_FILE
+                inst = cls(snapshot)
+                cls._servers[key] = inst
+                if snapshot is not None:
+                    atexit.register(inst.save)
+            return inst
+
+    def client(self) -> redis.Redis:
+        return fakeredis.FakeRedis(server=self.server)
+
+    def async_client(self) -> redis.asyncio.Redis:
+        return fakeredis.aioredis.FakeRedis(server=self.server)
+
+    def save(self) -> None:
+        if self.snapshot is None:
+            return
+        records = []
+        for key in self._client.scan_iter(count=1000):
+            dumped = self._client.dump(key)
+            if dumped is None:
+                continue
+            ttl = self._client.pttl(key)
+            records.append(
+                {
+                    "k": base64.b64encode(key).decode(),
+                    "v": base64.b64encode(dumped).decode(),
+                    "ttl": max(int(ttl), 0),
+                }
+            )
+        self.snapshot.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.snapshot.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(records))
+        os.replace(tmp, self.snapshot)
+
+    def _restore(self, snapshot: Path) -> None:
+        for rec in json.loads(snapshot.read_text()):
+            self._client.restore(
+                base64.b64decode(rec["k"]), rec["ttl"], base64.b64decode(rec["v"]), replace=True
+            )
+
+
+def _server_kwargs(settings: Settings) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    if settings.redis_username:
+        kwargs["username"] = settings.redis_username
+    if settings.redis_password is not None:
+        kwargs["password"] = settings.redis_password.get_secret_value()
+    if settings.redis_url and settings.redis_url.startswith("rediss://"):
+        if settings.redis_tls_ca_file:
+            kwargs["ssl_ca_certs"] = str(settings.redis_tls_ca_file)
+        if settings.redis_tls_cert_file:
+            kwargs["ssl_certfile"] = str(settings.redis_tls_cert_file)
+        if settings.redis_tls_key_file:
+            kwargs["ssl_keyfile"] = str(settings.redis_tls_key_file)
+        kwargs["ssl_cert_reqs"] = ssl.CERT_REQUIRED
+    return kwargs
+
+
+def open_redis(settings: Settings) -> redis.Redis:
+    """A sync client: the configured server, or the embedded one for this data directory."""
+    if settings.redis_url is None:
+        return EmbeddedRedis.for_settings(settings).client()
+    return redis.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+
+
+def open_async_redis(settings: Settings) -> redis.asyncio.Redis:
+    if settings.redis_url is None:
+        return EmbeddedRedis.for_settings(settings).async_client()
+    return redis.asyncio.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+
+
+def save_embedded(settings: Settings) -> None:
+    """Persist the embedded keyspace now (no-op with a Redis server)."""
+    if settings.redis_url is None:
+        EmbeddedRedis.for_settings(settings).save()

