@@ -14,7 +14,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 endif
 
-.PHONY: venv demo test lint typecheck unit bench-smoke clean
+.PHONY: venv demo test lint typecheck unit bench-smoke clean example-langchain example-llamaindex example-fleet
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,9 +28,20 @@ venv: $(STAMP)
 demo: venv
 	$(BIN)/gcmem demo
 
+# Offline examples (examples/README.md): each prints the stale context a plain retriever gives
+# and what gcmem gives, and exits 1 if gcmem's context still holds a stale value.
+example-langchain: venv
+	$(BIN)/python examples/langchain_rag.py
+
+example-llamaindex: venv
+	$(BIN)/python examples/llamaindex_query_engine.py
+
+example-fleet: venv
+	$(BIN)/python examples/agent_fleet.py
+
 lint: venv
-	$(BIN)/ruff check gcmem tests bench
-	$(BIN)/ruff format --check gcmem tests bench
+	$(BIN)/ruff check gcmem tests bench examples
+	$(BIN)/ruff format --check gcmem tests bench examples
 
 typecheck: venv
 	$(BIN)/mypy

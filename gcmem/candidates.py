@@ -12,8 +12,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from gcmem.embedding import Embedder
-from gcmem.filters.base import QueryContext
-from gcmem.models import ScoredChunk, Source
+from gcmem.filters.base import CandidateFilter, QueryContext
+from gcmem.models import Decision, RetrievalResult, ScoredChunk, Source
 from gcmem.mtm.index import Hit, MediumTermIndex
 from gcmem.stm.buffer import ShortTermBuffer
 
@@ -210,3 +210,29 @@ def gather_candidates(
         query=query, namespace=namespace, as_of=as_of, query_vector=qvecs[0], vectors=vectors
     )
     return CandidateSet(context, candidates, variants, k, timings)
+
+
+def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter]) -> RetrievalResult:
+    """Run filter stages, in order, over a candidate set: the memory's own candidates
+    (``Memory.filter``) and other retrievers' documents (``gcmem.documents``) alike."""
+    kept: list[ScoredChunk] = list(candidates.candidates)
+    dropped: list[Decision] = []
+    timings = dict(candidates.timings_ms)
+    for stage in chain:
+        t0 = time.perf_counter()
+        kept, decisions = stage.apply(kept, candidates.context)
+        timings[stage.name] = (time.perf_counter() - t0) * 1e3
+        dropped.extend(decisions)
+    ctx = candidates.context
+    return RetrievalResult(
+        query=ctx.query,
+        namespace=ctx.namespace,
+        k=candidates.k,
+        as_of=ctx.as_of,
+        kept=kept,
+        dropped=dropped,
+        candidates=len(candidates.candidates),
+        variants=candidates.variants,
+        filters=[s.name for s in chain],
+        timings_ms=timings,
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from gcmem.memory import Memory
@@ -69,12 +70,13 @@ def render_result(result: RetrievalResult, console: Console, title: str | None =
     table.add_column("chunk")
     table.add_column("why", overflow="fold")
     for c in result.kept:
-        table.add_row("keep", _when(c.chunk.ts), c.chunk.text, f"relevance {c.score:.2f}")
+        table.add_row("keep", _when(c.chunk.ts), escape(c.chunk.text), f"relevance {c.score:.2f}")
     for d in result.dropped:
-        why = f"[{d.stage}] {d.reason}"
+        # escape: rich would read "[dominance]" (or brackets in memory text) as markup.
+        why = escape(f"[{d.stage}] {d.reason}")
         if d.score is not None:
             why += f" (score {d.score:.2f})"
-        table.add_row("[red]drop[/red]", _when(d.chunk.chunk.ts), d.chunk.chunk.text, why)
+        table.add_row("[red]drop[/red]", _when(d.chunk.chunk.ts), escape(d.chunk.chunk.text), why)
     console.print(table)
     timings = ", ".join(f"{k} {v:.1f} ms" for k, v in result.timings_ms.items())
     console.print(f"[dim]{result.candidates} candidates; {timings}[/dim]")

@@ -13,23 +13,32 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import redis
 from pydantic import TypeAdapter, ValidationError
 
-from gcmem.candidates import CandidateSet, KeywordExpander, QueryExpander, gather_candidates
+from gcmem.candidates import (
+    CandidateSet,
+    KeywordExpander,
+    QueryExpander,
+    gather_candidates,
+    run_filter_chain,
+)
 from gcmem.chunking import chunk_turn
 from gcmem.embedding import Embedder, TransformerEmbedder
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
-from gcmem.models import Chunk, Decision, Namespace, RetrievalResult, ScoredChunk, Turn
+from gcmem.models import Chunk, Namespace, RetrievalResult, Turn
 from gcmem.mtm.index import MediumTermIndex
 from gcmem.mtm.qdrant import open_index
 from gcmem.redis_backend import Keyspace, open_redis, save_embedded
 from gcmem.settings import Settings, load_settings
 from gcmem.stm.buffer import RedisShortTermBuffer, ShortTermBuffer
+
+if TYPE_CHECKING:
+    from gcmem.documents import DocumentFilter, DocumentFilterResult, ExternalDocument
 
 _NAMESPACE: TypeAdapter[str] = TypeAdapter(Namespace)
 
@@ -83,6 +92,7 @@ class Memory:
         self.index = index if index is not None else open_index(s)
         self.stm = stm or RedisShortTermBuffer(self.redis, self.keys, s.stm_size)
         self.expander = expander or KeywordExpander()
+        self._document_filter: DocumentFilter | None = None
         self.resources = Resources(s, self.redis, self.keys, self.index, self.embedder)
         self.filters = (
             list(filters) if filters is not None else build_filters(s.filters, self.resources)
@@ -92,6 +102,14 @@ class Memory:
             if ingest_stages is not None
             else (build_ingest_stages(s.ingest, self.resources))
         )
+        if ingest_stages is None:
+            # A filter that keeps its own state at ingest (the supersession ledger) gets the
+            # ingested chunks whether or not GCMEM_INGEST names it too (stages are shared).
+            for stage in self.filters:
+                if isinstance(stage, IngestStage) and all(
+                    stage is not other for other in self.ingest_stages
+                ):
+                    self.ingest_stages.append(stage)
 
     # --- ingest ----------------------------------------------------------------------------
     def validate(self, turns: Iterable[Turn | Mapping[str, Any]]) -> list[Turn]:
@@ -145,11 +163,17 @@ class Memory:
         k: int | None = None,
         stm: bool = True,
         as_of: datetime | None = None,
-        exclude_flagged: bool = False,
+        exclude_flagged: bool | None = None,
     ) -> CandidateSet:
-        """The unfiltered candidate set R_k (MTM top-k per variant, fused, ∪ STM)."""
+        """The unfiltered candidate set R_k (MTM top-k per variant, fused, ∪ STM).
+
+        ``exclude_flagged``: leave chunks write-time GC flagged as superseded out of the MTM
+        search; default: ``settings.supersession_exclude`` for queries about the present (the
+        flag says "superseded by now", which is wrong for an ``as_of`` in the past)."""
         if not query.strip():
             raise ValueError("query is empty")
+        if exclude_flagged is None:
+            exclude_flagged = self.settings.supersession_exclude and as_of is None
         ns = self.validate_namespace(namespace or self.settings.namespace)
         return gather_candidates(
             query,
@@ -167,28 +191,7 @@ class Memory:
         self, candidates: CandidateSet, filters: Sequence[CandidateFilter] | None = None
     ) -> RetrievalResult:
         """Run filter stages, in order, over a candidate set."""
-        chain = self.filters if filters is None else list(filters)
-        kept: list[ScoredChunk] = list(candidates.candidates)
-        dropped: list[Decision] = []
-        timings = dict(candidates.timings_ms)
-        for stage in chain:
-            t0 = time.perf_counter()
-            kept, decisions = stage.apply(kept, candidates.context)
-            timings[stage.name] = (time.perf_counter() - t0) * 1e3
-            dropped.extend(decisions)
-        ctx = candidates.context
-        return RetrievalResult(
-            query=ctx.query,
-            namespace=ctx.namespace,
-            k=candidates.k,
-            as_of=ctx.as_of,
-            kept=kept,
-            dropped=dropped,
-            candidates=len(candidates.candidates),
-            variants=candidates.variants,
-            filters=[s.name for s in chain],
-            timings_ms=timings,
-        )
+        return run_filter_chain(candidates, self.filters if filters is None else list(filters))
 
     def retrieve(
         self,
@@ -223,6 +226,48 @@ class Memory:
         return await asyncio.to_thread(
             self.retrieve, query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters
         )
+
+    # --- documents from other retrievers (framework adapters) -----------------------------
+    def document_filter(self) -> DocumentFilter:
+        """This memory's filter chain for documents gcmem did not retrieve itself (see
+        ``gcmem.documents``: a per-call scratch ledger, nothing written here). Stages are
+        rebuilt by name; the embedder and loaded models are shared. Built once."""
+        if self._document_filter is None:
+            from gcmem.documents import DocumentFilter
+
+            try:
+                self._document_filter = DocumentFilter(
+                    self.settings,
+                    embedder=self.embedder,
+                    filters=[f.name for f in self.filters],
+                    ingest=[s.name for s in self.ingest_stages],
+                    shared=self.resources.shared,
+                )
+            except ValueError as exc:
+                raise ValueError(
+                    f"{exc}; documents are filtered by stages rebuilt by name against a scratch "
+                    "ledger: for stages built by hand, pass a DocumentFilter with them instead"
+                ) from exc
+        return self._document_filter
+
+    def filter_documents(
+        self,
+        query: str,
+        documents: Sequence[ExternalDocument],
+        *,
+        as_of: datetime | None = None,
+    ) -> DocumentFilterResult:
+        """Run the filter chain over another retriever's documents (each needs a time)."""
+        return self.document_filter().filter(query, documents, as_of=as_of)
+
+    async def afilter_documents(
+        self,
+        query: str,
+        documents: Sequence[ExternalDocument],
+        *,
+        as_of: datetime | None = None,
+    ) -> DocumentFilterResult:
+        return await asyncio.to_thread(self.filter_documents, query, list(documents), as_of=as_of)
 
     # --- misc ------------------------------------------------------------------------------
     @staticmethod

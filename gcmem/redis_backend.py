@@ -43,6 +43,77 @@ class Keyspace:
     def stm_data(self, namespace: str) -> str:
         return f"{self.namespace(namespace)}:stm:data"
 
+    # --- conflict oracle (issue 4) ---------------------------------------------------------
+    def verdicts(self, namespace: str, theta: str) -> str:
+        """Hash: content-hash pair -> P(contradiction), for one namespace under oracle θ."""
+        return f"{self.namespace(namespace)}:verdicts:{theta}"
+
+    def verdict_stats(self) -> str:
+        """Hash of process-independent counters (hits, misses, ...) for /metrics."""
+        return f"{self.prefix}:oracle:stats"
+
+    def oracle_identities(self) -> str:
+        """Hash: θ digest -> θ as JSON, so a stored verdict can be traced to its model."""
+        return f"{self.prefix}:oracle:identities"
+
+    # --- pipeline (issue 5): deployment-wide bus keys share one hash tag, per-turn keys are
+    # per namespace ---------------------------------------------------------------------------
+    def pipeline(self) -> str:
+        return f"{self.prefix}:{{pipeline}}"
+
+    def turn_stream(self) -> str:
+        return f"{self.pipeline()}:turns"
+
+    def dead_letters(self, stream: str) -> str:
+        return f"{stream}:dlq"
+
+    def pipeline_failures(self) -> str:
+        return f"{self.pipeline()}:failures"
+
+    def pipeline_metrics(self) -> str:
+        return f"{self.pipeline()}:metrics"
+
+    def query_requests(self) -> str:
+        return f"{self.pipeline()}:query"
+
+    def index_requests(self) -> str:
+        return f"{self.pipeline()}:index"
+
+    def turn_digests(self, namespace: str) -> str:
+        return f"{self.namespace(namespace)}:turns"
+
+    # --- supersession ledger (issue 3): per (subject, relation) key id, three keys ----------
+    def ledger(self, namespace: str) -> str:
+        return f"{self.namespace(namespace)}:ledger"
+
+    def ledger_assertions(self, namespace: str, key_id: str) -> str:
+        """Zset: the key's assertions in (event time, ingest sequence) order."""
+        return f"{self.ledger(namespace)}:k:{key_id}:asn"
+
+    def ledger_versions(self, namespace: str, key_id: str) -> str:
+        """Zset: the key's versions by valid_from (ties: first assertion's sequence)."""
+        return f"{self.ledger(namespace)}:k:{key_id}:ver"
+
+    def ledger_data(self, namespace: str, key_id: str) -> str:
+        """Hash: the key's assertions, rows (current and audit) and counters."""
+        return f"{self.ledger(namespace)}:k:{key_id}:data"
+
+    def ledger_key_index(self, namespace: str) -> str:
+        """Hash: key id -> [subject, relation], every key the namespace's ledger holds."""
+        return f"{self.ledger(namespace)}:keys"
+
+    def ledger_stats(self, namespace: str) -> str:
+        return f"{self.ledger(namespace)}:stats"
+
+    def ledger_chunk(self, namespace: str, chunk_id: str) -> str:
+        """Set: "key_id:assertion_id" of every assertion one chunk made."""
+        return f"{self.ledger(namespace)}:c:{chunk_id}"
+
+    # --- baseline rankers (issue 6) ----------------------------------------------------------
+    def usage(self, namespace: str) -> str:
+        """Hash: chunk id -> times the multi-factor ranker served it in a context."""
+        return f"{self.namespace(namespace)}:usage"
+
     def pattern(self) -> str:
         return f"{self.prefix}:*"
 
@@ -122,6 +193,11 @@ def _server_kwargs(settings: Settings) -> dict[str, Any]:
             kwargs["ssl_keyfile"] = str(settings.redis_tls_key_file)
         kwargs["ssl_cert_reqs"] = ssl.CERT_REQUIRED
     return kwargs
+
+
+def connection_kwargs(settings: Settings) -> dict[str, Any]:
+    """Credentials and TLS options for a Redis server client (FastStream's broker too)."""
+    return _server_kwargs(settings)
 
 
 def open_redis(settings: Settings) -> redis.Redis:

@@ -6,12 +6,13 @@ client calls and Lua scripts) and an in-process Qdrant engine, both persisted un
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from gcmem.models import NAMESPACE_PATTERN
 
@@ -74,9 +75,12 @@ class Settings(BaseSettings):
         default="gcmem_chunks", pattern=r"^[A-Za-z0-9_-]{1,128}$", description="Collection."
     )
     embedded_engine: Literal["local", "edge"] = Field(
-        default="local",
-        description="In-process vector engine when QDRANT_URL is unset: qdrant-client local "
-        "mode or Qdrant Edge (see the README's measurement).",
+        # Chosen by bench/mtm.py (README, "Embedded vector engine"): Edge answers namespace-
+        # filtered top-10 in ~1 ms with exact recall where local mode scans every payload in
+        # Python per query, and it ingests 10x+ faster behind a WAL.
+        default="edge",
+        description="In-process vector engine when QDRANT_URL is unset: Qdrant Edge (default) "
+        "or qdrant-client local mode (see the README's measurement).",
     )
 
     # --- models --------------------------------------------------------------------------
@@ -109,22 +113,216 @@ class Settings(BaseSettings):
     chunk_max_chars: int = Field(
         default=480, ge=32, le=100_000, description="Sentences are packed into chunks up to this."
     )
-    filters: list[str] = Field(
+    filters: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Filter stages in order (JSON list). [] = standard RAG.",
     )
 
-    ingest: list[str] = Field(
+    ingest: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Ingest-side stages run per batch after MTM/STM writes (JSON list).",
+    )
+
+    # --- supersession: ledger, pre-filter, write-time GC (issue 3; stage "supersession") ---
+    supersession_gc: bool = Field(
+        default=True,
+        description="Write-time GC: when every assertion of a chunk is superseded, set the "
+        "chunk's MTM payload flag 'superseded' (re-checked for older chunks whenever a newer "
+        "value arrives). The chunk itself stays in the index.",
+    )
+    supersession_exclude: bool = Field(
+        default=False,
+        description="MTM search leaves flagged (superseded) chunks out before top-k, for "
+        "queries about the present (no as_of); needs SUPERSESSION_GC. See the README's "
+        "supersession benchmark for what it does to recall under accumulation.",
+    )
+
+    # --- conflict oracle κ and temporal dominance Φ_T (issue 4; model = nli_model) ---------
+    oracle: Literal["cross-encoder", "llm-judge"] = Field(
+        default="cross-encoder",
+        description="κ backend: the NLI cross-encoder (NLI_MODEL) or an OpenAI-compatible LLM "
+        "judge (LLM_JUDGE_*).",
+    )
+    # Not part of the oracle identity θ: the verdict log stores scores, so changing the
+    # threshold re-decides from the log without recomputing.
+    # 0.6: the highest threshold at which the offline checkpoint, max direction, keeps
+    # contradiction recall >= 50% on all four benchmark sets (README, "Conflict oracle").
+    oracle_threshold: float = Field(
+        default=0.6, ge=0.0, le=1.0, description="κ = 1 when P(contradiction) >= this."
+    )
+    oracle_direction: Literal["forward", "max"] = Field(
+        default="max",
+        description="forward: P(c | older, newer); max: the larger of both orders (NLI is "
+        "asymmetric; value flips often score high one way only).",
+    )
+    oracle_max_length: int = Field(
+        default=256, ge=16, le=8192, description="Cross-encoder tokens per pair (truncated)."
+    )
+    oracle_batch_size: int = Field(
+        default=32, ge=1, le=4096, description="Cross-encoder pairs per forward pass."
+    )
+    oracle_precision: Literal["auto", "fp32", "fp16", "bf16"] = Field(
+        default="auto", description="auto: bf16 (else fp16) on CUDA, fp32 on CPU."
+    )
+    oracle_template: str = Field(
+        default="{text}",
+        description="Applied to each statement before the cross-encoder sees it ({text}).",
+    )
+    oracle_contradiction_label: str = Field(
+        default="contradiction",
+        description="Name of the contradiction class in the model's config.id2label.",
+    )
+    dominance_cosine_floor: float | None = Field(
+        default=None,
+        ge=-1.0,
+        le=1.0,
+        description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
+        "every pair; see the README for the recall a floor costs).",
+    )
+    verdict_precompute_m: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="verdict-precompute ingest stage: MTM neighbours scored per new chunk.",
+    )
+    llm_judge_url: str | None = Field(
+        default=None, description="OpenAI-compatible base URL, e.g. http://host:8000/v1."
+    )
+    llm_judge_model: str | None = Field(default=None, description="Judge model name.")
+    llm_judge_api_key: SecretStr | None = Field(default=None, description="Bearer token.")
+    llm_judge_prompt: str | None = Field(
+        default=None,
+        description="Judge prompt with {a} (older) and {b} (newer); unset = built-in prompt.",
+    )
+    llm_judge_logprobs: bool = Field(
+        default=False,
+        description="Score = P(yes) from first-token logprobs (else a hard 1/0 answer).",
+    )
+    llm_judge_timeout_s: float = Field(default=30.0, gt=0, le=600, description="Per request.")
+    llm_judge_concurrency: int = Field(default=4, ge=1, le=256, description="Requests at once.")
+
+    @field_validator("oracle_template")
+    @classmethod
+    def _check_oracle_template(cls, value: str) -> str:
+        from gcmem.oracle.base import check_template
+
+        return check_template(value, {"text"}, {"text"}, "oracle_template")
+
+    @field_validator("llm_judge_prompt")
+    @classmethod
+    def _check_judge_prompt(cls, value: str | None) -> str | None:
+        from gcmem.oracle.base import check_template
+
+        return None if value is None else check_template(value, {"a", "b"}, {"a", "b"}, "prompt")
+
+    # --- baseline rankers for comparison (issue 6; "timestamp-rerank", "multi-factor") -----
+    baseline_k: int | None = Field(
+        default=None, ge=1, le=10_000, description="Context size the rankers keep (unset = TOP_K)."
+    )
+    multifactor_weights: Annotated[list[float], NoDecode] = Field(
+        default_factory=lambda: [0.25, 0.25, 0.25, 0.25],
+        description="multi-factor weights of relevance, recency, usage, stability ('a,b,c,d').",
+    )
+    multifactor_half_life_days: float = Field(
+        default=30.0, gt=0, description="multi-factor recency: the age at which it halves."
+    )
+    multifactor_similarity: float = Field(
+        default=0.8,
+        ge=-1.0,
+        le=1.0,
+        description="multi-factor stability: cosine at which two candidates restate one thing.",
+    )
+
+    @field_validator("multifactor_weights", mode="before")
+    @classmethod
+    def _split_weights(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            parts = json.loads(text) if text.startswith("[") else text.split(",")
+            return [float(p) for p in parts]
+        return value
+
+    @field_validator("multifactor_weights")
+    @classmethod
+    def _check_weights(cls, value: list[float]) -> list[float]:
+        if len(value) != 4 or any(w < 0 for w in value) or not sum(value) > 0:
+            raise ValueError("needs 4 non-negative weights (relevance, recency, usage, stability)")
+        return value
+
+    # --- pipeline: stream workers, query over the bus, HTTP (gcmem/pipeline) --------------
+    pipeline_stream: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:{}-]{1,200}$",
+        description="Redis Stream agents publish turns to (default: KEY_PREFIX:{pipeline}:turns).",
+    )
+    pipeline_group: str = Field(
+        default="gcmem-ingest", pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="Consumer group."
+    )
+    pipeline_consumer: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.:-]{1,128}$",
+        description="This worker's consumer name (default: host-pid-random).",
+    )
+    pipeline_batch_size: int = Field(
+        default=64, ge=1, le=4096, description="Stream entries read (and embedded) per batch."
+    )
+    pipeline_block_ms: int = Field(
+        default=200, ge=1, le=60_000, description="XREADGROUP block / reclaim poll interval."
+    )
+    pipeline_claim_idle_ms: int = Field(
+        default=30_000,
+        ge=100,
+        description="A pending entry idle this long belongs to a dead consumer: XAUTOCLAIM it.",
+    )
+    pipeline_max_attempts: int = Field(
+        default=5, ge=1, le=1000, description="Deliveries before a failing entry is dead-lettered."
+    )
+    pipeline_max_message_bytes: int = Field(
+        default=1_048_576,
+        ge=256,
+        le=512 * 1024 * 1024,
+        description="Largest stream entry payload accepted; larger ones are dead-lettered.",
+    )
+    pipeline_query_timeout_s: float = Field(
+        default=30.0, gt=0, le=3600, description="Query request/reply timeout on the bus."
+    )
+    pipeline_index: Literal["local", "bus"] = Field(
+        default="local",
+        description="'bus': this worker reads and writes the MTM through the process that "
+        "hosts the embedded engine (`gcmem serve --host-index`) instead of opening it.",
+    )
+    embedded_redis_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="`gcmem serve` without REDIS_URL exposes the embedded Redis on "
+        "127.0.0.1:PORT for the bus (0 = any free port).",
+    )
+    http_host: str = Field(default="127.0.0.1", description="`gcmem serve` HTTP bind address.")
+    http_port: int = Field(default=8765, ge=0, le=65535, description="HTTP port.")
+    http_token: SecretStr | None = Field(
+        default=None,
+        description="Bearer token accepted for every namespace (unset and no namespace tokens "
+        "= no HTTP auth).",
+    )
+    http_namespace_tokens: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description='Per-namespace bearer tokens, JSON {"namespace": "token"}: a token reads '
+        "and writes only its namespace.",
+    )
+    http_max_body_bytes: int = Field(
+        default=8 * 1024 * 1024, ge=1024, description="Largest HTTP request body accepted."
     )
 
     @field_validator("filters", "ingest", mode="before")
     @classmethod
     def _split_filters(cls, value: object) -> object:
-        # Accept "a,b" as well as the JSON list pydantic-settings parses for complex fields.
+        # Accept a JSON list or "a,b" (NoDecode hands us the raw environment string).
         if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
     @property

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gcmem.oracle.base import OracleIdentity
+
 
 class HashingEmbedder:
     """Deterministic bag-of-words hashing embedder: texts sharing words get similar vectors.
@@ -37,3 +39,41 @@ class HashingEmbedder:
             if not norm:
                 out[i, 0] = 1.0
         return out
+
+
+class ScriptedOracle:
+    """A ConflictOracle double (issue 4): P(contradiction) from a table of unordered text pairs
+    (default 0.0), counting calls and scored pairs. For logic tests of Φ_T and the verdict log;
+    the real cross-encoder is tested in tests/test_oracle.py."""
+
+    def __init__(
+        self,
+        table: dict[frozenset[str], float] | None = None,
+        *,
+        threshold: float = 0.5,
+        name: str = "scripted",
+    ) -> None:
+        self.table = dict(table or {})
+        self.threshold = threshold
+        self.calls = 0
+        self.pairs_scored: list[tuple[str, str]] = []
+        self._identity = OracleIdentity("scripted", {"name": name})
+
+    @property
+    def identity(self) -> OracleIdentity:
+        return self._identity
+
+    @property
+    def symmetric(self) -> bool:
+        return True
+
+    def contradict(self, a: str, b: str, score: float = 0.9) -> None:
+        self.table[frozenset((a, b))] = score
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        self.calls += 1
+        self.pairs_scored.extend(pairs)
+        return np.array([self.table.get(frozenset(p), 0.0) for p in pairs], dtype=np.float64)
+
+    def decide(self, scores: np.ndarray | float) -> np.ndarray:
+        return np.asarray(scores, dtype=np.float64) >= self.threshold

@@ -1,0 +1,46 @@
+"""The conflict oracle κ: NLI cross-encoder, optional LLM judge, keyed verdict log.
+
+Exports resolve lazily: ``gcmem.settings`` validates templates with ``gcmem.oracle.base``, and
+importing this package must not pull torch, transformers or Redis into that import.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gcmem.oracle.base import ConflictOracle as ConflictOracle
+    from gcmem.oracle.base import OracleError as OracleError
+    from gcmem.oracle.base import OracleIdentity as OracleIdentity
+    from gcmem.oracle.cross_encoder import CrossEncoderOracle as CrossEncoderOracle
+    from gcmem.oracle.factory import build_oracle as build_oracle
+    from gcmem.oracle.factory import shared_oracle as shared_oracle
+    from gcmem.oracle.factory import shared_verdict_log as shared_verdict_log
+    from gcmem.oracle.llm_judge import LLMJudgeOracle as LLMJudgeOracle
+    from gcmem.oracle.verdicts import VerdictLog as VerdictLog
+    from gcmem.oracle.verdicts import VerdictLookup as VerdictLookup
+    from gcmem.oracle.verdicts import read_verdict_stats as read_verdict_stats
+
+_EXPORTS = {
+    "ConflictOracle": "gcmem.oracle.base",
+    "OracleError": "gcmem.oracle.base",
+    "OracleIdentity": "gcmem.oracle.base",
+    "CrossEncoderOracle": "gcmem.oracle.cross_encoder",
+    "LLMJudgeOracle": "gcmem.oracle.llm_judge",
+    "VerdictLog": "gcmem.oracle.verdicts",
+    "VerdictLookup": "gcmem.oracle.verdicts",
+    "read_verdict_stats": "gcmem.oracle.verdicts",
+    "build_oracle": "gcmem.oracle.factory",
+    "shared_oracle": "gcmem.oracle.factory",
+    "shared_verdict_log": "gcmem.oracle.factory",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gcmem.oracle' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,32 @@
+"""The sweep's knobs (kept free of heavy imports: the CLI imports it at start-up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    k: int = 10
+    stm_size: int = 5
+    rerank_k: int | None = None  # context the rankers keep; None = k
+    usage_queries: int = 3
+    oracles: tuple[str, ...] = ("nli", "gold", "noisy")
+    noisy_recalls: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+    noisy_precisions: tuple[float, ...] = (1.0, 0.9, 0.75)
+    noisy_seed: int = 0
+    # The detector-dependency curve is read with the STM buffer off; both modes cost twice.
+    noisy_stm: tuple[str, ...] = ("off",)
+
+    @property
+    def context_k(self) -> int:
+        return self.rerank_k or self.k
+
+    def noisy_names(self) -> list[tuple[str, float, float]]:
+        if "noisy" not in self.oracles:
+            return []
+        return [(noisy_name(p, r), p, r) for p in self.noisy_precisions for r in self.noisy_recalls]
+
+
+def noisy_name(precision: float, recall: float) -> str:
+    return f"noisy-p{precision:g}-r{recall:g}"

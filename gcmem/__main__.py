@@ -1,0 +1,3 @@
+from gcmem.cli import app
+
+app(prog_name="gcmem")

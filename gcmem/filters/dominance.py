@@ -1,0 +1,167 @@
+"""Temporal dominance Φ_T: drop a chunk when a newer candidate contradicts it.
+
+    Φ_T(R_k) = { c_i ∈ R_k | there is no c_j ∈ R_k with κ(c_i, c_j) = 1 and τ_j > τ_i }
+
+R_k is the candidate set this stage receives (after the supersession pre-filter). A dominating
+c_j need not survive itself: A -> B -> C collapses to C, because B is in R_k and contradicts A
+even though C in turn removes B. Chunks that nothing newer contradicts always survive,
+however old, which is what separates Φ_T from recency heuristics. Equal timestamps never
+dominate.
+
+κ comes from the verdict log (one batched oracle call for all of a query's misses); pairs the
+ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
+pairs under a cosine floor never reach the oracle (``gcmem.filters.pairs``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from gcmem.filters.base import FilterOutcome, QueryContext
+from gcmem.filters.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
+from gcmem.filters.registry import Resources, register
+from gcmem.models import Decision, ScoredChunk
+from gcmem.oracle.verdicts import VerdictLog
+
+STAGE = "dominance"
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """κ for one candidate pair, with the evidence the decision record cites."""
+
+    older: ScoredChunk
+    newer: ScoredChunk
+    score: float
+    contradicts: bool
+    source: Literal["oracle", "keyed"] = "oracle"
+    keys: tuple[str, ...] = ()  # keyed pairs: the shared keys, "subject / relation"
+
+
+def temporal_dominance(
+    candidates: Sequence[ScoredChunk], verdicts: Iterable[PairVerdict], *, threshold: float
+) -> FilterOutcome:
+    """Φ_T over ``candidates`` given κ for (some of) their pairs; pairs without a verdict count
+    as κ = 0. Survivors keep their input order; the result does not depend on that order."""
+    members = {c.id for c in candidates}
+    dominators: dict[str, list[PairVerdict]] = {}
+    for v in verdicts:
+        if not v.contradicts or v.older.id not in members or v.newer.id not in members:
+            continue
+        # κ is a relation between two chunks; which one is dominated is decided by time alone.
+        old, new = (
+            (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
+        )
+        if new.chunk.ts > old.chunk.ts:  # equal timestamps never dominate
+            dominators.setdefault(old.id, []).append(
+                PairVerdict(old, new, v.score, True, v.source, v.keys)
+            )
+    kept = [c for c in candidates if c.id not in dominators]
+    dropped = [_decision(c, dominators[c.id], threshold) for c in candidates if c.id in dominators]
+    return FilterOutcome(kept, dropped)
+
+
+def _decision(chunk: ScoredChunk, by: list[PairVerdict], threshold: float) -> Decision:
+    # Name the strongest evidence; ties go to the newest chunk, then the id (deterministic).
+    ranked = sorted(by, key=lambda v: (-v.score, -v.newer.chunk.ts.timestamp(), v.newer.id))
+    best = ranked[0]
+    when = best.newer.chunk.ts.isoformat(timespec="seconds")
+    if best.source == "keyed":
+        reason = (
+            f"newer chunk (turn {best.newer.turn_id}, {when}) asserts a different value for "
+            f"{', '.join(best.keys)}"
+        )
+    else:
+        reason = (
+            f"contradicted by newer chunk (turn {best.newer.turn_id}, {when}): "
+            f"P(contradiction) {best.score:.2f} >= {threshold:.2f}"
+        )
+    if len(ranked) > 1:
+        reason += f"; {len(ranked) - 1} more newer chunk(s) contradict it"
+    return Decision(
+        chunk=chunk,
+        stage=STAGE,
+        reason=reason,
+        dominated_by=best.newer.id,
+        dominated_by_turn_id=best.newer.turn_id,
+        score=best.score,
+        details={
+            "source": best.source,
+            "threshold": threshold,
+            "keys": list(best.keys),
+            "dominators": [
+                {
+                    "chunk_id": v.newer.id,
+                    "turn_id": v.newer.turn_id,
+                    "ts": v.newer.chunk.ts.isoformat(),
+                    "score": v.score,
+                    "source": v.source,
+                }
+                for v in ranked
+            ],
+        },
+    )
+
+
+@dataclass
+class DominanceReport:
+    """What κ cost for one candidate set (benchmarks and logs read it)."""
+
+    verdicts: list[PairVerdict]
+    plan: PairPlan
+    hits: int = 0
+    misses: int = 0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class TemporalDominance:
+    """The Φ_T filter stage over κ from the verdict log."""
+
+    name = STAGE
+
+    def __init__(
+        self, log: VerdictLog, *, facts: FactReader, cosine_floor: float | None = None
+    ) -> None:
+        self.log = log
+        self.facts = facts
+        self.cosine_floor = cosine_floor
+
+    def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
+        """κ for every pair Φ_T needs: keyed pairs decided here, the rest in one log call."""
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        facts = read_facts([c.chunk for c in candidates], self.facts)
+        plan = plan_pairs(
+            candidates, facts=facts, vectors=query.vectors, cosine_floor=self.cosine_floor
+        )
+        timings["plan"] = (time.perf_counter() - t0) * 1e3
+        verdicts = [
+            PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
+            for old, new, conflict, keys in plan.keyed
+        ]
+        lookup = self.log.scores(query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle])
+        timings.update(lookup.timings_ms)
+        decisions = self.log.decide(lookup.scores)
+        verdicts += [
+            PairVerdict(a, b, float(s), bool(d))
+            for (a, b), s, d in zip(plan.oracle, lookup.scores, decisions, strict=True)
+        ]
+        return DominanceReport(verdicts, plan, lookup.hits, lookup.misses, timings)
+
+    def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
+        report = self.verdicts(candidates, query)
+        return temporal_dominance(candidates, report.verdicts, threshold=self.log.threshold)
+
+
+@register(STAGE)
+def _build(resources: Resources) -> TemporalDominance:
+    from gcmem.oracle.factory import shared_verdict_log
+
+    return TemporalDominance(
+        shared_verdict_log(resources),
+        facts=ledger_facts,
+        cosine_floor=resources.settings.dominance_cosine_floor,
+    )

@@ -1,0 +1,797 @@
+"""The bi-temporal supersession ledger, in Redis (the embedded server runs the same scripts).
+
+Per namespace and per normalised (subject, relation) key, the ledger keeps
+
+- **assertions**: every (object, event time, turn id, chunk id) ever stated for the key, in
+  (event time, ingest sequence) order. An assertion is identified by its (turn id, chunk id), so
+  a redelivered turn is recognised and changes nothing.
+- **versions** (fact ids): maximal runs of consecutive assertions with the same object. A
+  version is valid from its first assertion's event time until the next version's
+  (``valid_from`` / ``valid_to``, event time); its ``provenance`` is the multiset of turn ids
+  that asserted it (a turn with two chunks asserting it appears twice); ``superseded_by`` names
+  the next version, its first chunk and turn.
+- **rows**: the system-time history of every version. A row is ``current`` until the version
+  changes; then it is retired into the ``audit`` trail (``retired_at``, the reason, and the
+  winner) and a new current row is written, ``recorded_at`` the same instant. Nothing is
+  deleted. As-of(valid time T, system time S) reads the rows live at S whose validity covers T.
+
+The rule, decided inside one atomic Lua script call (so concurrent writers cannot lose an
+update or leave two versions open; one call may carry several keys of one namespace, which
+all share the namespace's cluster hash tag):
+
+- new key -> open version;
+- the same object as the version the assertion lands in (or right after) -> reinforce: the
+  provenance grows, no new version;
+- a different object with a newer event time -> the open version is closed (``valid_to`` = the
+  new ``valid_from``, ``superseded_by``) and the new one opened; the loser's open row becomes
+  an audit row;
+- an assertion older than a newer version already recorded (out-of-order delivery) is
+  recorded already closed, superseded by that newer version, so a stale value never wins; it
+  also gets an audit row (reason ``late``) naming what it lost to. Landing inside an older
+  run it splits that run; stating a newer version's value earlier moves its start earlier.
+- **equal event times**: the assertion the ledger records later (ingest order: its per-key
+  sequence number, assigned inside the script) wins; within one batch that is batch order.
+  The loser is kept with an empty validity interval [t, t).
+
+System time is the Redis server clock (``TIME``), made strictly increasing per key, so all
+workers share one clock. Versions are a pure function of the set of assertions and, for equal
+event times, of ingest order: any arrival order of distinct-time assertions yields the same
+versions. Reinforcement grows the current row's provenance in place (it changes no validity,
+so it is not a new system-time state).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal, cast
+
+import redis
+
+from gcmem.filters.extract import chunk_facts, fact_key, normalize_key, normalize_object
+from gcmem.models import Chunk, Fact
+from gcmem.redis_backend import Keyspace
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# Assertions per script call: each call is atomic, and a long script blocks the server.
+MAX_ASSERTIONS_PER_CALL = 256
+
+Action = Literal["open", "reinforce", "supersede", "late", "split", "extend", "duplicate"]
+
+# One call records the assertions of one or more keys of one namespace; the call is atomic,
+# so every key's decision is too.
+# KEYS: 1 key index hash, 2 stats hash, then per key: assertions zset, versions zset, data
+#       hash, followed by the chunk set of each of its assertions.
+# ARGV: 1 number of keys, then per key: key id, subject, relation, number of assertions, and
+#       per assertion: assertion id, event time (integer microseconds since the epoch),
+#       object, turn id, chunk id.
+# Data hash fields: a:<aid> assertion JSON, f:<aid> its version's fact id, r:<n> row JSON,
+# c:<fact> a copy of the fact's current row (one read on the query path), and counters
+# seq / rows / facts / sys / open.
+_WRITE = r"""
+local KEYIDX, STATS = KEYS[1], KEYS[2]
+-- the key being written; the helpers below read these
+local ASN, VER, DATA, kid
+
+local function fmt(n) return string.format('%d', n) end
+local function member(seq, id) return string.format('%012d', seq) .. ':' .. id end
+local function id_of(m) return string.sub(m, 14) end
+local function seq_of(m) return tonumber(string.sub(m, 1, 12)) end
+
+local function clock()
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local last = tonumber(redis.call('HGET', DATA, 'sys') or '0')
+  if now <= last then now = last + 1 end
+  redis.call('HSET', DATA, 'sys', fmt(now))
+  return now
+end
+
+local function assertion(aid) return cjson.decode(redis.call('HGET', DATA, 'a:' .. aid)) end
+local function fact_of(aid) return redis.call('HGET', DATA, 'f:' .. aid) end
+local function row_of(fact) return cjson.decode(redis.call('HGET', DATA, 'c:' .. fact)) end
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+local function write_row(row, current)
+  local n = redis.call('HINCRBY', DATA, 'rows', 1)
+  row.row = n
+  local raw = cjson.encode(row)
+  redis.call('HSET', DATA, 'r:' .. n, raw)
+  if current then redis.call('HSET', DATA, 'c:' .. row.fact, raw) end
+  redis.call('HINCRBY', STATS, 'rows', 1)
+  if row.kind == 'audit' then redis.call('HINCRBY', STATS, 'audit_rows', 1) end
+end
+
+local function retire(row, at, reason, by)
+  row.kind = 'audit'
+  row.ret = fmt(at)
+  row.reason = reason
+  row.by, row.by_chunk, row.by_turn = by.fact, by.chunk, by.turn
+  redis.call('HSET', DATA, 'r:' .. row.row, cjson.encode(row))
+  redis.call('HINCRBY', STATS, 'audit_rows', 1)
+end
+
+-- A version changes: its current row retires to the audit trail, a new current row follows.
+local function revise(fact, changes, at, reason, by)
+  local old = row_of(fact)
+  local new = copy(old)
+  retire(old, at, reason, by)
+  for k, v in pairs(changes) do new[k] = v end
+  new.kind, new.rec, new.ret, new.reason = 'current', fmt(at), '', ''
+  new.by, new.by_chunk, new.by_turn = '', '', ''
+  write_row(new, true)
+end
+
+-- The claim of an assertion that lost on arrival, as it was made (open-ended), in the audit
+-- trail; its system-time interval is empty, so as-of views never show it.
+local function late_audit(row, at, winner)
+  local claim = copy(row)
+  claim.vt, claim.sb, claim.sb_chunk, claim.sb_turn = '', '', '', ''
+  claim.kind, claim.rec, claim.ret, claim.reason = 'audit', fmt(at), fmt(at), 'late'
+  claim.by, claim.by_chunk, claim.by_turn = winner.fact, winner.chunk, winner.turn
+  write_row(claim, false)
+end
+
+-- Assertion ids of a version's run, in order, from the given member on.
+local function run_of(fact, first)
+  local out = {}
+  local rank = redis.call('ZRANK', ASN, first)
+  if not rank then return out end
+  while true do
+    local batch = redis.call('ZRANGE', ASN, rank, rank + 63)
+    if #batch == 0 then return out end
+    for _, m in ipairs(batch) do
+      local aid = id_of(m)
+      if fact_of(aid) ~= fact then return out end
+      table.insert(out, aid)
+    end
+    rank = rank + #batch
+  end
+end
+
+local function provenance(aids)
+  local turns, chunks = {}, {}
+  for _, aid in ipairs(aids) do
+    local a = assertion(aid)
+    table.insert(turns, a.turn)
+    table.insert(chunks, a.chunk)
+  end
+  return turns, chunks
+end
+
+local function new_fact()
+  local n = redis.call('HINCRBY', DATA, 'facts', 1)
+  redis.call('HINCRBY', STATS, 'versions', 1)
+  return kid .. '.' .. n
+end
+
+local function new_row(fact, obj, vf, chunk, turn, first, at)
+  return {fact = fact, kind = 'current', object = obj, vf = vf, vt = '', rec = fmt(at),
+          ret = '', sb = '', sb_chunk = '', sb_turn = '', chunk = chunk, turn = turn,
+          first = first, prov = {turn}, reason = '', by = '', by_chunk = '', by_turn = ''}
+end
+
+local results, closed = {}, {}
+
+local function write(aid, t, obj, turn, chunk, chunk_set)
+  redis.call('SADD', chunk_set, kid .. ':' .. aid)
+  if redis.call('HEXISTS', DATA, 'a:' .. aid) == 1 then
+    redis.call('HINCRBY', STATS, 'duplicates', 1)
+    table.insert(results, {aid, 'duplicate', fact_of(aid)})
+  else
+    local at = clock()
+    local seq = redis.call('HINCRBY', DATA, 'seq', 1)
+    local mine = member(seq, aid)
+    redis.call('ZADD', ASN, t, mine)
+    redis.call('HSET', DATA, 'a:' .. aid, cjson.encode(
+      {t = t, seq = seq, object = obj, turn = turn, chunk = chunk, rec = fmt(at)}))
+    redis.call('HINCRBY', STATS, 'assertions', 1)
+    local me = {fact = '', chunk = chunk, turn = turn}
+    local rank = redis.call('ZRANK', ASN, mine)
+    local prev, nxt = nil, redis.call('ZRANGE', ASN, rank + 1, rank + 1)[1]
+    if rank > 0 then prev = redis.call('ZRANGE', ASN, rank - 1, rank - 1)[1] end
+    local pf, nf = nil, nil
+    if prev then pf = fact_of(id_of(prev)) end
+    if nxt then nf = fact_of(id_of(nxt)) end
+    local action, fact
+
+    if pf and nf and pf == nf then
+      local v = row_of(pf)
+      if v.object == obj then
+        -- inside a run of the same value
+        redis.call('HSET', DATA, 'f:' .. aid, pf)
+        v.prov = provenance(run_of(pf, v.first))
+        local raw = cjson.encode(v)
+        redis.call('HSET', DATA, 'r:' .. v.row, raw, 'c:' .. pf, raw)
+        action, fact = 'reinforce', pf
+      else
+        -- a different value inside a run: the run splits around it
+        local was_open = v.vt == ''
+        fact = new_fact()
+        me.fact = fact
+        local tail_fact = new_fact()
+        local na = assertion(id_of(nxt))
+        local tail = run_of(pf, nxt)
+        for _, x in ipairs(tail) do redis.call('HSET', DATA, 'f:' .. x, tail_fact) end
+        redis.call('HSET', DATA, 'f:' .. aid, fact)
+        local tail_row = new_row(tail_fact, v.object, na.t, na.chunk, na.turn, nxt, at)
+        tail_row.vt, tail_row.sb = v.vt, v.sb
+        tail_row.sb_chunk, tail_row.sb_turn = v.sb_chunk, v.sb_turn
+        tail_row.prov = provenance(tail)
+        local row = new_row(fact, obj, t, chunk, turn, mine, at)
+        row.vt, row.sb, row.sb_chunk, row.sb_turn = na.t, tail_fact, na.chunk, na.turn
+        late_audit(row, at, tail_row)
+        write_row(row, true)
+        write_row(tail_row, true)
+        local head_turns, head_chunks = provenance(run_of(pf, v.first))
+        revise(pf, {vt = t, sb = fact, sb_chunk = chunk, sb_turn = turn, prov = head_turns},
+               at, 'split', me)
+        redis.call('ZADD', VER, t, member(seq, fact))
+        redis.call('ZADD', VER, na.t, member(na.seq, tail_fact))
+        if was_open then
+          redis.call('HSET', DATA, 'open', tail_fact)
+          for _, c in ipairs(head_chunks) do table.insert(closed, c) end
+        end
+        action = 'split'
+      end
+    else
+      local vp, vn = nil, nil
+      if pf then vp = row_of(pf) end
+      if nf then vn = row_of(nf) end
+      if vp and vp.object == obj then
+        -- the newest assertion of the previous run, same value
+        redis.call('HSET', DATA, 'f:' .. aid, pf)
+        table.insert(vp.prov, turn)
+        local raw = cjson.encode(vp)
+        redis.call('HSET', DATA, 'r:' .. vp.row, raw, 'c:' .. pf, raw)
+        action, fact = 'reinforce', pf
+      elseif vn and vn.object == obj then
+        -- the next version's value, stated earlier: that version starts earlier
+        fact = nf
+        me.fact = nf
+        redis.call('HSET', DATA, 'f:' .. aid, nf)
+        local turns = {turn}
+        for _, x in ipairs(vn.prov) do table.insert(turns, x) end
+        redis.call('ZREM', VER, member(seq_of(vn.first), nf))
+        redis.call('ZADD', VER, t, member(seq, nf))
+        revise(nf, {vf = t, chunk = chunk, turn = turn, first = mine, prov = turns},
+               at, 'extended', me)
+        if vp then
+          revise(pf, {vt = t, sb_chunk = chunk, sb_turn = turn}, at, 'cut', me)
+        end
+        action = 'extend'
+      else
+        fact = new_fact()
+        me.fact = fact
+        redis.call('HSET', DATA, 'f:' .. aid, fact)
+        local row = new_row(fact, obj, t, chunk, turn, mine, at)
+        if vn then
+          row.vt, row.sb, row.sb_chunk, row.sb_turn = vn.vf, nf, vn.chunk, vn.turn
+          late_audit(row, at, vn)
+          action = 'late'
+        else
+          redis.call('HSET', DATA, 'open', fact)
+          redis.call('HINCRBY', STATS, 'open', 1)
+          if vp then action = 'supersede' else action = 'open' end
+        end
+        write_row(row, true)
+        redis.call('ZADD', VER, t, member(seq, fact))
+        if vp then
+          local was_open = vp.vt == ''
+          local reason = 'cut'
+          if was_open then reason = 'superseded' end
+          revise(pf, {vt = t, sb = fact, sb_chunk = chunk, sb_turn = turn}, at, reason, me)
+          if was_open then
+            redis.call('HINCRBY', STATS, 'open', -1)
+            local _, chunks = provenance(run_of(pf, vp.first))
+            for _, c in ipairs(chunks) do table.insert(closed, c) end
+          end
+        end
+      end
+    end
+    table.insert(results, {aid, action, fact})
+  end
+end
+
+local k, a = 3, 2
+for _ = 1, tonumber(ARGV[1]) do
+  kid = ARGV[a]
+  ASN, VER, DATA = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  if redis.call('HSETNX', KEYIDX, kid, cjson.encode({ARGV[a + 1], ARGV[a + 2]})) == 1 then
+    redis.call('HINCRBY', STATS, 'keys', 1)
+  end
+  local n = tonumber(ARGV[a + 3])
+  k, a = k + 3, a + 4
+  for _ = 1, n do
+    write(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], KEYS[k])
+    k, a = k + 1, a + 5
+  end
+end
+return cjson.encode({results = results, closed = closed})
+"""
+
+# KEYS: 1 key index hash, then (versions zset, data hash) per key id.
+# ARGV: 1 valid time (integer microseconds, or "inf"), 2 "full" or "brief", then per
+#       assertion: the key's pair number (1-based), the key id, the assertion id.
+# Per assertion: the current row of its version; "full" adds, for versions superseded by the
+# valid time, the key's [subject, relation], the row of the superseding version and the row
+# of the version valid at the time.
+_STATUS = r"""
+local T, full = ARGV[1], ARGV[2] == 'full'
+local limit, score = math.huge, '+inf'
+if T ~= 'inf' then limit, score = tonumber(T), T end
+local names, out = {}, {}
+for i = 3, #ARGV, 3 do
+  local k, kid, aid = tonumber(ARGV[i]), ARGV[i + 1], ARGV[i + 2]
+  local VER, DATA = KEYS[2 * k], KEYS[2 * k + 1]
+  local entry = {aid = aid, kid = kid}
+  local fact = redis.call('HGET', DATA, 'f:' .. aid)
+  if fact then
+    local raw = redis.call('HGET', DATA, 'c:' .. fact)
+    entry.row = raw
+    if full then
+      if not names[kid] then names[kid] = redis.call('HGET', KEYS[1], kid) or '' end
+      entry.key = names[kid]
+      local row = cjson.decode(raw)
+      if row.vt ~= '' and tonumber(row.vt) <= limit then
+        entry.next = redis.call('HGET', DATA, 'c:' .. row.sb)
+        local at = redis.call('ZREVRANGEBYSCORE', VER, score, '-inf', 'LIMIT', 0, 1)[1]
+        if at then entry.valid = redis.call('HGET', DATA, 'c:' .. string.sub(at, 14)) end
+      end
+    end
+  end
+  table.insert(out, entry)
+end
+return cjson.encode(out)
+"""
+
+
+def to_micros(ts: datetime) -> int:
+    """Integer microseconds since the epoch (exact; a double holds it to the year 2255)."""
+    if ts.tzinfo is None:
+        raise ValueError("ledger times must be timezone-aware")
+    return (ts - EPOCH) // timedelta(microseconds=1)
+
+
+def from_micros(us: int) -> datetime:
+    return EPOCH + timedelta(microseconds=us)
+
+
+def key_id(subject: str, relation: str) -> str:
+    """Stable id of a normalised (subject, relation) key: it names the key's Redis keys."""
+    return hashlib.sha256(fact_key(subject, relation).encode("utf-8")).hexdigest()[:20]
+
+
+def assertion_id(turn_id: str, chunk_id: str) -> str:
+    """An assertion is identified by where it was stated: redelivery finds the same id."""
+    return hashlib.sha256(f"{turn_id}\x1f{chunk_id}".encode()).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One row of the ledger: a version of a fact as the ledger held it over a system-time
+    interval. ``kind="current"`` rows are the present state (one per version); ``audit`` rows
+    are earlier states and lost claims, with why and to what they were retired."""
+
+    row: int
+    fact_id: str
+    kind: Literal["current", "audit"]
+    subject: str
+    relation: str
+    object: str
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    retired_at: datetime | None
+    superseded_by: str | None
+    superseded_by_chunk: str | None
+    superseded_by_turn: str | None
+    chunk_id: str
+    turn_id: str
+    provenance: tuple[str, ...]
+    retired_reason: str | None = None
+    retired_by: str | None = None
+    retired_by_chunk: str | None = None
+    retired_by_turn: str | None = None
+
+    @property
+    def open(self) -> bool:
+        """Current and still valid: the key's present value."""
+        return self.kind == "current" and self.valid_to is None
+
+    def valid_at(self, ts: datetime) -> bool:
+        return self.valid_from <= ts and (self.valid_to is None or ts < self.valid_to)
+
+    def live_at(self, system_time: datetime) -> bool:
+        return self.recorded_at <= system_time and (
+            self.retired_at is None or system_time < self.retired_at
+        )
+
+    def superseded_at(self, ts: datetime) -> bool:
+        return self.valid_to is not None and self.valid_to <= ts
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            out[name] = value.isoformat() if isinstance(value, datetime) else value
+        out["provenance"] = list(self.provenance)
+        return out
+
+    @classmethod
+    def parse(cls, raw: str | bytes, subject: str, relation: str) -> LedgerRow:
+        d = json.loads(raw)
+
+        def opt(name: str) -> str | None:
+            value = d.get(name, "")
+            return str(value) if value not in ("", None) else None
+
+        def when(name: str) -> datetime | None:
+            value = opt(name)
+            return from_micros(int(value)) if value is not None else None
+
+        prov = d.get("prov") or []
+        return cls(
+            row=int(d["row"]),
+            fact_id=str(d["fact"]),
+            kind="audit" if d["kind"] == "audit" else "current",
+            subject=subject,
+            relation=relation,
+            object=str(d["object"]),
+            valid_from=from_micros(int(d["vf"])),
+            valid_to=when("vt"),
+            recorded_at=from_micros(int(d["rec"])),
+            retired_at=when("ret"),
+            superseded_by=opt("sb"),
+            superseded_by_chunk=opt("sb_chunk"),
+            superseded_by_turn=opt("sb_turn"),
+            chunk_id=str(d["chunk"]),
+            turn_id=str(d["turn"]),
+            # Lua's cjson encodes an empty table as an object; provenance is never empty.
+            provenance=tuple(str(t) for t in (prov if isinstance(prov, list) else [])),
+            retired_reason=opt("reason"),
+            retired_by=opt("by"),
+            retired_by_chunk=opt("by_chunk"),
+            retired_by_turn=opt("by_turn"),
+        )
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    namespace: str
+    subject: str
+    relation: str
+    object: str
+    chunk_id: str
+    turn_id: str
+    action: Action
+    fact_id: str
+
+
+@dataclass
+class RecordReport:
+    results: list[WriteResult] = field(default_factory=list)
+    # namespace -> chunks whose version closed in this write (write-time GC re-checks them)
+    closed_chunks: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # chunks that asserted nothing the ledger could key
+    chunks_without_facts: int = 0
+    # (chunk, key) pairs dropped because one chunk gave one key two different objects
+    conflicting: int = 0
+
+    def count(self, action: Action) -> int:
+        return sum(1 for r in self.results if r.action == action)
+
+
+@dataclass(frozen=True)
+class AssertionStatus:
+    """One assertion a chunk made, with its version's present state."""
+
+    key_id: str
+    assertion_id: str
+    version: LedgerRow | None  # None: the ledger has no record of it
+    successor: LedgerRow | None  # the version that superseded it
+    valid: LedgerRow | None  # the version valid at the asked time
+
+    def superseded_at(self, ts: datetime | None) -> bool:
+        """Superseded as of ``ts`` (``None``: at any time, i.e. closed at all)."""
+        if self.version is None or self.version.valid_to is None:
+            return False
+        return ts is None or self.version.valid_to <= ts
+
+
+@dataclass(frozen=True)
+class LedgerStats:
+    keys: int
+    assertions: int
+    versions: int
+    open: int
+    rows: int
+    audit_rows: int
+    duplicates: int
+
+
+FactReader = Callable[[Chunk], Sequence[Fact]]
+
+
+def chunk_assertions(chunk: Chunk, facts: FactReader = chunk_facts) -> tuple[list[Fact], int]:
+    """A chunk's facts, one per normalised key; a key given two different objects by the same
+    chunk is dropped (which one is meant is a guess). Returns (facts, dropped keys)."""
+    by_key: dict[tuple[str, str], Fact | None] = {}
+    for fact in facts(chunk):
+        s, r = normalize_key(fact.subject, fact.relation)
+        if not s or not r:
+            continue
+        norm = Fact(subject=s, relation=r, object=normalize_object(fact.object))
+        prev = by_key.get((s, r), norm)
+        by_key[(s, r)] = norm if prev is not None and prev.object == norm.object else None
+    kept = [f for f in by_key.values() if f is not None]
+    return kept, len(by_key) - len(kept)
+
+
+class SupersessionLedger:
+    """Writes and reads the ledger. Thread-safe as far as the Redis client is."""
+
+    def __init__(self, client: redis.Redis, keys: Keyspace) -> None:
+        self.client = client
+        self.keys = keys
+        self._write = client.register_script(_WRITE)
+        self._status = client.register_script(_STATUS)
+
+    # --- writes ----------------------------------------------------------------------------
+    def record(self, chunks: Sequence[Chunk], facts: FactReader = chunk_facts) -> RecordReport:
+        """Record every chunk's assertions. Per namespace, the assertions go in script calls of
+        up to ``MAX_ASSERTIONS_PER_CALL`` (each call atomic, a key never split across calls),
+        all pipelined in one round trip. Batch order is ingest order (the tie-break for equal
+        event times)."""
+        report = RecordReport()
+        by_namespace: dict[str, dict[str, list[_Item]]] = defaultdict(lambda: defaultdict(list))
+        for chunk in chunks:
+            kept, dropped = chunk_assertions(chunk, facts)
+            report.conflicting += dropped
+            if not kept:
+                report.chunks_without_facts += 1
+            for fact in kept:
+                kid = key_id(fact.subject, fact.relation)
+                by_namespace[chunk.namespace][kid].append((fact, chunk))
+        calls: list[tuple[str, list[_Item]]] = []
+        pipe = self.client.pipeline(transaction=False)
+        for namespace, groups in by_namespace.items():
+            batch: dict[str, list[_Item]] = {}
+            size = 0
+            for kid, items in groups.items():
+                if batch and size + len(items) > MAX_ASSERTIONS_PER_CALL:
+                    calls.append((namespace, self._call_write(pipe, namespace, batch)))
+                    batch, size = {}, 0
+                batch[kid] = items
+                size += len(items)
+            if batch:
+                calls.append((namespace, self._call_write(pipe, namespace, batch)))
+        if not calls:
+            return report
+        for (namespace, items), raw in zip(calls, pipe.execute(), strict=True):
+            self._collect(report, namespace, items, raw)
+        return report
+
+    def assert_fact(
+        self,
+        namespace: str,
+        fact: Fact,
+        *,
+        ts: datetime,
+        turn_id: str,
+        chunk_id: str,
+    ) -> WriteResult:
+        """Record one assertion (the same script as ``record``)."""
+        s, r = normalize_key(fact.subject, fact.relation)
+        if not s or not r:
+            raise ValueError(f"fact {fact!r} has an empty subject or relation after normalising")
+        norm = Fact(subject=s, relation=r, object=normalize_object(fact.object))
+        item: _Item = (norm, _Stated(namespace, turn_id, chunk_id, ts))
+        pipe = self.client.pipeline(transaction=False)
+        items = self._call_write(pipe, namespace, {key_id(s, r): [item]})
+        report = RecordReport()
+        self._collect(report, namespace, items, pipe.execute()[0])
+        return report.results[0]
+
+    def _call_write(self, pipe: Any, namespace: str, groups: dict[str, list[_Item]]) -> list[_Item]:
+        """Queue one write call for these keys; returns its assertions in argument order."""
+        keys = [self.keys.ledger_key_index(namespace), self.keys.ledger_stats(namespace)]
+        args: list[str] = [str(len(groups))]
+        order: list[_Item] = []
+        for kid, items in groups.items():
+            first = items[0][0]
+            keys += [
+                self.keys.ledger_assertions(namespace, kid),
+                self.keys.ledger_versions(namespace, kid),
+                self.keys.ledger_data(namespace, kid),
+            ]
+            args += [kid, first.subject, first.relation, str(len(items))]
+            for fact, chunk in items:
+                keys.append(self.keys.ledger_chunk(namespace, chunk.id))
+                args += [
+                    assertion_id(chunk.turn_id, chunk.id),
+                    str(to_micros(chunk.ts)),
+                    fact.object,
+                    chunk.turn_id,
+                    chunk.id,
+                ]
+                order.append((fact, chunk))
+        self._write(keys=keys, args=args, client=pipe)
+        return order
+
+    @staticmethod
+    def _collect(report: RecordReport, namespace: str, items: Sequence[_Item], raw: Any) -> None:
+        data = json.loads(raw)
+        results = data.get("results") or []
+        for (fact, chunk), (_aid, action, fact_id) in zip(
+            items, results if isinstance(results, list) else [], strict=True
+        ):
+            report.results.append(
+                WriteResult(
+                    namespace,
+                    fact.subject,
+                    fact.relation,
+                    fact.object,
+                    chunk.id,
+                    chunk.turn_id,
+                    cast(Action, action),
+                    str(fact_id),
+                )
+            )
+        closed = data.get("closed") or []
+        report.closed_chunks[namespace].update(closed if isinstance(closed, list) else [])
+
+    # --- reads -----------------------------------------------------------------------------
+    def rows(self, namespace: str, subject: str, relation: str) -> list[LedgerRow]:
+        """Every row of one key, current and audit, in the order they were written."""
+        s, r = normalize_key(subject, relation)
+        data = cast(
+            dict[bytes, bytes], self.client.hgetall(self.keys.ledger_data(namespace, key_id(s, r)))
+        )
+        rows = [LedgerRow.parse(v, s, r) for k, v in data.items() if k.startswith(b"r:")]
+        return sorted(rows, key=lambda row: row.row)
+
+    def versions(self, namespace: str, subject: str, relation: str) -> list[LedgerRow]:
+        """The key's present versions (current rows) in valid-time order."""
+        current = [row for row in self.rows(namespace, subject, relation) if row.kind == "current"]
+        return sorted(current, key=lambda row: (row.valid_from, row.valid_to is None, row.row))
+
+    def history(self, namespace: str, subject: str, relation: str) -> list[LedgerRow]:
+        """The key's full history: its versions (what the value was, when, and what replaced
+        it) followed by the audit trail (earlier states and lost claims)."""
+        return self.versions(namespace, subject, relation) + self.audit(
+            namespace, subject, relation
+        )
+
+    def audit(self, namespace: str, subject: str, relation: str) -> list[LedgerRow]:
+        """Retired rows and lost claims, in the order they were retired."""
+        rows = [row for row in self.rows(namespace, subject, relation) if row.kind == "audit"]
+        return sorted(rows, key=lambda row: (row.retired_at or EPOCH, row.row))
+
+    def current(self, namespace: str, subject: str, relation: str) -> LedgerRow | None:
+        """The key's open version (its present value), if any."""
+        return next((r for r in self.versions(namespace, subject, relation) if r.open), None)
+
+    def as_of(
+        self,
+        namespace: str,
+        subject: str,
+        relation: str,
+        valid_time: datetime,
+        system_time: datetime | None = None,
+    ) -> LedgerRow | None:
+        """The version valid at ``valid_time`` as the ledger held it at ``system_time``
+        (default: now, i.e. what it holds today)."""
+        live = [
+            row
+            for row in self.rows(namespace, subject, relation)
+            if (row.live_at(system_time) if system_time is not None else row.kind == "current")
+            and row.valid_at(valid_time)
+        ]
+        return max(live, key=lambda row: (row.valid_from, row.row), default=None)
+
+    def keys_of(self, namespace: str) -> list[tuple[str, str]]:
+        """Every (subject, relation) key the namespace's ledger holds."""
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.keys.ledger_key_index(namespace)))
+        pairs = [json.loads(v) for v in raw.values()]
+        return sorted((str(s), str(r)) for s, r in pairs)
+
+    def stats(self, namespace: str) -> LedgerStats:
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.keys.ledger_stats(namespace)))
+        values = {k.decode(): int(v) for k, v in raw.items()}
+        return LedgerStats(
+            keys=values.get("keys", 0),
+            assertions=values.get("assertions", 0),
+            versions=values.get("versions", 0),
+            open=values.get("open", 0),
+            rows=values.get("rows", 0),
+            audit_rows=values.get("audit_rows", 0),
+            duplicates=values.get("duplicates", 0),
+        )
+
+    def chunk_status(
+        self,
+        namespace: str,
+        chunk_ids: Iterable[str],
+        valid_time: datetime | None = None,
+        *,
+        detail: bool = True,
+    ) -> dict[str, list[AssertionStatus]]:
+        """Per chunk, its assertions with their versions' present state. Chunks the ledger
+        never saw map to []. With ``detail``, an assertion superseded by ``valid_time``
+        (default: at any time) also carries its key, the superseding version and the version
+        valid at that time; without, rows carry no subject/relation (flag checks need none).
+        One pipelined read of the chunk sets, then one atomic script over every key involved."""
+        ids = list(dict.fromkeys(chunk_ids))
+        out: dict[str, list[AssertionStatus]] = {cid: [] for cid in ids}
+        if not ids:
+            return out
+        pipe = self.client.pipeline(transaction=False)
+        for cid in ids:
+            pipe.smembers(self.keys.ledger_chunk(namespace, cid))
+        members: list[set[bytes]] = pipe.execute()
+        pairs: list[tuple[str, str, str]] = []  # (chunk id, key id, assertion id)
+        for cid, found in zip(ids, members, strict=True):
+            for m in sorted(found):
+                kid, _, aid = m.decode().partition(":")
+                pairs.append((cid, kid, aid))
+        if not pairs:
+            return out
+        kids = list(dict.fromkeys(kid for _, kid, _ in pairs))
+        keys = [self.keys.ledger_key_index(namespace)]
+        for kid in kids:
+            keys += [
+                self.keys.ledger_versions(namespace, kid),
+                self.keys.ledger_data(namespace, kid),
+            ]
+        position = {kid: i + 1 for i, kid in enumerate(kids)}
+        when = "inf" if valid_time is None else str(to_micros(valid_time))
+        args: list[str] = [when, "full" if detail else "brief"]
+        for _, kid, aid in pairs:
+            args += [str(position[kid]), kid, aid]
+        entries = json.loads(self._status(keys=keys, args=args))
+        for (cid, kid, aid), entry in zip(pairs, entries, strict=True):
+            subject, relation = json.loads(entry["key"]) if entry.get("key") else ("", "")
+            row, successor, valid = (
+                LedgerRow.parse(entry[name], subject, relation) if entry.get(name) else None
+                for name in ("row", "next", "valid")
+            )
+            out[cid].append(AssertionStatus(kid, aid, row, successor, valid))
+        return out
+
+
+@dataclass(frozen=True)
+class _Stated:
+    """Where a single ``assert_fact`` assertion was stated (the fields ``record`` reads)."""
+
+    namespace: str
+    turn_id: str
+    id: str
+    ts: datetime
+
+
+_Item = tuple[Fact, Chunk | _Stated]
+
+
+__all__ = [
+    "AssertionStatus",
+    "LedgerRow",
+    "LedgerStats",
+    "RecordReport",
+    "SupersessionLedger",
+    "WriteResult",
+    "assertion_id",
+    "chunk_assertions",
+    "from_micros",
+    "key_id",
+    "to_micros",
+]

@@ -1,0 +1,175 @@
+"""Framework-free pieces both adapters use: gcmem results -> metadata, framework documents ->
+``ExternalDocument``, chat messages -> turns. The framework modules only translate types."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any, Literal, Protocol, runtime_checkable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from gcmem.documents import ExternalDocument, TimestampError, parse_timestamp
+from gcmem.models import Decision, RetrievalResult, ScoredChunk, Turn
+
+MissingTimestamp = Literal["raise", "keep"]
+
+# Keys gcmem writes into a retrieved document's metadata. ``ts`` is ISO-8601 with its zone, so
+# a ConsistencyFilter/Postprocessor downstream reads it back with its default ``ts_key``.
+TS_KEY = "ts"
+DROPPED_KEY = "gcmem_dropped"
+
+
+def chunk_metadata(sc: ScoredChunk) -> dict[str, Any]:
+    """Metadata for a retrieved chunk: the turn's own metadata, then gcmem's keys (which win
+    on a name clash, so ``ts`` is always the event time gcmem filtered with)."""
+    c = sc.chunk
+    meta: dict[str, Any] = dict(c.metadata)
+    meta.update(
+        {
+            TS_KEY: c.ts.isoformat(),
+            "namespace": c.namespace,
+            "chunk_id": c.id,
+            "turn_id": c.turn_id,
+            "chunk_index": c.index,
+            "session_id": c.session_id,
+            "role": c.role,
+            "score": sc.score,
+            "sources": list(sc.sources),
+        }
+    )
+    return meta
+
+
+def decision_record(decision: Decision) -> dict[str, Any]:
+    """A dropped chunk with its reason, as plain JSON-able values."""
+    c = decision.chunk.chunk
+    return {
+        "chunk_id": c.id,
+        "turn_id": c.turn_id,
+        "text": c.text,
+        TS_KEY: c.ts.isoformat(),
+        "stage": decision.stage,
+        "reason": decision.reason,
+        "score": decision.score,
+        "dominated_by": decision.dominated_by,
+        "dominated_by_turn_id": decision.dominated_by_turn_id,
+    }
+
+
+def attribute_drops(result: RetrievalResult) -> dict[str, list[dict[str, Any]]]:
+    """Kept chunk id -> the drops it accounts for.
+
+    A drop is attributed to the chunk that dominated it, following chains (A dropped by B,
+    B dropped by C: A and B go to C). Drops that end at no kept chunk (a stage that names no
+    dominating chunk, or one whose superseding chunk was not retrieved) go to the top-ranked
+    kept chunk, so nothing is lost from the record while anything is kept.
+    """
+    kept_ids = [sc.chunk.id for sc in result.kept]
+    kept = set(kept_ids)
+    by_dropped = {d.chunk.id: d for d in result.dropped}
+    out: dict[str, list[dict[str, Any]]] = {cid: [] for cid in kept_ids}
+    for decision in result.dropped:
+        target = decision.dominated_by
+        seen = {decision.chunk.id}
+        while target is not None and target not in kept and target not in seen:
+            seen.add(target)
+            nxt = by_dropped.get(target)
+            target = nxt.dominated_by if nxt is not None else None
+        if target is None or target not in kept:
+            if not kept_ids:
+                continue
+            target = kept_ids[0]
+        out[target].append(decision_record(decision))
+    return out
+
+
+def timezone_named(name: str | None) -> tzinfo | None:
+    """An IANA zone name ("UTC", "Europe/Berlin") -> tzinfo; None stays None."""
+    if name is None:
+        return None
+    if name.upper() == "UTC":
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r}") from exc
+
+
+def to_external(
+    position: int,
+    *,
+    text: str,
+    metadata: Mapping[str, Any],
+    doc_id: str | None,
+    score: float | None,
+    ts_key: str,
+    naive_tz: tzinfo | None,
+    missing: MissingTimestamp,
+) -> ExternalDocument:
+    """One framework document -> ``ExternalDocument``, with an error that names the document,
+    the metadata key and what was found there."""
+    label = f"document #{position}" + (f" (id {doc_id!r})" if doc_id else "")
+    if ts_key not in metadata or metadata[ts_key] is None:
+        if missing == "keep":
+            return ExternalDocument(text=text, ts=None, score=score or 0.0, id=doc_id)
+        keys = ", ".join(sorted(map(str, metadata))) or "none"
+        raise TimestampError(
+            f"{label} has no event time in metadata[{ts_key!r}] (its metadata keys: {keys}); "
+            "the consistency filter orders facts by this time: store it with each document, "
+            "point ts_key at the key that holds it, or pass missing_ts='keep' to let "
+            "undated documents through unfiltered"
+        )
+    try:
+        ts = parse_timestamp(metadata[ts_key], naive_tz=naive_tz)
+    except TimestampError as exc:
+        raise TimestampError(f"{label}: metadata[{ts_key!r}] is unreadable: {exc}") from exc
+    return ExternalDocument(text=text, ts=ts, score=score or 0.0, id=doc_id)
+
+
+# --- chat history -> turns ---------------------------------------------------------------
+@runtime_checkable
+class TurnSink(Protocol):
+    """Where published turns go: straight into a ``Memory`` or onto the turn stream."""
+
+    def publish(self, turns: Sequence[Turn]) -> None: ...
+
+
+class MemorySink:
+    """Publishes by ingesting in-process (``Memory.ingest``): durable when it returns."""
+
+    def __init__(self, memory: Any) -> None:
+        self.memory = memory
+
+    def publish(self, turns: Sequence[Turn]) -> None:
+        self.memory.ingest(list(turns))
+
+
+def message_turn(
+    *,
+    position: int,
+    role: str,
+    text: str,
+    message_id: str | None,
+    ts: datetime,
+    namespace: str,
+    session_id: str,
+    metadata: Mapping[str, Any],
+) -> Turn:
+    """A chat message as a turn. Ids without a message id are (session, position), so
+    republishing the same history is idempotent."""
+    return Turn(
+        id=message_id or f"{session_id}:{position}",
+        namespace=namespace,
+        session_id=session_id,
+        role=role,
+        text=text,
+        ts=ts,
+        metadata={k: v for k, v in metadata.items() if isinstance(v, str | int | float | bool)},
+    )
+
+
+def fallback_time(base: datetime, position: int) -> datetime:
+    """Messages without their own time: the base time plus one microsecond per position, so
+    conversation order is kept and no two messages share a time (equal times never dominate
+    each other, which would make a later correction powerless)."""
+    return base + timedelta(microseconds=position)

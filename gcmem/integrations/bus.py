@@ -1,0 +1,145 @@
+"""Agent-side clients of the gcmem pipeline (``gcmem worker`` / ``gcmem serve``).
+
+- ``TurnStreamSink``: publishes turns onto the turn stream (a ``TurnSink``, so a LangChain
+  chat history can publish through it instead of ingesting in-process).
+- ``BusClient``: async; publishes turns and asks for a filtered context over the bus
+  (FastStream request/reply), the way an agent in a fleet does.
+
+Both speak the pipeline's public contract: a stream entry is ``{"__data__": <Turn JSON>}`` on
+``Topology.stream``; a query is a ``QueryRequest`` on ``Topology.query_requests`` answered by
+a ``QueryReply``. Names come from the same ``Settings`` the workers read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+
+import redis
+import redis.asyncio
+from faststream.redis import RedisBroker
+
+from gcmem.models import RetrievalResult, Turn
+from gcmem.pipeline.codec import DATA_FIELD
+from gcmem.pipeline.query import QueryReply, request_body, unwrap
+from gcmem.pipeline.topology import Topology
+from gcmem.redis_backend import connection_kwargs, open_redis
+from gcmem.settings import Settings, load_settings
+
+__all__ = ["BusClient", "TurnStreamSink"]
+
+
+def _entry(turn: Turn) -> dict[bytes, bytes]:
+    return {DATA_FIELD: turn.model_dump_json().encode()}
+
+
+def _server_url(settings: Settings, url: str | None) -> str:
+    found = url or settings.redis_url
+    if found is None:
+        raise ValueError(
+            "the bus needs a Redis URL: set GCMEM_REDIS_URL (or pass url=, e.g. the embedded "
+            "Redis URL `gcmem serve` prints)"
+        )
+    return found
+
+
+class TurnStreamSink:
+    """Publishes turns to the turn stream (XADD, pipelined). Workers validate and ingest them
+    asynchronously; a turn they reject lands in the dead-letter stream with the reason."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        url: str | None = None,
+        client: redis.Redis | None = None,
+    ) -> None:
+        s = settings or load_settings()
+        if client is None:
+            client = redis.Redis.from_url(url, **connection_kwargs(s)) if url else open_redis(s)
+        self.client = client
+        self.stream = Topology.from_settings(s, consumer="publisher").stream
+
+    def publish(self, turns: Sequence[Turn]) -> None:
+        self.publish_ids(turns)
+
+    def publish_ids(self, turns: Sequence[Turn]) -> list[str]:
+        """Publish and return the stream entry ids, in order."""
+        pipe = self.client.pipeline(transaction=False)
+        for turn in turns:
+            pipe.xadd(self.stream, _entry(turn))  # type: ignore[arg-type]
+        return [i.decode() if isinstance(i, bytes) else str(i) for i in pipe.execute()]
+
+
+class BusClient:
+    """An agent's connection to the pipeline: ``async with BusClient(settings) as bus``."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        url: str | None = None,
+        timeout_s: float | None = None,
+    ) -> None:
+        self.settings = settings or load_settings()
+        self.url = _server_url(self.settings, url)
+        self.topology = Topology.from_settings(self.settings, consumer="client")
+        self.timeout_s = timeout_s or self.settings.pipeline_query_timeout_s
+        extra = connection_kwargs(self.settings) if self.settings.redis_url else {}
+        self.broker = RedisBroker(self.url, **extra)
+        self.client = redis.asyncio.Redis.from_url(self.url, **extra)
+
+    async def __aenter__(self) -> BusClient:
+        await self.broker.connect()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.broker.stop()
+        await self.client.aclose()
+
+    async def publish(self, turns: Sequence[Turn]) -> list[str]:
+        """Turns onto the stream; returns their entry ids."""
+        pipe = self.client.pipeline(transaction=False)
+        for turn in turns:
+            pipe.xadd(self.topology.stream, _entry(turn))  # type: ignore[arg-type]
+        ids = await pipe.execute()
+        return [i.decode() if isinstance(i, bytes) else str(i) for i in ids]
+
+    async def query(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        stm: bool = True,
+        as_of: datetime | None = None,
+        filters: list[str] | None = None,
+    ) -> RetrievalResult:
+        """A filtered context from whichever server takes the request. ``filters=[]`` asks
+        for plain RAG over the same candidates; an error reply raises ``QueryError``."""
+        body: dict[str, Any] = request_body(
+            query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters
+        )
+        msg = await self.broker.request(
+            body, list=self.topology.query_requests, timeout=self.timeout_s
+        )
+        return unwrap(QueryReply.model_validate(await msg.decode()))
+
+    async def lag(self) -> int:
+        """Entries of the stream the consumer group has not yet acknowledged or read."""
+        try:
+            groups = await self.client.xinfo_groups(self.topology.stream)
+        except redis.ResponseError:
+            return 0
+        for group in groups:
+            name = group["name"].decode() if isinstance(group["name"], bytes) else group["name"]
+            if name == self.topology.group:
+                return int(group.get("lag") or 0) + int(group["pending"])
+        return 0

@@ -1,0 +1,190 @@
+"""κ as an NLI cross-encoder on transformers: P(contradiction) for (premise, hypothesis).
+
+- The contradiction class is looked up in the model's ``config.id2label`` (never assumed).
+- Pairs are tokenized once, sorted by length and batched, so short memory sentences are not
+  padded to the longest pair of a query; results return in input order.
+- CUDA runs in bf16 (fp16 where bf16 is unsupported) unless told otherwise; CPU runs fp32.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+from gcmem.oracle.base import (
+    Direction,
+    OracleError,
+    OracleIdentity,
+    Pair,
+    apply_direction,
+    check_direction,
+    check_template,
+    check_threshold,
+    decide,
+)
+from gcmem.oracle.fingerprint import WeightsFingerprint
+from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
+
+Precision = Literal["auto", "fp32", "fp16", "bf16"]
+_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def contradiction_index(id2label: dict[int, str] | dict[str, str], label: str) -> int:
+    """The class index whose label is ``label`` (case-insensitive) in a config's id2label."""
+    wanted = label.strip().lower()
+    matches = [int(i) for i, name in id2label.items() if str(name).strip().lower() == wanted]
+    if len(matches) != 1:
+        names = ", ".join(f"{i}={n}" for i, n in sorted(id2label.items(), key=lambda x: int(x[0])))
+        raise OracleError(
+            f"the model's id2label ({names}) has {len(matches)} labels named {label!r}; "
+            "use an NLI model whose config names its classes, or set "
+            "GCMEM_ORACLE_CONTRADICTION_LABEL to the name of its contradiction class"
+        )
+    return matches[0]
+
+
+def resolve_precision(precision: Precision, device: str) -> torch.dtype:
+    if precision != "auto":
+        if device == "cpu" and precision == "fp16":
+            raise ValueError("fp16 inference is not supported on CPU; use fp32 or bf16")
+        return _DTYPES[precision]
+    if device.startswith("cuda"):
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.float32
+
+
+def _local_model_dir(source: str) -> Path:
+    """The directory holding a model's files: ``source`` itself, or its hub cache snapshot."""
+    if Path(source).is_dir():
+        return Path(source)
+    from huggingface_hub import snapshot_download
+
+    try:
+        return Path(snapshot_download(source, local_files_only=True))
+    except Exception as exc:  # the hub library raises several types for "not cached"
+        raise OracleError(f"cannot locate the files of {source!r} to fingerprint them") from exc
+
+
+class CrossEncoderOracle:
+    kind = "cross-encoder"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        device: str = "auto",
+        precision: Precision = "auto",
+        max_length: int = 256,
+        batch_size: int = 32,
+        direction: Direction = "max",
+        threshold: float = 0.5,
+        template: str = "{text}",
+        contradiction_label: str = "contradiction",
+        fingerprint: WeightsFingerprint | None = None,
+        progress: bool = False,
+    ) -> None:
+        quiet_transformers()
+        if batch_size < 1 or max_length < 8:
+            raise ValueError("batch_size must be >= 1 and max_length >= 8")
+        self.model_name = model
+        self.source = resolve_model_source(model)
+        self.device = resolve_device(device)
+        self.dtype = resolve_precision(precision, self.device)
+        self.max_length = max_length
+        self.batch_size = batch_size
+        self.direction = check_direction(direction)
+        self.threshold = check_threshold(threshold)
+        self.template = check_template(template, {"text"}, {"text"}, "GCMEM_ORACLE_TEMPLATE")
+        self.progress = progress
+        # Fast tokenizers have failed with "Already borrowed" when query threads tokenize
+        # concurrently with truncation (huggingface/tokenizers#537); tokenizing one call at a
+        # time costs little next to the forward pass, which stays concurrent.
+        self._tokenizer_lock = threading.Lock()
+        self.tokenizer = AutoTokenizer.from_pretrained(self.source)
+        self.model = (
+            AutoModelForSequenceClassification.from_pretrained(self.source, dtype=self.dtype)
+            .to(self.device)
+            .eval()
+        )
+        id2label = {int(k): str(v) for k, v in self.model.config.id2label.items()}
+        self.label_index = contradiction_index(id2label, contradiction_label)
+        self.id2label = id2label
+        weights = (fingerprint or WeightsFingerprint()).of(_local_model_dir(self.source))
+        self._identity = OracleIdentity(
+            self.kind,
+            {
+                # A directory's name, not its path: the same files elsewhere share verdicts
+                # (the weights hash pins the content).
+                "model": Path(self.source).name if os.path.isdir(self.source) else self.source,
+                "weights_sha256": weights,
+                "template": self.template,
+                "labels": {str(k): v for k, v in sorted(id2label.items())},
+                "contradiction_index": self.label_index,
+                "direction": self.direction,
+                # Truncation changes what the model sees, hence its scores.
+                "max_length": self.max_length,
+            },
+        )
+        # Precision is deliberately not in θ: fp32/bf16 scores differ in the third decimal,
+        # and CPU and GPU workers should share one log (the first writer's score wins).
+
+    @property
+    def identity(self) -> OracleIdentity:
+        return self._identity
+
+    @property
+    def symmetric(self) -> bool:
+        return self.direction == "max"
+
+    def decide(self, scores: np.ndarray | float) -> np.ndarray:
+        return decide(scores, self.threshold)
+
+    def score(self, pairs: Sequence[Pair]) -> np.ndarray:
+        """P(contradiction) per (older, newer) pair under the direction policy."""
+        return apply_direction(self.score_directed, pairs, self.direction)
+
+    def encode(self, pairs: Sequence[Pair]) -> list[dict[str, Any]]:
+        """Tokenized (premise, hypothesis) pairs, unpadded, truncated to max_length."""
+        premises = [self.template.format(text=a) for a, _ in pairs]
+        hypotheses = [self.template.format(text=b) for _, b in pairs]
+        with self._tokenizer_lock:
+            enc = self.tokenizer(
+                premises, hypotheses, truncation=True, max_length=self.max_length, padding=False
+            )
+        keys = list(enc.keys())
+        return [{k: enc[k][i] for k in keys} for i in range(len(pairs))]
+
+    def batches(self, encoded: Sequence[dict[str, Any]]) -> list[tuple[np.ndarray, Any]]:
+        """Length-sorted, padded batches: (input positions, tensors on the device)."""
+        order = np.argsort([len(e["input_ids"]) for e in encoded], kind="stable")
+        out = []
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            with self._tokenizer_lock:
+                batch = self.tokenizer.pad([encoded[i] for i in idx], return_tensors="pt")
+            out.append((idx, batch.to(self.device)))
+        return out
+
+    @torch.inference_mode()
+    def forward(self, batch: Any) -> torch.Tensor:
+        """P(contradiction) for one padded batch (float32, on the CPU)."""
+        logits = self.model(**batch).logits.float()
+        return torch.softmax(logits, dim=-1)[:, self.label_index].cpu()
+
+    def score_directed(self, pairs: Sequence[Pair]) -> np.ndarray:
+        """P(contradiction) with the first statement as premise, no direction policy."""
+        out = np.zeros(len(pairs), dtype=np.float64)
+        if not pairs:
+            return out
+        batches = self.batches(self.encode(pairs))
+        for idx, batch in tqdm(batches, desc="κ", unit="batch", disable=not self.progress):
+            out[idx] = self.forward(batch).numpy()
+        return out

@@ -1,0 +1,70 @@
+"""Build the configured oracle, and share one per process between the stages that use it."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from gcmem.filters.registry import Resources
+from gcmem.oracle.base import ConflictOracle
+from gcmem.oracle.fingerprint import WeightsFingerprint
+from gcmem.oracle.verdicts import VerdictLog
+from gcmem.settings import Settings
+
+# Names in Resources.shared: the dominance filter and the verdict precompute get the same
+# objects, so the model is loaded once per process.
+ORACLE_RESOURCE = "oracle"
+VERDICT_LOG_RESOURCE = "verdict-log"
+
+
+def build_oracle(settings: Settings) -> ConflictOracle:
+    s = settings
+    if s.oracle == "llm-judge":
+        from gcmem.oracle.llm_judge import DEFAULT_JUDGE_PROMPT, LLMJudgeOracle
+
+        if not s.llm_judge_url or not s.llm_judge_model:
+            raise ValueError(
+                "GCMEM_ORACLE=llm-judge needs GCMEM_LLM_JUDGE_URL and GCMEM_LLM_JUDGE_MODEL"
+            )
+        return LLMJudgeOracle(
+            s.llm_judge_url,
+            s.llm_judge_model,
+            api_key=s.llm_judge_api_key.get_secret_value() if s.llm_judge_api_key else None,
+            prompt=s.llm_judge_prompt or DEFAULT_JUDGE_PROMPT,
+            direction=s.oracle_direction,
+            threshold=s.oracle_threshold,
+            logprobs=s.llm_judge_logprobs,
+            timeout_s=s.llm_judge_timeout_s,
+            concurrency=s.llm_judge_concurrency,
+        )
+    from gcmem.oracle.cross_encoder import CrossEncoderOracle
+
+    cache = None if s.ephemeral else s.data_dir / "cache" / "weights-sha256.json"
+    return CrossEncoderOracle(
+        s.nli_model,
+        device=s.device,
+        precision=s.oracle_precision,
+        max_length=s.oracle_max_length,
+        batch_size=s.oracle_batch_size,
+        direction=s.oracle_direction,
+        threshold=s.oracle_threshold,
+        template=s.oracle_template,
+        contradiction_label=s.oracle_contradiction_label,
+        fingerprint=WeightsFingerprint(cache),
+    )
+
+
+def shared_oracle(resources: Resources) -> ConflictOracle:
+    return cast(
+        ConflictOracle,
+        resources.get_or_create(ORACLE_RESOURCE, lambda: build_oracle(resources.settings)),
+    )
+
+
+def shared_verdict_log(resources: Resources) -> VerdictLog:
+    return cast(
+        VerdictLog,
+        resources.get_or_create(
+            VERDICT_LOG_RESOURCE,
+            lambda: VerdictLog(resources.redis, resources.keys, shared_oracle(resources)),
+        ),
+    )

@@ -1,0 +1,225 @@
+"""The HTTP interface, for clients that do not speak Redis (FastStream's ASGI support).
+
+- ``POST /v1/turns``: one Turn or a list of them -> published to the turn stream (202); the
+  workers ingest them like any other entry. All-or-nothing: one invalid turn -> 422 listing
+  every problem, nothing published.
+- ``POST /v1/query``: a ``QueryRequest`` -> the ``RetrievalResult`` JSON.
+- ``GET /healthz``: Redis and the index answer -> 200, else 503.
+- ``GET /metrics``: Prometheus text.
+
+Auth (optional): ``Authorization: Bearer <token>``. ``GCMEM_HTTP_TOKEN`` opens every namespace
+and the metrics; a ``GCMEM_HTTP_NAMESPACE_TOKENS`` token opens only its own namespace, so one
+tenant's token cannot read or write another's memory.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from faststream.asgi import AsgiResponse, Request, get, post
+from faststream.asgi.request import ClientDisconnectError
+from faststream.asgi.types import ASGIApp
+from pydantic import ValidationError
+
+from gcmem.models import Turn
+from gcmem.pipeline.codec import describe_validation_error
+from gcmem.pipeline.query import QueryRequest
+from gcmem.settings import Settings
+
+if TYPE_CHECKING:
+    from gcmem.pipeline.app import PipelineRuntime
+
+log = logging.getLogger(__name__)
+
+JSON = {"content-type": "application/json"}
+MAX_TURNS_PER_REQUEST = 10_000
+
+
+def _json(data: Any, status: int = 200) -> AsgiResponse:
+    return AsgiResponse(json.dumps(data).encode(), status_code=status, headers=JSON)
+
+
+def _error(status: int, message: str, **extra: Any) -> AsgiResponse:
+    return _json({"error": message, **extra}, status)
+
+
+class HttpAuth:
+    """Bearer-token checks. No tokens configured = no auth (bind to loopback, the default)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.global_token = (
+            settings.http_token.get_secret_value() if settings.http_token is not None else None
+        )
+        self.namespace_tokens = {
+            ns: tok.get_secret_value() for ns, tok in settings.http_namespace_tokens.items()
+        }
+
+    @property
+    def enabled(self) -> bool:
+        return self.global_token is not None or bool(self.namespace_tokens)
+
+    @staticmethod
+    def _presented(request: Request) -> str | None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+    def check(self, request: Request, namespaces: Iterable[str] | None) -> AsgiResponse | None:
+        """None if allowed; else the 401/403 response. ``namespaces=None``: admin only."""
+        if not self.enabled:
+            return None
+        token = self._presented(request)
+        if token is None:
+            return _error(401, "missing bearer token")
+        if self.global_token is not None and hmac.compare_digest(token, self.global_token):
+            return None
+        if namespaces is None:
+            return _error(403, "this endpoint needs the GCMEM_HTTP_TOKEN token")
+        for ns in set(namespaces):
+            expected = self.namespace_tokens.get(ns)
+            if expected is None or not hmac.compare_digest(token, expected):
+                return _error(403, f"token does not grant namespace {ns!r}")
+        return None
+
+
+async def _read_body(request: Request, limit: int) -> bytes | AsgiResponse:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return _error(413, f"body is {declared} bytes; the limit is {limit}")
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                return _error(413, f"body exceeds the limit of {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnectError:
+        return _error(400, "client disconnected")
+    return b"".join(chunks)
+
+
+async def _read_json(request: Request, limit: int) -> Any | AsgiResponse:
+    body = await _read_body(request, limit)
+    if isinstance(body, AsgiResponse):
+        return body
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return _error(400, f"body is not JSON: {exc}")
+
+
+def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
+    settings = runtime.settings
+    auth = HttpAuth(settings)
+    limit = settings.http_max_body_bytes
+    if not auth.enabled and settings.http_host not in ("127.0.0.1", "localhost", "::1"):
+        log.warning(
+            "HTTP on %s without tokens: anyone who reaches it reads and writes every namespace "
+            "(set GCMEM_HTTP_TOKEN or GCMEM_HTTP_NAMESPACE_TOKENS)",
+            settings.http_host,
+        )
+
+    @post(description="Publish one Turn or a JSON list of Turns to the turn stream (202).")
+    async def post_turns(scope: Any, request: Request) -> AsgiResponse:
+        unauthenticated = auth.check(request, [])  # 401 before reading anything
+        if unauthenticated is not None:
+            return unauthenticated
+        data = await _read_json(request, limit)
+        if isinstance(data, AsgiResponse):
+            return data
+        items = data if isinstance(data, list) else [data]
+        if not items or len(items) > MAX_TURNS_PER_REQUEST:
+            return _error(422, f"send 1 to {MAX_TURNS_PER_REQUEST} turns per request")
+        memory = runtime.memory
+        if memory is None:
+            return _error(503, "starting")
+        turns: list[Turn] = []
+        problems: list[dict[str, Any]] = []
+        for pos, item in enumerate(items):
+            if not isinstance(item, dict):
+                problems.append({"index": pos, "error": "not a JSON object"})
+                continue
+            try:
+                turns.append(memory.validate([item])[0])
+            except Exception as exc:  # TurnValidationError carries the pydantic error
+                err = getattr(exc, "error", exc)
+                text = (
+                    describe_validation_error(err) if isinstance(err, ValidationError) else str(err)
+                )
+                problems.append({"index": pos, "error": text})
+        if problems:
+            return _error(422, "invalid turns; nothing was published", problems=problems)
+        denied = auth.check(request, [t.namespace for t in turns])
+        if denied is not None:
+            return denied
+        stream = runtime.topology.stream
+        ids = []
+        for turn in turns:
+            entry_id = await runtime.broker.publish(turn.model_dump(mode="json"), stream=stream)
+            ids.append(entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id))
+        return _json({"accepted": len(ids), "stream": stream, "ids": ids}, 202)
+
+    @post(description="Retrieve the filtered context: a QueryRequest in, a RetrievalResult out.")
+    async def post_query(scope: Any, request: Request) -> AsgiResponse:
+        unauthenticated = auth.check(request, [])
+        if unauthenticated is not None:
+            return unauthenticated
+        data = await _read_json(request, limit)
+        if isinstance(data, AsgiResponse):
+            return data
+        try:
+            query = QueryRequest.model_validate(data)
+        except ValidationError as exc:
+            return _error(422, describe_validation_error(exc))
+        denied = auth.check(request, [query.namespace or settings.namespace])
+        if denied is not None:
+            return denied
+        if runtime.queries is None:
+            return _error(503, "starting")
+        reply = await runtime.queries.reply(query)
+        if reply.ok and reply.result is not None:
+            return AsgiResponse(reply.result.model_dump_json().encode(), headers=JSON)
+        status = 400 if reply.error_kind == "invalid" else 500
+        return _error(status, reply.error or "query failed")
+
+    @get(description="200 when Redis and the index answer, else 503.")
+    async def healthz(scope: Any, request: Request) -> AsgiResponse:
+        checks: dict[str, str] = {}
+        status = 200
+        try:
+            if runtime.client is None or runtime.runner is None or runtime.memory is None:
+                raise RuntimeError("starting")
+            await runtime.client.ping()
+            checks["redis"] = "ok"
+            memory = runtime.memory
+            await runtime.runner.run(lambda: memory.index.count(settings.namespace))
+            checks["index"] = "ok"
+        except Exception as exc:
+            checks["error"] = f"{type(exc).__name__}: {exc}"
+            status = 503
+        body = {"status": "ok" if status == 200 else "unavailable", "roles": runtime.roles.names()}
+        return _json({**body, **checks}, status)
+
+    @get(description="Prometheus text: pipeline counters, consumer lag, oracle, latencies.")
+    async def metrics(scope: Any, request: Request) -> AsgiResponse:
+        denied = auth.check(request, None)
+        if denied is not None:
+            return denied
+        if runtime.metrics is None:
+            return _error(503, "starting")
+        text = await runtime.metrics.render()
+        return AsgiResponse(
+            text.encode(), headers={"content-type": "text/plain; version=0.0.4; charset=utf-8"}
+        )
+
+    return [
+        ("/v1/turns", post_turns),
+        ("/v1/query", post_query),
+        ("/healthz", healthz),
+        ("/metrics", metrics),
+    ]

@@ -1,0 +1,127 @@
+"""Query over the bus: a ``QueryRequest`` in, a ``QueryReply`` (with the ``RetrievalResult``) out.
+
+Requests go to a Redis list, so each is answered by exactly one of the serving processes
+(FastStream's request/reply: the reply travels on a per-request channel). Errors come back
+as a reply with ``ok=false`` instead of a timeout.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+
+from gcmem.filters.registry import build_filters
+from gcmem.models import Namespace, RetrievalResult
+from gcmem.pipeline.codec import describe_validation_error
+from gcmem.pipeline.metrics import PipelineMetrics
+from gcmem.pipeline.runner import MemoryRunner
+
+MAX_QUERY_CHARS = 8192
+
+
+class QueryRequest(BaseModel):
+    """One retrieval: the query, the namespace it may read, and options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    namespace: Namespace | None = Field(
+        default=None, description="The one namespace this request reads (default: GCMEM_NAMESPACE)."
+    )
+    k: int | None = Field(default=None, ge=1, le=1000, description="Top-k per query variant.")
+    stm: bool = Field(default=True, description="Add the short-term buffer to the candidates.")
+    as_of: AwareDatetime | None = Field(default=None, description="Read memory as of this time.")
+    filters: list[str] | None = Field(
+        default=None, description="Filter stage names, in order (default: the configured chain)."
+    )
+
+
+ErrorKind = Literal["invalid", "forbidden", "internal"]
+
+
+class QueryReply(BaseModel):
+    ok: bool
+    result: RetrievalResult | None = None
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+
+
+class QueryError(RuntimeError):
+    def __init__(self, kind: ErrorKind, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class QueryService:
+    """Answers queries with the process's ``Memory`` (shared with its ingest worker, if any)."""
+
+    def __init__(self, runner: MemoryRunner, metrics: PipelineMetrics) -> None:
+        self.runner = runner
+        self.memory = runner.memory
+        self.metrics = metrics
+
+    async def answer(self, request: QueryRequest) -> RetrievalResult:
+        memory = self.memory
+        t0 = time.perf_counter()
+        try:
+            chain = (
+                build_filters(request.filters, memory.resources)
+                if request.filters is not None
+                else None
+            )
+            result = await self.runner.run(
+                lambda: memory.retrieve(
+                    request.query,
+                    namespace=request.namespace,
+                    k=request.k,
+                    stm=request.stm,
+                    as_of=request.as_of,
+                    filters=chain,
+                )
+            )
+        except Exception:
+            await self.metrics.record(counts={"query_requests": 1, "query_errors": 1})
+            raise
+        await self.metrics.record(
+            counts={"query_requests": 1}, latencies_s={"query": time.perf_counter() - t0}
+        )
+        return result
+
+    async def reply(self, body: QueryRequest | Mapping[str, Any]) -> QueryReply:
+        """Validate a request body and answer it; every failure becomes an error reply."""
+        try:
+            request = QueryRequest.model_validate(body)
+        except ValidationError as exc:
+            await self.metrics.record(counts={"query_requests": 1, "query_errors": 1})
+            return QueryReply(ok=False, error=describe_validation_error(exc), error_kind="invalid")
+        try:
+            return QueryReply(ok=True, result=await self.answer(request))
+        except ValueError as exc:  # bad namespace, unknown stage, naive as_of, empty query
+            return QueryReply(ok=False, error=str(exc), error_kind="invalid")
+        except Exception as exc:
+            return QueryReply(ok=False, error=f"{type(exc).__name__}: {exc}", error_kind="internal")
+
+
+def unwrap(reply: QueryReply) -> RetrievalResult:
+    if not reply.ok or reply.result is None:
+        raise QueryError(reply.error_kind or "internal", reply.error or "no result")
+    return reply.result
+
+
+def request_body(
+    query: str,
+    *,
+    namespace: str | None = None,
+    k: int | None = None,
+    stm: bool = True,
+    as_of: datetime | None = None,
+    filters: list[str] | None = None,
+) -> dict[str, Any]:
+    """The JSON a client puts on the bus (validated here, so client mistakes fail early)."""
+    req = QueryRequest(query=query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters)
+    return req.model_dump(mode="json", exclude_none=True)

@@ -1,0 +1,174 @@
+"""Shared pieces of the pipeline tests: turns, the malformed-input corpus, waiting helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from gcmem.memory import Memory
+from gcmem.mtm.index import MediumTermIndex
+from gcmem.settings import Settings
+from tests.doubles import HashingEmbedder
+
+BASE_TS = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def turn(i: int, namespace: str = "ns-a", **extra: Any) -> dict[str, Any]:
+    return {
+        "id": f"turn-{i:06d}",
+        "namespace": namespace,
+        "text": f"Service {i % 37} of team {namespace} listens on port {8000 + i}.",
+        "ts": (BASE_TS + timedelta(seconds=i)).isoformat(),
+        **extra,
+    }
+
+
+def data(obj: Any) -> dict[bytes, bytes]:
+    return {b"__data__": json.dumps(obj).encode()}
+
+
+@dataclass(frozen=True)
+class Malformed:
+    name: str
+    fields: dict[bytes, bytes]
+    kind: str  # the RejectionKind it must be dead-lettered with
+
+
+def _with(**changes: Any) -> dict[bytes, bytes]:
+    t = turn(900_000)
+    t.update(changes)
+    return data({k: v for k, v in t.items() if v is not _DROP})
+
+
+_DROP = object()
+
+
+def malformed_corpus() -> list[Malformed]:
+    """At least 20 kinds of bad input, each with the rejection kind it must produce."""
+    huge = "x" * (10 * 1024 * 1024)
+    too_long_text = "word " * 9000  # 45k chars: under the byte limit, over max_text_chars
+    return [
+        Malformed("invalid-json", {b"__data__": b'{"id": "a", "text": '}, "json"),
+        Malformed("not-utf8", {b"__data__": b"\xff\xfe\xfa garbage"}, "encoding"),
+        Malformed("empty-payload", {b"__data__": b""}, "json"),
+        Malformed("json-array", data([1, 2, 3]), "json"),
+        Malformed("json-string", data("just a string"), "json"),
+        Malformed("json-null", data(None), "json"),
+        Malformed("no-data-field", {b"text": b"hello", b"id": b"x"}, "envelope"),
+        Malformed("missing-id", _with(id=_DROP), "schema"),
+        Malformed("missing-text", _with(text=_DROP), "schema"),
+        Malformed("missing-ts", _with(ts=_DROP), "schema"),
+        Malformed("text-wrong-type", _with(text=12345), "schema"),
+        Malformed("id-wrong-type", _with(id=["a", "b"]), "schema"),
+        Malformed("metadata-wrong-type", _with(metadata=["not", "a", "dict"]), "schema"),
+        Malformed("metadata-nested", _with(metadata={"k": {"deep": 1}}), "schema"),
+        Malformed(
+            "too-many-metadata-keys", _with(metadata={f"k{i}": i for i in range(65)}), "schema"
+        ),
+        Malformed("empty-text", _with(text=""), "schema"),
+        Malformed("blank-text", _with(text="   \n\t "), "schema"),
+        Malformed("text-over-max-chars", _with(text=too_long_text), "schema"),
+        Malformed("ten-megabyte-text", _with(text=huge), "size"),
+        Malformed("naive-timestamp", _with(ts="2026-01-05T09:00:00"), "schema"),
+        Malformed("year-9999", _with(ts="9999-12-31T23:59:59+00:00"), "schema"),
+        Malformed("before-1970", _with(ts="1900-01-01T00:00:00+00:00"), "schema"),
+        Malformed("unparseable-timestamp", _with(ts="yesterday at noon"), "schema"),
+        Malformed("control-chars-in-text", _with(text="hello\x00world\x07"), "schema"),
+        Malformed("control-chars-in-id", _with(id="id\x1b[31m"), "schema"),
+        Malformed("blank-id", _with(id="   "), "schema"),
+        Malformed("unknown-schema-version", _with(schema_version=2), "schema-version"),
+        Malformed("schema-version-string", _with(schema_version="1"), "schema-version"),
+        Malformed("schema-version-bool", _with(schema_version=True), "schema-version"),
+        Malformed("injection-namespace", _with(namespace="ns}:*\r\nFLUSHALL"), "schema"),
+        Malformed("path-namespace", _with(namespace="../../etc/passwd"), "schema"),
+        Malformed("unknown-field", _with(priority="high"), "schema"),
+        Malformed("unknown-role", _with(role="admin"), "schema"),
+        Malformed("bad-facts", _with(facts=[{"subject": "", "relation": "r"}]), "schema"),
+    ]
+
+
+def hashing_memory(settings: Settings, index: MediumTermIndex | None) -> Memory:
+    """Memory factory for pipeline tests of logic: the real engines, a model-free embedder."""
+    return Memory(settings, embedder=HashingEmbedder(), index=index)
+
+
+async def wait_until(
+    check: Callable[[], Awaitable[bool]], *, timeout: float, what: str, every: float = 0.2
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await check():
+            return
+        await asyncio.sleep(every)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+async def drained(client: Any, stream: str, group: str) -> bool:
+    """Every entry of the stream delivered to the group and acknowledged."""
+    try:
+        groups = await client.xinfo_groups(stream)
+    except Exception:
+        return False
+    for g in groups:
+        name = g["name"].decode() if isinstance(g["name"], bytes) else g["name"]
+        if name == group:
+            return g.get("lag") == 0 and g["pending"] == 0
+    return False
+
+
+@asynccontextmanager
+async def running(built: Any, *, timeout: float = 120) -> AsyncIterator[Any]:
+    """Run a FastStream pipeline app in this event loop until the block ends."""
+    task = asyncio.create_task(built.app.run())
+    ready = asyncio.create_task(built.runtime.ready.wait())
+    done, _ = await asyncio.wait(
+        {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+    )
+    if ready not in done:
+        ready.cancel()
+        if task in done:
+            task.result()  # startup failed: raise its error
+        raise AssertionError("pipeline app did not start")
+    try:
+        yield built
+    finally:
+        built.app.exit()
+        await asyncio.wait_for(task, timeout=60)
+
+
+@asynccontextmanager
+async def serving_http(built: Any, port: int, *, timeout: float = 120) -> AsyncIterator[str]:
+    """Run an ASGI pipeline app under uvicorn on 127.0.0.1:port."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        built.app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    deadline = time.monotonic() + timeout
+    while not (server.started and built.runtime.ready.is_set()):
+        if task.done():
+            task.result()
+        if time.monotonic() > deadline:
+            raise AssertionError("HTTP server did not start")
+        await asyncio.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, timeout=60)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gcmem.chunking import chunk_text, split_sentences
+
+
+def test_versions_and_paths_stay_inside_their_sentence() -> None:
+    text = "The API base path is /api/v1. We pin fastapi==0.110.0 now. Use e.g. v1.2.3 here."
+    assert split_sentences(text) == [
+        "The API base path is /api/v1.",
+        "We pin fastapi==0.110.0 now.",
+        "Use e.g. v1.2.3 here.",
+    ]
+
+
+def test_short_turn_is_one_chunk() -> None:
+    assert chunk_text("Alice lives in Paris. She likes tea.", 480) == [
+        "Alice lives in Paris. She likes tea."
+    ]
+
+
+def test_sentences_are_packed_up_to_the_budget() -> None:
+    sentences = [f"Sentence number {i} is here." for i in range(20)]
+    chunks = chunk_text(" ".join(sentences), 100)
+    assert all(len(c) <= 100 for c in chunks)
+    assert " ".join(chunks) == " ".join(sentences)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=2000))
+def test_chunks_respect_budget_and_lose_no_words(text: str) -> None:
+    if not text.strip():
+        return
+    chunks = chunk_text(text, 64)
+    assert all(0 < len(c) <= 64 for c in chunks)
+    assert "".join(" ".join(chunks).split()) == "".join(text.split())

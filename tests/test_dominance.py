@@ -1,0 +1,322 @@
+"""Φ_T (temporal dominance) on hand-built candidate sets with a scripted oracle, the stage's pair
+scheduling, its registry wiring, and the write-time verdict precompute."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import fakeredis
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gcmem.filters.base import QueryContext
+from gcmem.filters.dominance import PairVerdict, TemporalDominance, temporal_dominance
+from gcmem.filters.pairs import KeyedFacts, ledger_facts, no_facts
+from gcmem.filters.precompute import VerdictPrecompute
+from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
+from gcmem.memory import Memory
+from gcmem.models import Chunk, Fact, ScoredChunk, Turn, chunk_id, content_hash
+from gcmem.oracle.factory import ORACLE_RESOURCE, shared_verdict_log
+from gcmem.oracle.verdicts import VerdictLog
+from gcmem.redis_backend import Keyspace
+from gcmem.settings import Settings
+from tests.doubles import HashingEmbedder, ScriptedOracle
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+NS = "ns"
+
+
+def cand(text: str, day: float, turn: str | None = None, score: float = 0.5) -> ScoredChunk:
+    turn_id = turn or f"t-{text[:12]}-{day}"
+    chunk = Chunk(
+        id=chunk_id(NS, turn_id, 0),
+        namespace=NS,
+        turn_id=turn_id,
+        index=0,
+        text=text,
+        ts=T0 + timedelta(days=day),
+        content_hash=content_hash(text),
+    )
+    return ScoredChunk(chunk=chunk, score=score)
+
+
+def ctx(vectors: dict[str, np.ndarray] | None = None) -> QueryContext:
+    return QueryContext(
+        query="q", namespace=NS, as_of=T0 + timedelta(days=365), vectors=vectors or {}
+    )
+
+
+def stage_for(oracle: ScriptedOracle, **kwargs: object) -> TemporalDominance:
+    log = VerdictLog(fakeredis.FakeRedis(), Keyspace("test"), oracle)
+    return TemporalDominance(log, facts=kwargs.pop("facts", no_facts), **kwargs)  # type: ignore[arg-type]
+
+
+def kept_texts(outcome: tuple[Sequence[ScoredChunk], object]) -> list[str]:
+    return [c.chunk.text for c in outcome[0]]
+
+
+def test_chain_collapses_to_newest() -> None:
+    a, b, c = cand("port 8000", 0), cand("port 8080", 1), cand("port 9090", 2)
+    oracle = ScriptedOracle()
+    for x, y in [(a, b), (b, c), (a, c)]:
+        oracle.contradict(x.chunk.text, y.chunk.text)
+    oracle.contradict(a.chunk.text, c.chunk.text, 0.95)
+    kept, dropped = stage_for(oracle).apply([a, b, c], ctx())
+    assert [k.id for k in kept] == [c.id]
+    by_id = {d.chunk.id: d for d in dropped}
+    assert by_id[b.id].dominated_by == c.id and by_id[b.id].dominated_by_turn_id == c.turn_id
+    # The strongest evidence is named; every dominator is listed.
+    assert by_id[a.id].dominated_by == c.id and by_id[a.id].score == pytest.approx(0.95)
+    assert {d["chunk_id"] for d in by_id[a.id].details["dominators"]} == {b.id, c.id}
+    assert all(d.stage == "dominance" for d in dropped)
+    assert "P(contradiction) 0.95" in by_id[a.id].reason
+    assert oracle.calls == 1  # every pair of the query in one batched oracle call
+
+
+def test_chain_collapses_even_when_only_neighbours_contradict() -> None:
+    # A -> B -> C with κ(A, C) = 0: B (in R_k) still dominates A although C removes B.
+    a, b, c = cand("v1", 0), cand("v2", 1), cand("v3", 2)
+    oracle = ScriptedOracle()
+    oracle.contradict("v1", "v2")
+    oracle.contradict("v2", "v3")
+    kept, dropped = stage_for(oracle).apply([c, a, b], ctx())
+    assert [k.id for k in kept] == [c.id]
+    assert {d.chunk.id: d.dominated_by for d in dropped} == {a.id: b.id, b.id: c.id}
+
+
+def test_revert_keeps_only_the_latest_statement() -> None:
+    old = cand("The flag is on.", 0)
+    flip = cand("The flag is off.", 1)
+    back = cand("The flag is on.", 2, turn="t-back")  # same text as `old`, newer turn
+    oracle = ScriptedOracle()
+    oracle.contradict("The flag is on.", "The flag is off.")
+    kept, dropped = stage_for(oracle).apply([old, flip, back], ctx())
+    assert [k.id for k in kept] == [back.id]
+    assert {d.chunk.id: d.dominated_by for d in dropped} == {old.id: flip.id, flip.id: back.id}
+    # Identical contents never reach the oracle: a chunk cannot contradict itself.
+    assert ("The flag is on.", "The flag is on.") not in oracle.pairs_scored
+
+
+def test_equal_timestamps_never_dominate() -> None:
+    a, b = cand("lives in Berlin", 3), cand("lives in Paris", 3)
+    oracle = ScriptedOracle()
+    oracle.contradict("lives in Berlin", "lives in Paris", 0.99)
+    kept, dropped = stage_for(oracle).apply([a, b], ctx())
+    assert {k.id for k in kept} == {a.id, b.id} and dropped == []
+    assert oracle.pairs_scored == []  # not even scored
+    # The pure function enforces it too, whatever verdicts it is handed.
+    verdict = PairVerdict(a, b, 0.99, True)
+    assert temporal_dominance([a, b], [verdict], threshold=0.5).dropped == []
+
+
+def test_uncontradicted_old_chunks_survive() -> None:
+    licence = cand("The project is licensed under Apache-2.0.", 0)
+    old, new = cand("port 8000", 5), cand("port 8080", 9)
+    oracle = ScriptedOracle()
+    oracle.contradict("port 8000", "port 8080")
+    kept, _ = stage_for(oracle).apply([licence, old, new], ctx())
+    assert [k.id for k in kept] == [licence.id, new.id]  # input order kept
+
+
+def test_below_threshold_is_no_conflict_and_threshold_change_reuses_scores() -> None:
+    a, b = cand("x", 0), cand("y", 1)
+    oracle = ScriptedOracle(threshold=0.5)
+    oracle.contradict("x", "y", 0.4)
+    stage = stage_for(oracle)
+    assert stage.apply([a, b], ctx()).dropped == []
+    oracle.threshold = 0.3
+    assert [d.chunk.id for d in stage.apply([a, b], ctx()).dropped] == [a.id]
+    assert oracle.calls == 1  # the second decision came from the log
+
+
+def test_keyed_pairs_are_decided_without_the_oracle() -> None:
+    same_a, same_b = cand("svc port 8000 (a)", 0), cand("svc port 8000 (b)", 1)
+    flip_a, flip_b = cand("db host alpha", 2), cand("db host beta", 3)
+    keyed: dict[str, KeyedFacts] = {
+        same_a.id: {("svc", "port"): frozenset(["8000"])},
+        same_b.id: {("svc", "port"): frozenset(["8000"])},
+        flip_a.id: {("db", "host"): frozenset(["alpha"])},
+        flip_b.id: {("db", "host"): frozenset(["beta"])},
+    }
+    oracle = ScriptedOracle()
+    oracle.contradict("svc port 8000 (a)", "svc port 8000 (b)", 1.0)  # must not be consulted
+    stage = stage_for(oracle, facts=lambda c: keyed.get(c.id, {}))
+    kept, dropped = stage.apply([same_a, same_b, flip_a, flip_b], ctx())
+    assert {k.id for k in kept} == {same_a.id, same_b.id, flip_b.id}
+    (decision,) = dropped
+    assert decision.chunk.id == flip_a.id and decision.details["source"] == "keyed"
+    assert "db / host" in decision.reason
+    scored = {frozenset(p) for p in oracle.pairs_scored}
+    assert frozenset(("svc port 8000 (a)", "svc port 8000 (b)")) not in scored
+    assert frozenset(("db host alpha", "db host beta")) not in scored
+
+
+def test_cosine_floor_skips_dissimilar_pairs() -> None:
+    a, b, c = cand("p", 0), cand("q", 1), cand("r", 2)
+    oracle = ScriptedOracle()
+    oracle.contradict("p", "q")
+    oracle.contradict("p", "r")
+    e = np.eye(3, dtype=np.float32)
+    vectors = {a.id: e[0], b.id: (e[0] + e[1]) / np.sqrt(2), c.id: e[2]}
+    _, dropped = stage_for(oracle, cosine_floor=0.5).apply([a, b, c], ctx(vectors))
+    assert [d.dominated_by for d in dropped] == [b.id]  # (a, c) had cosine 0: skipped
+    assert frozenset(("p", "r")) not in {frozenset(p) for p in oracle.pairs_scored}
+
+
+def brute_force_phi_t(cands: Sequence[ScoredChunk], kappa: dict[frozenset[str], float]) -> set[str]:
+    """Φ_T straight from the definition."""
+    return {
+        ci.id
+        for ci in cands
+        if not any(
+            kappa.get(frozenset((ci.chunk.text, cj.chunk.text)), 0.0) >= 0.5
+            and cj.chunk.ts > ci.chunk.ts
+            and ci.chunk.content_hash != cj.chunk.content_hash
+            for cj in cands
+        )
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3)), min_size=1, max_size=9),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.floats(0, 1)), max_size=20),
+    st.randoms(use_true_random=False),
+)
+def test_phi_t_matches_definition_and_ignores_input_order(
+    items: list[tuple[int, int]],
+    edges: list[tuple[int, int, float]],
+    rnd: random.Random,
+) -> None:
+    # Text i at day d; repeated (text, day) combinations are distinct chunks (own turn ids).
+    cands = [cand(f"s{t}", d, turn=f"turn-{n}") for n, (t, d) in enumerate(items)]
+    kappa = {frozenset((f"s{x}", f"s{y}")): s for x, y, s in edges if x != y}
+    oracle = ScriptedOracle(kappa)
+    stage = stage_for(oracle)
+    kept, dropped = stage.apply(cands, ctx())
+    assert {k.id for k in kept} == brute_force_phi_t(cands, kappa)
+    assert [k.id for k in kept] == [c.id for c in cands if c.id in {k.id for k in kept}]
+    assert oracle.calls <= 1
+    shuffled = list(cands)
+    rnd.shuffle(shuffled)
+    kept2, dropped2 = stage.apply(shuffled, ctx())
+    assert {k.id for k in kept2} == {k.id for k in kept}
+    summary = {(d.chunk.id, d.dominated_by, d.score, d.reason) for d in dropped}
+    assert {(d.chunk.id, d.dominated_by, d.score, d.reason) for d in dropped2} == summary
+
+
+# --- wiring into Memory, the registry, and the write-time precompute ---------------------------
+
+
+def _turns(texts: list[tuple[str, int]]) -> list[Turn]:
+    return [
+        Turn(id=f"turn-{i}", namespace=NS, text=t, ts=T0 + timedelta(days=d))
+        for i, (t, d) in enumerate(texts)
+    ]
+
+
+MEMORY = [
+    ("The payments service runs on port 8000.", 0),
+    ("The project is licensed under Apache-2.0.", 1),
+    ("The payments service runs on port 8080.", 5),
+    ("Sam complained about feeling winded after one flight of stairs.", 2),
+    ("Sam jogged three miles before breakfast.", 8),
+]
+
+
+def _scripted() -> ScriptedOracle:
+    oracle = ScriptedOracle()
+    oracle.contradict(MEMORY[0][0], MEMORY[2][0], 0.83)
+    oracle.contradict(MEMORY[3][0], MEMORY[4][0], 0.91)
+    return oracle
+
+
+def test_registry_shares_one_oracle_and_log(settings: Settings) -> None:
+    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
+    oracle = _scripted()
+    mem.resources.shared[ORACLE_RESOURCE] = oracle
+    (dominance,) = build_filters(["dominance"], mem.resources)
+    (precompute,) = build_ingest_stages(["verdict-precompute"], mem.resources)
+    assert isinstance(dominance, TemporalDominance) and isinstance(precompute, VerdictPrecompute)
+    assert dominance.log is precompute.log is shared_verdict_log(mem.resources)
+    assert dominance.log.oracle is oracle
+    mem.close()
+
+
+def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
+    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
+    oracle = _scripted()
+    resources: Resources = mem.resources
+    resources.shared[ORACLE_RESOURCE] = oracle
+    mem.filters = build_filters(["dominance"], resources)
+    mem.ingest_stages = build_ingest_stages(["verdict-precompute"], resources)
+    report = mem.ingest(_turns(MEMORY))
+    assert "verdict-precompute" in report.timings_ms
+    log = shared_verdict_log(resources)
+    assert log.size(NS) > 0
+    calls = oracle.calls
+    result = mem.retrieve("payments service port and Sam's fitness", namespace=NS, k=10)
+    # Five chunks, m = 10 neighbours each: every pair was precomputed at ingest.
+    assert oracle.calls == calls
+    assert log.stats()["misses"] == log.size(NS)
+    dropped = {d.chunk.chunk.text: d for d in result.dropped}
+    assert set(dropped) == {MEMORY[0][0], MEMORY[3][0]}
+    assert MEMORY[1][0] in result.texts  # the static fact survives
+    assert dropped[MEMORY[3][0]].dominated_by_turn_id == "turn-4"
+    mem.close()
+
+
+def test_precompute_is_idempotent_on_redelivery(settings: Settings) -> None:
+    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
+    oracle = _scripted()
+    mem.resources.shared[ORACLE_RESOURCE] = oracle
+    mem.ingest_stages = build_ingest_stages(["verdict-precompute"], mem.resources)
+    mem.ingest(_turns(MEMORY))
+    calls, size = oracle.calls, shared_verdict_log(mem.resources).size(NS)
+    mem.ingest(_turns(MEMORY))  # redelivered batch
+    assert oracle.calls == calls and shared_verdict_log(mem.resources).size(NS) == size
+    mem.close()
+
+
+def test_explicit_facts_reach_the_keyed_path(settings: Settings) -> None:
+    """Chunks with explicit facts on the same (subject, relation) never cost an oracle call."""
+    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
+    oracle = ScriptedOracle()
+    log = VerdictLog(mem.redis, mem.keys, oracle)
+
+    def explicit(chunk: Chunk) -> KeyedFacts:
+        return {(f.subject, f.relation): frozenset([f.object]) for f in chunk.facts}
+
+    mem.filters = [TemporalDominance(log, facts=explicit)]
+    fact = [Fact(subject="payments", relation="port", object=o) for o in ("8000", "8080")]
+    mem.ingest(
+        [
+            Turn(id="a", namespace=NS, text="payments on 8000", ts=T0, facts=[fact[0]]),
+            Turn(
+                id="b", namespace=NS, text="payments moved", ts=T0 + timedelta(1), facts=[fact[1]]
+            ),
+        ]
+    )
+    result = mem.retrieve("payments", namespace=NS)
+    assert [d.chunk.turn_id for d in result.dropped] == ["a"]
+    assert oracle.pairs_scored == []
+    mem.close()
+
+
+def test_the_ledgers_extractor_keys_value_flips_without_the_oracle() -> None:
+    """The default fact reader is the supersession ledger's extractor (gcmem.filters.extract)."""
+    old = cand("The payments service runs on port 8000.", 0)
+    new = cand("The payments service runs on port 8080.", 4)
+    again = cand("The payments service runs on port 8080 .", 6)  # same value, reinforced
+    fit = cand("Sam jogged three miles before breakfast.", 5)  # no key: the oracle decides
+    oracle = ScriptedOracle()
+    kept, dropped = stage_for(oracle, facts=ledger_facts).apply([old, new, again, fit], ctx())
+    assert [d.chunk.id for d in dropped] == [old.id]
+    assert dropped[0].details["source"] == "keyed"
+    assert {k.id for k in kept} == {new.id, again.id, fit.id}
+    # Only pairs involving the unkeyed chunk reached the oracle.
+    assert oracle.pairs_scored and all(fit.chunk.text in p for p in oracle.pairs_scored)

@@ -1,0 +1,43 @@
+"""Each example runs offline, as documented (`make example-*` = `python examples/<file>`), and
+its own checks pass: the plain retriever's context held the stale value, gcmem's did not, and
+every current value survived. The fleet example runs the pipeline on the embedded bus."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = [pytest.mark.slow, pytest.mark.model]
+
+
+@pytest.mark.parametrize(
+    "script", ["langchain_rag.py", "llamaindex_query_engine.py", "agent_fleet.py"]
+)
+def test_example_runs_offline(script: str, nli_model_path: str) -> None:
+    # a fresh environment: none of the caller's gcmem settings leak in
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GCMEM_")}
+    env.update(
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        GCMEM_NLI_MODEL=nli_model_path,
+        GCMEM_DEVICE="cpu",
+    )
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / script)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    out = proc.stdout
+    assert proc.returncode == 0, f"{script} failed:\n{out[-4000:]}\n{proc.stderr[-4000:]}"
+    assert "all checks passed" in out
+    assert "STALE" in out  # the plain context it printed held a stale value
+    assert "gcmem excised" in out

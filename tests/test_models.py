@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pydantic import ValidationError
+
+from gcmem.models import Chunk, Turn, chunk_id, content_hash
+
+TS = datetime(2026, 1, 5, 12, tzinfo=UTC)
+
+
+def turn(**kw: object) -> dict[str, object]:
+    base: dict[str, object] = {
+        "id": "t1",
+        "namespace": "ns",
+        "text": "Alice lives in Paris.",
+        "ts": TS,
+    }
+    base.update(kw)
+    return base
+
+
+def error_of(**kw: object) -> str:
+    with pytest.raises(ValidationError) as info:
+        Turn.model_validate(turn(**kw))
+    return str(info.value)
+
+
+def test_valid_turn_roundtrips_through_json() -> None:
+    t = Turn.model_validate(
+        turn(facts=[{"subject": "alice", "relation": "lives in", "object": "Paris"}])
+    )
+    again = Turn.model_validate_json(t.model_dump_json())
+    assert again == t
+    assert again.schema_version == 1
+
+
+def test_iso_string_timestamp_is_accepted_and_normalised_to_utc() -> None:
+    t = Turn.model_validate(turn(ts="2026-01-05T14:00:00+02:00"))
+    assert t.ts == TS
+    assert t.ts.utcoffset() == timedelta(0)
+
+
+@pytest.mark.parametrize(
+    ("kw", "needle"),
+    [
+        ({"ts": "2026-01-05T12:00:00"}, "timezone"),
+        ({"ts": "9999-01-01T00:00:00Z"}, "future"),
+        ({"ts": "1960-01-01T00:00:00Z"}, "before 1970"),
+        ({"text": "   "}, "text is empty"),
+        ({"text": "x" * 40_000}, "limit is 32768"),
+        ({"text": "bad \x00 byte"}, "control characters"),
+        ({"namespace": "a:b"}, "namespace"),
+        ({"namespace": "tenant*"}, "namespace"),
+        ({"namespace": "{x}"}, "namespace"),
+        ({"namespace": ""}, "namespace"),
+        ({"schema_version": 2}, "schema_version"),
+        ({"role": "robot"}, "role"),
+        ({"unexpected": 1}, "unexpected"),
+        ({"id": ""}, "id"),
+    ],
+)
+def test_invalid_turns_get_clear_errors(kw: dict[str, object], needle: str) -> None:
+    assert needle in error_of(**kw)
+
+
+def test_text_limit_is_configurable_through_context() -> None:
+    with pytest.raises(ValidationError, match="limit is 10"):
+        Turn.model_validate(turn(text="x" * 11), context={"max_text_chars": 10})
+
+
+def test_chunk_ids_are_deterministic_and_namespaced() -> None:
+    assert chunk_id("a", "t1", 0) == chunk_id("a", "t1", 0)
+    assert chunk_id("a", "t1", 0) != chunk_id("b", "t1", 0)
+    assert chunk_id("a", "t1", 0) != chunk_id("a", "t1", 1)
+
+
+def test_content_hash_collapses_whitespace_but_keeps_case() -> None:
+    assert content_hash("port  8080\n") == content_hash("port 8080")
+    assert content_hash("/API") != content_hash("/api")
+
+
+def test_explicit_facts_ride_on_the_first_chunk_only() -> None:
+    t = Turn.model_validate(turn(facts=[{"subject": "a", "relation": "b", "object": "c"}]))
+    first, second = Chunk.from_turn(t, 0, "one"), Chunk.from_turn(t, 1, "two")
+    assert len(first.facts) == 1 and first.explicit_facts
+    assert second.facts == () and second.explicit_facts

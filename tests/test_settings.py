@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gcmem.settings import Settings, SettingsError, load_settings
+
+
+def test_env_prefix_and_types(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GCMEM_STM_SIZE", "7")
+    monkeypatch.setenv("GCMEM_TOP_K", "25")
+    monkeypatch.setenv("GCMEM_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("GCMEM_FILTERS", "supersession, dominance")
+    monkeypatch.setenv("GCMEM_DEVICE", "cpu")
+    s = load_settings()
+    assert s.stm_size == 7
+    assert s.top_k == 25
+    assert s.data_dir == tmp_path
+    assert s.filters == ["supersession", "dominance"]
+    assert s.embedded_redis and s.embedded_qdrant
+
+
+def test_filters_accept_json_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCMEM_FILTERS", '["supersession"]')
+    assert load_settings().filters == ["supersession"]
+    monkeypatch.setenv("GCMEM_FILTERS", "")
+    assert load_settings().filters == []
+
+
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [
+        ("GCMEM_STM_SIZE", "-1"),
+        ("GCMEM_TOP_K", "zero"),
+        ("GCMEM_DEVICE", "tpu"),
+        ("GCMEM_NAMESPACE", "bad namespace!"),
+        ("GCMEM_KEY_PREFIX", "a:b"),
+        ("GCMEM_EMBED_BATCH_SIZE", "0"),
+    ],
+)
+def test_validation_error_names_the_variable(
+    monkeypatch: pytest.MonkeyPatch, var: str, value: str
+) -> None:
+    monkeypatch.setenv(var, value)
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    assert var in str(info.value)
+    assert repr(value) in str(info.value)
+
+
+def test_server_urls_switch_off_embedded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCMEM_REDIS_URL", "redis://127.0.0.1:6379/3")
+    monkeypatch.setenv("GCMEM_QDRANT_URL", "http://qdrant:6333")
+    s = load_settings()
+    assert not s.embedded_redis
+    assert not s.embedded_qdrant
+
+
+def test_ephemeral_keeps_qdrant_in_memory(tmp_path: Path) -> None:
+    assert Settings(data_dir=tmp_path, ephemeral=True).resolved_qdrant_path() == ":memory:"
+    assert Settings(data_dir=tmp_path).resolved_qdrant_path() == str(tmp_path / "qdrant")

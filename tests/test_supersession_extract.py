@@ -1,0 +1,234 @@
+"""The deterministic triple extractor and the key normalisation (no model, no Redis)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gcmem.chunking import chunk_turn
+from gcmem.filters.extract import (
+    chunk_facts,
+    extract_triples,
+    fact_key,
+    normalize_key,
+    normalize_object,
+    normalize_term,
+)
+from gcmem.models import Fact, Turn
+
+
+def triples(text: str) -> list[tuple[str, str, str]]:
+    return [(f.subject, f.relation, f.object) for f in extract_triples(text)]
+
+
+# (sentence, the one triple it must yield)
+FORMS = [
+    # copula, with the attribute carried by "of"/"for"/possessive
+    ("The API base path for the project is /api/v1.", ("project", "api base path", "/api/v1")),
+    ("The port of the payments service is 8080.", ("payments service", "port", "8080")),
+    ("Sam's favourite food is ramen.", ("sam", "favourite food", "ramen")),
+    ("The default branch is main.", ("default branch", "is", "main")),
+    ("The standup is at 9:30.", ("standup", "is at", "9:30")),
+    # assignment
+    ("The request timeout is set to 30 seconds.", ("request timeout", "is", "30 seconds")),
+    ("We set the log level for the worker to DEBUG.", ("worker", "log level", "DEBUG")),
+    ("timeout = 30", ("timeout", "is", "30")),
+    ("LOG_LEVEL=debug", ("log_level", "is", "debug")),
+    ("log_level: DEBUG", ("log_level", "is", "DEBUG")),
+    ("The `retries` parameter defaults to 3.", ("retries parameter", "default", "3")),
+    # ports
+    ("The payments service runs on port 8080.", ("payments service", "port", "8080")),
+    ("The worker listens on port 9000.", ("worker", "port", "9000")),
+    ("The dashboard is served on port 3000.", ("dashboard", "port", "3000")),
+    # versions
+    ("fastapi is pinned at 0.110.0.", ("fastapi", "version", "0.110.0")),
+    ("fastapi is pinned to 0.110.0.", ("fastapi", "version", "0.110.0")),
+    ("We pin fastapi at 0.95.2.", ("fastapi", "version", "0.95.2")),
+    ("fastapi==0.110.0", ("fastapi", "version", "0.110.0")),
+    ("fastapi 0.110.0", ("fastapi", "version", "0.110.0")),
+    ("numpy>=1.26", ("numpy", "version", ">=1.26")),
+    ("requirements.txt pins fastapi==0.110.0.", ("fastapi", "version", "0.110.0")),
+    ("package.json pins react@18.2.0.", ("react", "version", "18.2.0")),
+    ("The project uses Python 3.11.", ("project", "uses python", "3.11")),
+    ("The lockfile has fastapi 0.110.0.", ("lockfile", "has fastapi", "0.110.0")),
+    # named / called
+    ("The staging database is called orders_stage.", ("staging database", "name", "orders_stage")),
+    ("The staging database is named orders_stage.", ("staging database", "name", "orders_stage")),
+    # active relations
+    ("The service uses Postgres.", ("service", "uses", "Postgres")),
+    ("Sam lives in Berlin.", ("sam", "lives in", "Berlin")),
+    ("Maria works at Acme Corp.", ("maria", "works at", "Acme Corp")),
+    ("Maria works for Globex.", ("maria", "works at", "Globex")),
+    ("Maria reports to Dana.", ("maria", "reports to", "Dana")),
+    ("Maria reports to Will.", ("maria", "reports to", "Will")),
+    (
+        "Token validation lives in `auth/tokens.py`.",
+        ("token validation", "lives in", "auth/tokens.py"),
+    ),
+    ("`get_status` returns `Status('Good')`.", ("get_status", "returns", "Status('Good')")),
+    ("`get_status` returns `None`.", ("get_status", "returns", "None")),
+    ("`CacheClient` inherits from `BaseClient`.", ("cacheclient", "inherits from", "BaseClient")),
+    ("The service runs on Kubernetes.", ("service", "runs on", "Kubernetes")),
+    # passive
+    ("The project is licensed under Apache-2.0.", ("project", "licensed under", "Apache-2.0")),
+    (
+        "`parse_config` is defined in `src/config.py`.",
+        ("parse_config", "defined in", "src/config.py"),
+    ),
+    ("The repository is hosted on GitHub.", ("repository", "hosted on", "GitHub")),
+    ("The job is handled by `Worker.run_batch`.", ("job", "handled by", "Worker.run_batch")),
+    # relative clauses in the subject
+    (
+        "The function that parses the config is `parse_config`.",
+        ("function that parses config", "is", "parse_config"),
+    ),
+    # qualifiers become part of the relation: different scopes never supersede each other
+    (
+        "We pin fastapi at 0.95.2 in requirements.txt.",
+        ("fastapi", "version in requirements.txt", "0.95.2"),
+    ),
+    (
+        "The payments service listens on port 9000 in staging.",
+        ("payments service", "port in staging", "9000"),
+    ),
+    ("In production, the port is 8080.", ("port", "is in production", "8080")),
+    ("The service uses Postgres for storage.", ("service", "uses for storage", "Postgres")),
+    # discourse leads and bullets
+    ("Note: the port is 8080.", ("port", "is", "8080")),
+    ("By the way, Maria reports to Dana.", ("maria", "reports to", "Dana")),
+    ("- timeout: 30s", ("timeout", "is", "30s")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FORMS, ids=[t for t, _ in FORMS])
+def test_each_form_yields_one_triple(text: str, expected: tuple[str, str, str]) -> None:
+    assert triples(text) == [expected]
+
+
+NEGATIVES = [
+    "Sam is tired.",  # a description, not an attribute's value
+    "Sam is a doctor.",  # class membership: several hold at once
+    "The payments service is stateless.",
+    "The port is not 8080.",  # negation
+    "The port isn't 8080.",
+    "The port is 8080 or 8081.",  # several values
+    "The ports are 80 and 443.",
+    "The port is 8000, 8080.",
+    "Maybe the port is 8080.",  # hedges
+    "We think the port is 8080.",
+    "The timeout is about 30 seconds.",
+    "The timeout should be 30 seconds.",  # prescriptive, not a statement of fact
+    "The port will be 8080.",
+    "Is the port 8080?",  # question
+    "If the port is 8080, restart it.",  # conditional
+    "It is 8080.",  # pronoun subject: no coreference, no guess
+    "The port was 8000.",  # past tense: not the current value
+    "The port is 8000. The port is 8080.",  # one text, two values for one key
+    "We pin fastapi at latest.",  # not a version
+    "Hello there, how are you doing today?",
+    "The function that is called on startup is",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_refuses_to_guess(text: str) -> None:
+    assert extract_triples(text) == []
+
+
+def test_several_keys_in_one_text() -> None:
+    text = "fastapi==0.110.0 pydantic==2.6.0\nThe worker listens on port 9000."
+    assert sorted(triples(text)) == [
+        ("fastapi", "version", "0.110.0"),
+        ("pydantic", "version", "2.6.0"),
+        ("worker", "port", "9000"),
+    ]
+
+
+def test_config_lines_stay_apart_from_prose() -> None:
+    text = "Config for the worker:\ntimeout: 30\nretries: 3\n"
+    assert sorted(triples(text)) == [("retries", "is", "3"), ("timeout", "is", "30")]
+
+
+def test_case_and_punctuation_are_kept_in_objects() -> None:
+    a = triples("The API base path for the project is /api/v1.")[0]
+    b = triples("The API base path for the project is /API/v1.")[0]
+    assert a[:2] == b[:2] and a[2] != b[2]
+    c = triples("`get_status` returns `['GOOD']`.")[0]
+    assert c[2] == "['GOOD']"
+
+
+def test_key_normalisation() -> None:
+    assert normalize_key("The  API Base Path", "IS") == ("api base path", "is")
+    assert fact_key("The project", "API base path") == fact_key("project", "api  base path")
+    assert normalize_term("“The” `timeout`") == "timeout"
+    assert normalize_object("  a   b\n c ") == "a b c"
+    assert normalize_object("/API") != normalize_object("/api")
+
+
+@given(st.text(max_size=80))
+@settings(max_examples=200, deadline=None)
+def test_normalize_term_is_idempotent(text: str) -> None:
+    once = normalize_term(text)
+    assert normalize_term(once) == once
+
+
+# Sentence-ish text: fragments of the forms mixed with code punctuation, so most examples
+# reach the form matchers instead of failing the first check.
+_FRAGMENTS = st.sampled_from(
+    [
+        *"abcXY0129 .,:=`'\"()[]-_/@",
+        " is ",
+        " are ",
+        " the ",
+        " of ",
+        " for ",
+        "'s ",
+        " in ",
+        " runs on port ",
+        " uses ",
+        " and ",
+        "==",
+        " is pinned at ",
+        " reports to ",
+        " not ",
+    ]
+)
+
+
+@given(st.one_of(st.text(max_size=200), st.lists(_FRAGMENTS, max_size=30).map("".join)))
+@settings(max_examples=300, deadline=None)
+def test_extraction_never_fails_and_keys_are_normalised(text: str) -> None:
+    for fact in extract_triples(text):
+        assert (fact.subject, fact.relation) == normalize_key(fact.subject, fact.relation)
+        assert fact.object == normalize_object(fact.object) and fact.object
+
+
+def _turn(text: str, facts: list[Fact] | None = None) -> Turn:
+    return Turn(id="t1", text=text, ts=datetime(2026, 1, 1, tzinfo=UTC), facts=facts)
+
+
+def test_chunk_facts_extracts_without_explicit_facts() -> None:
+    [chunk] = chunk_turn(_turn("The worker listens on port 9000."), 480)
+    assert [(f.subject, f.relation, f.object) for f in chunk_facts(chunk)] == [
+        ("worker", "port", "9000")
+    ]
+
+
+def test_explicit_facts_bypass_extraction() -> None:
+    explicit = [Fact(subject="Worker", relation="port", object="9001")]
+    chunks = chunk_turn(_turn("The worker listens on port 9000. " * 30, explicit), 200)
+    assert len(chunks) > 1
+    assert chunk_facts(chunks[0]) == explicit
+    # the turn's other chunks assert nothing: the explicit list is the turn's whole claim
+    assert all(chunk_facts(c) == [] for c in chunks[1:])
+    [empty] = chunk_turn(_turn("The worker listens on port 9000.", []), 480)
+    assert chunk_facts(empty) == []
+
+
+def test_long_unsplittable_text_is_refused_quickly() -> None:
+    text = "the port is 8080 and " * 2000  # 42k characters, no sentence boundary
+    assert extract_triples(text) == []
