@@ -1,7 +1,8 @@
 """Medium-term index engines compared: qdrant-client local mode vs Qdrant Edge, in process.
 
-    python -m bench.mtm                      # 10,000 and 137,760 chunks (the README's numbers)
-    python -m bench.mtm --chunks 137760      # one size
+    python -m bench.mtm --chunks 10000       # the README's numbers: one run per size,
+    python -m bench.mtm --chunks 137760      # each under flock /tmp/gcmem-bench.lock
+    python -m bench.mtm                      # both sizes in one run
     python -m bench.mtm --smoke              # seconds; what the test suite runs
 
 Both engines are opened the way gcmem opens them (``open_index`` with an on-disk data dir, the

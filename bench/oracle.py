@@ -66,6 +66,7 @@ THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.05, 0.951, 0.05))
 CATEGORY_THRESHOLDS = (0.3, 0.5, 0.6, 0.7, 0.9)
 REFERENCE_LLM_S = {"k10": 10.5, "k10_stm": (15.0, 26.0)}  # the reference LLM-prompt κ
 NS = "bench-oracle"
+LOG_STATES = ("cold", "warm", "precompute")
 LATENCY_STAGES = ("expand", "embed", "search", "stm", "prefilter", "kappa", "phi_t", "total")
 
 
@@ -83,6 +84,7 @@ class Config:
     precompute_m: int | None = None  # None = the settings' verdict_precompute_m
     threads: int | None = None  # torch intra-op threads; None = torch's default
     cosine_floor: float | None = None  # latency runs: GCMEM_DOMINANCE_COSINE_FLOOR
+    log_states: tuple[str, ...] = LOG_STATES
     floors: tuple[float, ...] = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
     device: str = "auto"
     redis_url: str | None = None
@@ -550,13 +552,12 @@ def run_latency(
     turns = _turns(cfg)
     queries = (QUERIES * (cfg.queries // len(QUERIES) + 1))[: cfg.queries]
     plain = build_rig(settings, embedder, oracle, turns, precompute=False)
-    pre = build_rig(settings, embedder, oracle, turns, precompute=True)
-    configs = [
-        (k, stm, mode)
-        for k in cfg.ks
-        for stm in (False, True)
-        for mode in ("cold", "warm", "precompute")
-    ]
+    pre = (
+        build_rig(settings, embedder, oracle, turns, precompute=True)
+        if "precompute" in cfg.log_states
+        else plain
+    )
+    configs = [(k, stm, mode) for k in cfg.ks for stm in (False, True) for mode in cfg.log_states]
     rows = []
     for k, stm, mode in tqdm(configs, desc="latency configs"):
         rig = pre if mode == "precompute" else plain
@@ -597,8 +598,8 @@ def run_latency(
         "chunks": plain.memory.index.count(NS),
         "prefilter": plain.prefilter is not None,
         "ingest_ms": plain.ingest_ms,
-        "ingest_with_precompute_ms": pre.ingest_ms,
-        "precomputed_verdicts": len(pre.snapshot),
+        "ingest_with_precompute_ms": pre.ingest_ms if pre is not plain else None,
+        "precomputed_verdicts": len(pre.snapshot) if pre is not plain else None,
         "precompute_m": settings.verdict_precompute_m,
         "cosine_floor": settings.dominance_cosine_floor,
         "redis": "server" if settings.redis_url else "embedded",
@@ -606,7 +607,7 @@ def run_latency(
         "rows": rows,
         "reference_llm_kappa_s": REFERENCE_LLM_S,
     }
-    for rig in (plain, pre):
+    for rig in {id(r): r for r in (plain, pre)}.values():
         keys = list(rig.memory.redis.scan_iter(match=rig.memory.keys.pattern(), count=1000))
         if keys:  # a Redis server outlives the run: leave nothing behind
             rig.memory.redis.delete(*keys)
@@ -614,18 +615,28 @@ def run_latency(
     return result
 
 
+def _ingest_line(res: dict[str, Any]) -> str:
+    line = f"Ingest: {res['ingest_ms'] / res['turns']:.1f} ms/turn without precompute"
+    if res["ingest_with_precompute_ms"] is not None:
+        line += (
+            f", {res['ingest_with_precompute_ms'] / res['turns']:.1f} ms/turn with precompute "
+            f"(m = {res['precompute_m']}; {res['precomputed_verdicts']} verdicts stored)"
+        )
+    floor = res["cosine_floor"]
+    return line + f". Cosine floor: {floor if floor is not None else 'off'}."
+
+
 def latency_markdown(res: dict[str, Any]) -> str:
     lines = [
         f"### Query latency ({res['turns']} turns, {res['chunks']} chunks, oracle on "
         f"{res['device']}, Redis {res['redis']})",
         "",
-        f"Ingest: {res['ingest_ms'] / res['turns']:.1f} ms/turn without precompute, "
-        f"{res['ingest_with_precompute_ms'] / res['turns']:.1f} ms/turn with precompute "
-        f"(m = {res['precompute_m']}; {res['precomputed_verdicts']} verdicts stored). "
-        f"Cosine floor: {res['cosine_floor'] if res['cosine_floor'] is not None else 'off'}.",
+        _ingest_line(res),
         "",
-        "p50 / p95 in ms. κ = pair plan + verdict-log reads/writes + oracle; 'scored' = pairs the "
-        "model ran on per query; hit rate = share of κ pairs answered by the log.",
+        "p50 / p95 in ms. κ = pair plan + verdict-log reads/writes + oracle. κ pairs = candidate "
+        "pairs left for the oracle after scheduling; scored = distinct content pairs the model "
+        "ran on (repeated texts share one verdict); hit rate = share of distinct pairs the log "
+        "answered.",
         "",
         "| k | STM | log | cand. | κ pairs | scored | hit rate | expand | embed | search | STM | "
         "pre-filter | κ | Φ_T | total |",
@@ -754,6 +765,13 @@ def _ints(text: str) -> tuple[int, ...]:
     return values
 
 
+def _log_states(text: str) -> tuple[str, ...]:
+    states = tuple(v.strip() for v in text.split(",") if v.strip())
+    if not states or any(v not in LOG_STATES for v in states):
+        raise typer.BadParameter(f"log states must be among {LOG_STATES}, got {text!r}")
+    return states
+
+
 def cli(
     mode: Annotated[str, typer.Option(help="quality, throughput, latency or all.")] = "all",
     smoke: Annotated[bool, typer.Option(help="A tiny run that finishes in seconds.")] = False,
@@ -776,6 +794,12 @@ def cli(
     cosine_floor: Annotated[
         float | None, typer.Option(min=-1.0, max=1.0, help="Latency: κ cosine floor (default off).")
     ] = None,
+    precompute_m: Annotated[
+        int | None, typer.Option(min=1, help="Latency: neighbours per chunk for precompute.")
+    ] = None,
+    log_states: Annotated[
+        str, typer.Option(help="Latency: comma-separated verdict-log states to measure.")
+    ] = ",".join(LOG_STATES),
     out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT,
     label: Annotated[str | None, typer.Option(help="Output file suffix (default: none).")] = None,
 ) -> None:
@@ -798,6 +822,8 @@ def cli(
             redis_url=redis_url,
             threads=threads,
             cosine_floor=cosine_floor,
+            precompute_m=precompute_m,
+            log_states=_log_states(log_states),
             out=out,
             label=label or "full",
         )

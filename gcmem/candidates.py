@@ -18,101 +18,13 @@ from gcmem.mtm.index import Hit, MediumTermIndex
 from gcmem.stm.buffer import ShortTermBuffer
 
 _STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "do",
-        "does",
-        "did",
-        "done",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "why",
-        "how",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "about",
-        "as",
-        "into",
-        "than",
-        "then",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "i",
-        "me",
-        "my",
-        "we",
-        "our",
-        "you",
-        "your",
-        "he",
-        "him",
-        "his",
-        "she",
-        "her",
-        "they",
-        "them",
-        "their",
-        "there",
-        "here",
-        "and",
-        "or",
-        "but",
-        "if",
-        "so",
-        "not",
-        "no",
-        "yes",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "have",
-        "has",
-        "had",
-        "please",
-        "tell",
-        "say",
-        "said",
-        "know",
-        "current",
-        "currently",
-        "now",
-        "right",
-        "any",
-        "some",
-    ]
+    """a an the is are was were be been being am do does did done what which who whom whose
+    when where why how of in on at to for from by with about as into than then that this these
+    those it its i me my we our you your he him his she her they them their there here and or
+    but if so not no yes can could should would will shall may might must have has had please
+    tell say said know current currently now right any some""".split()
 )
+_TIE_MARGIN = 4
 _WORD = re.compile(r"[\w./:=@+-]+", re.UNICODE)
 
 
@@ -181,7 +93,10 @@ def gather_candidates(
     timings["embed"] = (time.perf_counter() - t0) * 1e3
 
     t0 = time.perf_counter()
-    fused = _fuse(index.search(namespace, qvecs, k, exclude_flagged=exclude_flagged), k)
+    # Over-fetch a little and cut deterministically: engines order exact score ties (identical
+    # vectors, e.g. texts differing only in case) arbitrarily, which would make R_k vary.
+    per_variant = index.search(namespace, qvecs, k + _TIE_MARGIN, exclude_flagged=exclude_flagged)
+    fused = _fuse(per_variant, k)
     timings["search"] = (time.perf_counter() - t0) * 1e3
 
     t0 = time.perf_counter()

@@ -33,7 +33,7 @@ from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
 from gcmem.models import Chunk, Namespace, RetrievalResult, Turn
 from gcmem.mtm.index import MediumTermIndex
 from gcmem.mtm.qdrant import open_index
-from gcmem.redis_backend import Keyspace, open_redis, save_embedded
+from gcmem.redis_backend import Keyspace, mark_embedded_dirty, open_redis, save_embedded
 from gcmem.settings import Settings, load_settings
 from gcmem.stm.buffer import RedisShortTermBuffer, ShortTermBuffer
 
@@ -152,6 +152,7 @@ class Memory:
             t0 = time.perf_counter()
             stage.on_ingest(chunks, vectors)
             timings[stage.name] = (time.perf_counter() - t0) * 1e3
+        mark_embedded_dirty(self.settings)
         return IngestReport(len(valid), len(chunks), added, timings)
 
     # --- retrieve --------------------------------------------------------------------------

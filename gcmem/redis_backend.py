@@ -13,6 +13,7 @@ import json
 import os
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -118,18 +119,40 @@ class Keyspace:
         return f"{self.prefix}:*"
 
 
+# One script call, so the snapshot is atomic: no write lands between two keys' DUMPs.
+_DUMP_ALL = """
+local out = {}
+for _, k in ipairs(redis.call('KEYS', '*')) do
+  out[#out + 1] = k
+  out[#out + 1] = redis.call('PTTL', k)
+  out[#out + 1] = redis.call('DUMP', k)
+end
+return out
+"""
+
+
 class EmbeddedRedis:
-    """One in-process Redis-compatible server per data directory, persisted by snapshot."""
+    """One in-process Redis-compatible server per data directory, persisted by snapshot.
+
+    Writers call ``mark_dirty()``; a daemon thread snapshots a dirty keyspace every
+    ``interval`` seconds and once more at exit, so a crash loses at most one interval.
+    """
 
     _lock = threading.Lock()
     _servers: ClassVar[dict[str, EmbeddedRedis]] = {}
 
-    def __init__(self, snapshot: Path | None) -> None:
+    def __init__(self, snapshot: Path | None, interval: float = 2.0) -> None:
         self.server = fakeredis.FakeServer()
         self.snapshot = snapshot
         self._client = fakeredis.FakeRedis(server=self.server)
+        self._dirty = threading.Event()
+        self._save_lock = threading.Lock()
         if snapshot is not None and snapshot.exists():
             self._restore(snapshot)
+        if snapshot is not None and interval > 0:
+            threading.Thread(
+                target=self._autosave, args=(interval,), name="gcmem-redis-snapshot", daemon=True
+            ).start()
 
     @classmethod
     def for_settings(cls, settings: Settings) -> EmbeddedRedis:
@@ -138,7 +161,7 @@ class EmbeddedRedis:
             inst = cls._servers.get(key)
             if inst is None:
                 snapshot = None if settings.ephemeral else settings.data_dir / SNAPSHOT_FILE
-                inst = cls(snapshot)
+                inst = cls(snapshot, settings.embedded_snapshot_interval_s)
                 cls._servers[key] = inst
                 if snapshot is not None:
                     atexit.register(inst.save)
@@ -150,26 +173,33 @@ class EmbeddedRedis:
     def async_client(self) -> redis.asyncio.Redis:
         return fakeredis.aioredis.FakeRedis(server=self.server)
 
+    def mark_dirty(self) -> None:
+        self._dirty.set()
+
+    def _autosave(self, interval: float) -> None:
+        while True:
+            time.sleep(interval)
+            if self._dirty.is_set():
+                self.save()
+
     def save(self) -> None:
         if self.snapshot is None:
             return
-        records = []
-        for key in self._client.scan_iter(count=1000):
-            dumped = self._client.dump(key)
-            if dumped is None:
-                continue
-            ttl = self._client.pttl(key)
-            records.append(
+        with self._save_lock:
+            self._dirty.clear()
+            flat = self._client.eval(_DUMP_ALL, 0)
+            records = [
                 {
-                    "k": base64.b64encode(key).decode(),
-                    "v": base64.b64encode(dumped).decode(),
-                    "ttl": max(int(ttl), 0),
+                    "k": base64.b64encode(flat[i]).decode(),
+                    "ttl": max(int(flat[i + 1]), 0),
+                    "v": base64.b64encode(flat[i + 2]).decode(),
                 }
-            )
-        self.snapshot.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.snapshot.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(records))
-        os.replace(tmp, self.snapshot)
+                for i in range(0, len(flat), 3)
+            ]
+            self.snapshot.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.snapshot.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_text(json.dumps(records))
+            os.replace(tmp, self.snapshot)
 
     def _restore(self, snapshot: Path) -> None:
         for rec in json.loads(snapshot.read_text()):
@@ -211,6 +241,12 @@ def open_async_redis(settings: Settings) -> redis.asyncio.Redis:
     if settings.redis_url is None:
         return EmbeddedRedis.for_settings(settings).async_client()
     return redis.asyncio.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+
+
+def mark_embedded_dirty(settings: Settings) -> None:
+    """Tell the embedded server's snapshot thread there is something new to persist."""
+    if settings.redis_url is None:
+        EmbeddedRedis.for_settings(settings).mark_dirty()
 
 
 def save_embedded(settings: Settings) -> None:

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
         default=False,
         description="Embedded engines keep everything in memory and write nothing to DATA_DIR.",
     )
+    embedded_snapshot_interval_s: float = Field(
+        default=2.0,
+        ge=0,
+        description="Embedded Redis: snapshot a changed keyspace this often (0 = only at exit).",
+    )
     redis_url: str | None = Field(
         default=None,
         description="redis:// or rediss:// URL of a Redis server; unset = embedded in-process.",
@@ -313,6 +318,12 @@ class Settings(BaseSettings):
     http_max_body_bytes: int = Field(
         default=8 * 1024 * 1024, ge=1024, description="Largest HTTP request body accepted."
     )
+
+    @field_validator("redis_url", "qdrant_url", mode="before")
+    @classmethod
+    def _empty_url_means_embedded(cls, value: object) -> object:
+        # GCMEM_REDIS_URL= (set but empty) reads as "unset", as a shell user would expect.
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("filters", "ingest", mode="before")
     @classmethod

@@ -184,3 +184,23 @@ def test_real_embedder_ranks_the_relevant_fact_first(
         assert result.kept[0].chunk.text == "The payments service runs on port 8080."
         assert result.variants[0] == "Which port does the payments service listen on?"
         assert set(result.timings_ms) >= {"expand", "embed", "search", "stm", "total"}
+
+
+def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
+    """A crash (no close, no atexit) loses at most one snapshot interval of embedded Redis."""
+    import time as _time
+
+    from gcmem.redis_backend import SNAPSHOT_FILE, EmbeddedRedis
+
+    settings = make_settings(tmp_path, ephemeral=False, embedded_snapshot_interval_s=0.2)
+    mem = Memory(settings, embedder=HashingEmbedder())
+    mem.ingest(turns("crash", ["The cache size is 512 MB."]))
+    snapshot = settings.data_dir / SNAPSHOT_FILE
+    deadline = _time.monotonic() + 10
+    while not snapshot.exists() and _time.monotonic() < deadline:
+        _time.sleep(0.05)
+    assert snapshot.exists()
+    restored = EmbeddedRedis(snapshot, interval=0).client()
+    stm_keys = [k for k in restored.scan_iter() if b":stm:" in k]
+    assert stm_keys, "the STM written by ingest is in the background snapshot"
+    mem.index.close()

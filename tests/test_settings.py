@@ -60,3 +60,10 @@ def test_server_urls_switch_off_embedded(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_ephemeral_keeps_qdrant_in_memory(tmp_path: Path) -> None:
     assert Settings(data_dir=tmp_path, ephemeral=True).resolved_qdrant_path() == ":memory:"
     assert Settings(data_dir=tmp_path).resolved_qdrant_path() == str(tmp_path / "qdrant")
+
+
+def test_empty_server_url_means_embedded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCMEM_REDIS_URL", "")
+    monkeypatch.setenv("GCMEM_QDRANT_URL", " ")
+    s = load_settings()
+    assert s.embedded_redis and s.embedded_qdrant

@@ -47,7 +47,7 @@ def cli(
     ] = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0",
     noisy_precisions: Annotated[
         str, typer.Option(help="Noisy-gold detector precisions.")
-    ] = "1.0,0.9,0.75",
+    ] = "1.0,0.9,0.75,0.5,0.3,0.2,0.1",
     usage_queries: Annotated[
         int, typer.Option(min=0, help="Times the question is asked during ingest (usage counts).")
     ] = 3,

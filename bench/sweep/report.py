@@ -622,48 +622,43 @@ def _detector_section(results: dict[str, Any]) -> list[str]:
         return []
     meta, noise = results["meta"], results.get("noise", {})
     precisions = detector["precisions"]
+    head = "| detector recall | " + " | ".join(f"precision {p:g}" for p in precisions) + " |"
+    rule = "|---:|" + "---:|" * len(precisions)
     out = [
         "",
         "## RQ4. How good must the conflict detector be? (noisy gold κ)",
         "",
         "κ reports a true contradiction with probability = recall and flags other pairs at the "
         "rate that gives the stated precision on the pairs Φ_T schedules (base rate of true "
-        f"contradictions among them: {meta['base_rate']:.3f}). Cells: ΔGC = accuracy(full "
-        "gcmem) − accuracy(standard RAG), majority reader, paired, STM off, all instances "
-        "(static ones included: a false positive can only hurt them). Realised precision / "
-        "recall of each detector on those pairs in the last columns.",
-        "",
-        "| recall | "
-        + " | ".join(f"ΔGC, p = {p:g}" for p in precisions)
-        + " | "
-        + " | ".join(f"Φ_T alone Δ, p = {p:g}" for p in precisions)
-        + " | "
-        + " | ".join(f"realised p / r, p = {p:g}" for p in precisions)
-        + " |",
-        "|---:|" + "---:|" * (3 * len(precisions)),
+        f"contradictions among them: {meta['base_rate']:.3f}). Cells: Δ accuracy against "
+        "standard RAG, majority reader, paired, STM off, over all instances (static ones "
+        "included: a false positive can only hurt them).",
     ]
-    for row in detector["rows"]:
-        realised = []
-        for p in precisions:
-            n = noise.get(noisy_name(p, row["recall"]), {})
-            realised.append(f"{_fmt(n.get('precision'))} / {_fmt(n.get('recall'))}")
-        out.append(
-            f"| {row['recall']:g} | "
-            + " | ".join(_signed(c) for c in row["gcmem"])
-            + " | "
-            + " | ".join(_signed(c) for c in row["phi"])
-            + " | "
-            + " | ".join(realised)
-            + " |"
-        )
+    for part, title in (
+        ("gcmem", "Full gcmem (the supersession pre-filter decides keyed pairs whatever κ says)"),
+        ("phi", "Φ_T alone (κ decides every pair)"),
+    ):
+        out += ["", f"{title}:", "", head, rule]
+        for row in detector["rows"]:
+            out.append(f"| {row['recall']:g} | " + " | ".join(_signed(c) for c in row[part]) + " |")
+        out += ["", "Where it stops helping (the lowest recall from which up Δ's 95% interval lies "
+                "above zero at every recall tested):"]  # fmt: skip
+        for p, r in detector["helps_from"][part].items():
+            verdict = "never reliably above zero" if r is None else f"helps from recall {r:g} up"
+            out.append(f"- precision {p}: {verdict}")
     out += [
         "",
-        "Where full gcmem stops helping: the lowest detector recall from which up ΔGC's 95% "
-        "interval lies above zero at every recall tested:",
+        "Realised precision / recall of each detector on the scheduled pairs:",
+        "",
+        head,
+        rule,
     ]
-    for p, r in detector["helps_from"].items():
-        verdict = "never reliably above zero" if r is None else f"helps from recall {r:g} up"
-        out.append(f"- precision {p}: {verdict}")
+    for row in detector["rows"]:
+        cells = []
+        for p in precisions:
+            n = noise.get(noisy_name(p, row["recall"]), {})
+            cells.append(f"{_fmt(n.get('precision'))} / {_fmt(n.get('recall'))}")
+        out.append(f"| {row['recall']:g} | " + " | ".join(cells) + " |")
     return out
 
 
@@ -723,24 +718,39 @@ def plot(results: dict[str, Any], out_dir: Path) -> list[Path]:
         written.append(path)
     detector = results.get("detector", {})
     if detector.get("rows"):
-        fig, ax = plt.subplots(figsize=(7, 4.8))
+        fig, ax = plt.subplots(figsize=(8, 5.2))
         recalls = [row["recall"] for row in detector["rows"]]
+        colors = plt.get_cmap("viridis")
+        n = len(detector["precisions"])
         for i, p in enumerate(detector["precisions"]):
-            for part, style in (("gcmem", "-"), ("phi", "--")):
-                ys = [row[part][i]["mean"] for row in detector["rows"]]
-                lo = [row[part][i]["lo"] for row in detector["rows"]]
-                hi = [row[part][i]["hi"] for row in detector["rows"]]
-                name = "full gcmem" if part == "gcmem" else "Φ_T alone"
-                (line,) = ax.plot(
-                    recalls, ys, style, marker="o", ms=3, label=f"{name}, precision {p:g}"
-                )
-                ax.fill_between(recalls, lo, hi, color=line.get_color(), alpha=0.1)
+            shade = colors(i / max(n - 1, 1))
+            for part, style, name in (("gcmem", "-", "full gcmem"), ("phi", "--", "Φ_T alone")):
+                cells = [row[part][i] for row in detector["rows"]]
+                ax.plot(
+                    recalls, [c.get("mean") for c in cells], style, color=shade, marker="o",
+                    ms=3, label=f"{name}, precision {p:g}",
+                )  # fmt: skip
+                if part == "phi":
+                    ax.fill_between(
+                        recalls, [c.get("lo") for c in cells], [c.get("hi") for c in cells],
+                        color=shade, alpha=0.1, lw=0,
+                    )  # fmt: skip
+        model = results.get("model_pairs", {}).get("all", {})
+        phi_model = summary.get(key(f"phi[{meta.get('model_name', 'nli')}]", "off"), {})
+        delta = phi_model.get("delta_vs_rag", {}).get("accuracy_majority", {})
+        if model.get("recall") is not None and delta.get("mean") is not None:
+            ax.errorbar(
+                [model["recall"]], [delta["mean"]],
+                yerr=[[delta["mean"] - delta["lo"]], [delta["hi"] - delta["mean"]]],
+                fmt="*", color="tab:red", ms=12,
+                label=f"Φ_T alone with the NLI model (precision {model['precision']:.2f})",
+            )  # fmt: skip
         ax.axhline(0, color="black", lw=0.8)
         ax.set_xlabel("detector recall")
         ax.set_ylabel("Δ accuracy vs standard RAG (majority reader)")
-        ax.set_title("Detector dependency (noisy gold κ, STM off)")
+        ax.set_title("Detector dependency (noisy gold κ, STM off; bands: 95% CI)")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
         fig.tight_layout()
         path = out_dir / "detector_dependency.png"
         fig.savefig(path, dpi=120)
@@ -775,23 +785,28 @@ def detector_rows(summary: dict[str, Any], config: SweepConfig) -> dict[str, Any
         return {}
     rows = []
     for r in config.noisy_recalls:
-        row: dict[str, Any] = {"recall": r, "gcmem": [], "phi": []}
+        row: dict[str, Any] = {"recall": r, "gcmem": [], "phi": [], "phi_static": []}
         for p in config.noisy_precisions:
             name = noisy_name(p, r)
             for part in ("gcmem", "phi"):
                 entry = summary.get(key(f"{part}[{name}]", "off"), {})
                 row[part].append(entry.get("delta_vs_rag", {}).get("accuracy_majority", {}))
+            phi = summary.get(key(f"phi[{name}]", "off"), {})
+            row["phi_static"].append(phi.get("overall", {}).get("static_retention", {}))
         rows.append(row)
-    # The lowest recall from which up ΔGC's interval lies above 0 (None: never reliably helps).
-    helps_from: dict[str, float | None] = {}
-    for i, p in enumerate(config.noisy_precisions):
-        start: float | None = None
-        for row in reversed(rows):
-            cell = row["gcmem"][i]
-            if not cell or cell.get("lo") is None or cell["lo"] <= 0:
-                break
-            start = row["recall"]
-        helps_from[f"{p:g}"] = start
+    # Per part and precision: the lowest recall from which up the Δ interval lies above 0 at
+    # every recall tested (None: never reliably helps).
+    helps_from: dict[str, dict[str, float | None]] = {}
+    for part in ("gcmem", "phi"):
+        helps_from[part] = {}
+        for i, p in enumerate(config.noisy_precisions):
+            start: float | None = None
+            for row in reversed(rows):
+                cell = row[part][i]
+                if not cell or cell.get("lo") is None or cell["lo"] <= 0:
+                    break
+                start = row["recall"]
+            helps_from[part][f"{p:g}"] = start
     return {"precisions": list(config.noisy_precisions), "rows": rows, "helps_from": helps_from}
 
 
@@ -808,16 +823,17 @@ HEADLINE = (
 
 
 def render_headline(results: dict[str, Any], stm: str = "off") -> str:
-    """The README's table: accuracy at the ends of the sweep, purity, collateral damage."""
+    """The README's table: accuracy on evolving facts across the sweep (ratio columns and all
+    ratios), their purity and stale exposure, and collateral damage: static retention and
+    accuracy on static instances (facts that never changed)."""
     summary, ratios = results["conditions"], results["meta"]["ratios"]
-    shown = [r for r in ("1:1", "10:1", "100:1") if r in ratios] or ratios[:3]
+    shown = [r for r in ("1:1", "5:1", "20:1", "100:1") if r in ratios] or ratios[:4]
     lines = [
-        "| condition (STM "
-        + stm
-        + ") | "
+        f"| condition (STM {stm}) | "
         + " | ".join(f"accuracy {r}" for r in shown)
-        + " | accuracy, all ratios | purity | stale exposure | static retention |",
-        "|---|" + "---:|" * (len(shown) + 4),
+        + " | accuracy, all ratios | purity | stale exposure | static retention | "
+        "accuracy, static facts |",
+        "|---|" + "---:|" * (len(shown) + 5),
     ]
     for name in [*HEADLINE, BAG]:
         cond = key(name, "-" if name == BAG else stm)

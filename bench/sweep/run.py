@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import sys
@@ -62,6 +63,14 @@ def sweep_settings(config: SweepConfig, work_dir: Path, run_digest: str) -> Sett
         ingest=["supersession"],
         filters=[],
     )
+
+
+def _add_embedding_stats(path: Path, texts: int, seconds: float) -> dict[str, float]:
+    """Texts the model embedded and the time it took, summed over resumed invocations."""
+    stats = json.loads(path.read_text()) if path.exists() else {"texts": 0, "seconds": 0.0}
+    stats = {"texts": stats["texts"] + texts, "seconds": stats["seconds"] + seconds}
+    path.write_text(json.dumps(stats))
+    return stats
 
 
 def _drop_prefix(client: Any, prefix: str) -> None:
@@ -137,7 +146,14 @@ def run_sweep(
         step = _with_elapsed(phase_a.run)
         for scenario in tqdm(todo, desc="retrieve", unit="inst", **bar):
             store_a.append(step(scenario))
-        embed_stats = {"texts": phase_a.cached.embedded, "seconds": phase_a.cached.seconds}
+        embed_stats = _add_embedding_stats(
+            work_dir / f"embedding-{retrieval_digest}.json",
+            phase_a.cached.embedded,
+            phase_a.cached.seconds,
+        )
+    else:
+        stats_file = work_dir / f"embedding-{retrieval_digest}.json"
+        embed_stats = json.loads(stats_file.read_text()) if stats_file.exists() else {}
     retrieval = {r["id"]: r for r in store_a if r["id"] in by_id}
 
     base_rate, scheduled = contradiction_base_rate(
@@ -221,6 +237,7 @@ def run_sweep(
             "base_rate": base_rate,
             "scheduled_pairs": scheduled,
             "main_conditions": names,
+            "model_name": model_name,
             "machine": machine(),
             "torch_threads": torch.get_num_threads(),
             "mean_load1": sum(loads) / len(loads) if loads else None,
