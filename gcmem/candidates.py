@@ -22,7 +22,7 @@ _STOPWORDS = frozenset(
     when where why how of in on at to for from by with about as into than then that this these
     those it its i me my we our you your he him his she her they them their there here and or
     but if so not no yes can could should would will shall may might must have has had please
-    tell say said know current currently now right any some""".split()
+    tell say said know current currently now right any some""".split()  # noqa: SIM905
 )
 _TIE_MARGIN = 4
 _WORD = re.compile(r"[\w./:=@+-]+", re.UNICODE)

@@ -31,6 +31,8 @@ import fakeredis
 import numpy as np
 import redis
 import redis.asyncio
+import redis.asyncio.cluster
+import redis.cluster
 
 from gcmem.candidates import CandidateSet, run_filter_chain
 from gcmem.embedding import Embedder, TransformerEmbedder
@@ -178,7 +180,12 @@ class DocumentFilter:
         base = settings or load_settings()
         # The scratch store is private and in memory whatever the memory is configured with.
         self.settings = base.model_copy(
-            update={"ephemeral": True, "redis_url": None, "qdrant_url": None}
+            update={
+                "ephemeral": True,
+                "redis_url": None,
+                "redis_cluster": False,
+                "qdrant_url": None,
+            }
         )
         self.namespace = namespace
         self.embedder: Embedder = embedder or TransformerEmbedder(
@@ -342,10 +349,18 @@ def _models_only(shared: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def _holds_redis(component: object) -> bool:
-    if isinstance(component, redis.Redis | redis.asyncio.Redis):
+    if isinstance(component, _REDIS_CLIENTS):
         return True
     attrs = getattr(component, "__dict__", {})
-    return any(isinstance(v, redis.Redis | redis.asyncio.Redis) for v in attrs.values())
+    return any(isinstance(v, _REDIS_CLIENTS) for v in attrs.values())
+
+
+_REDIS_CLIENTS = (
+    redis.Redis,
+    redis.asyncio.Redis,
+    redis.cluster.RedisCluster,
+    redis.asyncio.cluster.RedisCluster,
+)
 
 
 def _as_of(ts: datetime | None) -> datetime:

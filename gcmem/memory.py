@@ -16,7 +16,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import redis
 from pydantic import TypeAdapter, ValidationError
 
 from gcmem.candidates import (
@@ -33,7 +32,13 @@ from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
 from gcmem.models import Chunk, Namespace, RetrievalResult, Turn
 from gcmem.mtm.index import MediumTermIndex
 from gcmem.mtm.qdrant import open_index
-from gcmem.redis_backend import Keyspace, mark_embedded_dirty, open_redis, save_embedded
+from gcmem.redis_backend import (
+    Keyspace,
+    RedisClient,
+    mark_embedded_dirty,
+    open_redis,
+    save_embedded,
+)
 from gcmem.settings import Settings, load_settings
 from gcmem.stm.buffer import RedisShortTermBuffer, ShortTermBuffer
 
@@ -73,7 +78,7 @@ class Memory:
         *,
         embedder: Embedder | None = None,
         index: MediumTermIndex | None = None,
-        redis_client: redis.Redis | None = None,
+        redis_client: RedisClient | None = None,
         stm: ShortTermBuffer | None = None,
         filters: Sequence[CandidateFilter] | None = None,
         ingest_stages: Sequence[IngestStage] | None = None,

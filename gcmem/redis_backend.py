@@ -16,16 +16,24 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 import fakeredis
 import fakeredis.aioredis
 import redis
 import redis.asyncio
+import redis.asyncio.cluster
+import redis.cluster
 
 from gcmem.settings import Settings
 
 SNAPSHOT_FILE = "redis.snapshot.json"
+
+# What gcmem's data path talks to: one server (or the embedded one), or a Redis Cluster
+# (GCMEM_REDIS_CLUSTER). Both take the same calls gcmem makes; every multi-key script and
+# transaction touches the keys of one namespace, which share the namespace's hash tag.
+RedisClient: TypeAlias = redis.Redis | redis.cluster.RedisCluster
+AsyncRedisClient: TypeAlias = redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,8 @@ class Keyspace:
         """Hash: content-hash pair -> P(contradiction), for one namespace under oracle θ."""
         return f"{self.namespace(namespace)}:verdicts:{theta}"
 
+    # The two deployment-wide oracle keys carry no hash tag: only single-key commands (HINCRBY,
+    # HSETNX, HGETALL) touch them, never a script or transaction with a namespace's keys.
     def verdict_stats(self) -> str:
         """Hash of process-independent counters (hits, misses, ...) for /metrics."""
         return f"{self.prefix}:oracle:stats"
@@ -230,14 +240,72 @@ def connection_kwargs(settings: Settings) -> dict[str, Any]:
     return _server_kwargs(settings)
 
 
-def open_redis(settings: Settings) -> redis.Redis:
-    """A sync client: the configured server, or the embedded one for this data directory."""
+def open_redis(settings: Settings) -> RedisClient:
+    """A sync client: the configured server or cluster, or the embedded one for this data
+    directory."""
+    if settings.redis_url is None:
+        return EmbeddedRedis.for_settings(settings).client()
+    if settings.redis_cluster:
+        return redis.cluster.RedisCluster.from_url(settings.redis_url, **_server_kwargs(settings))
+    return redis.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+
+
+def open_async_redis(settings: Settings) -> AsyncRedisClient:
+    if settings.redis_url is None:
+        return EmbeddedRedis.for_settings(settings).async_client()
+    if settings.redis_cluster:
+        return redis.asyncio.cluster.RedisCluster.from_url(
+            settings.redis_url, **_server_kwargs(settings)
+        )
+    return redis.asyncio.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+
+
+def is_cluster(client: RedisClient | AsyncRedisClient) -> bool:
+    """A Redis Cluster client: it routes each command by key slot, so a pipeline is not one
+    round trip to one server and a script must be loaded on the node that runs it."""
+    return isinstance(client, redis.cluster.RedisCluster | redis.asyncio.cluster.RedisCluster)
+
+
+def bus_config_error(settings: Settings) -> str | None:
+    """Why the FastStream bus cannot run on these settings, or None.
+
+    The bus (turn stream, consumer group, dead letters, queries over request/reply) is built
+    on FastStream's ``RedisBroker``, which talks to one Redis endpoint; gcmem does not wire in
+    a cluster broker. With GCMEM_REDIS_CLUSTER the data path runs on the cluster, the bus
+    does not."""
+    if not settings.redis_cluster:
+        return None
+    return (
+        "GCMEM_REDIS_CLUSTER=true: the pipeline bus (gcmem worker / serve / publish / dlq, "
+        "BusClient, TurnStreamSink) runs on FastStream's RedisBroker, which needs one "
+        "non-cluster Redis endpoint, and gcmem does not support Redis Cluster for it. Use the "
+        "Memory API against the cluster, or run the pipeline against a standalone Redis "
+        "(GCMEM_REDIS_CLUSTER unset; gcmem's data then lives on that server too)."
+    )
+
+
+class BusConfigError(ValueError):
+    """The bus was asked to run on a Redis it cannot use (a cluster)."""
+
+
+def _require_bus(settings: Settings) -> None:
+    error = bus_config_error(settings)
+    if error is not None:
+        raise BusConfigError(error)
+
+
+def open_bus_redis(settings: Settings) -> redis.Redis:
+    """The bus's sync client (turn stream, consumer group, dead letters): one server or the
+    embedded one, never a cluster (``BusConfigError``)."""
+    _require_bus(settings)
     if settings.redis_url is None:
         return EmbeddedRedis.for_settings(settings).client()
     return redis.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
 
 
-def open_async_redis(settings: Settings) -> redis.asyncio.Redis:
+def open_async_bus_redis(settings: Settings) -> redis.asyncio.Redis:
+    """The bus's async client (see ``open_bus_redis``)."""
+    _require_bus(settings)
     if settings.redis_url is None:
         return EmbeddedRedis.for_settings(settings).async_client()
     return redis.asyncio.Redis.from_url(settings.redis_url, **_server_kwargs(settings))

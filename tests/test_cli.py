@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from gcmem.demo import TIMELINE
+
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def run_cli(
-    *args: str, data_dir: Path, stdin: str | None = None
+    *args: str, data_dir: Path, stdin: str | None = None, **env_overrides: str
 ) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
@@ -24,6 +26,7 @@ def run_cli(
         "GCMEM_FILTERS": "[]",
         "GCMEM_INGEST": "[]",
         "HF_HUB_OFFLINE": "1",
+        **env_overrides,
     }
     return subprocess.run(
         [sys.executable, "-m", "gcmem", *args],
@@ -94,9 +97,27 @@ def test_bad_setting_exits_with_named_variable(tmp_path: Path) -> None:
     assert "GCMEM_TOP_K" in env_run.stdout + env_run.stderr
 
 
-def test_demo_prints_real_retrieval(tmp_path: Path) -> None:
-    demo = run_cli("demo", data_dir=tmp_path / "d")
+def test_demo_runs_the_default_chain_on_real_models(tmp_path: Path, nli_model_path: str) -> None:
+    # The demo as `make demo` runs it: default filter chain, real embedder and NLI model.
+    env = {k: v for k, v in os.environ.items() if k not in ("GCMEM_FILTERS", "GCMEM_INGEST")}
+    demo = subprocess.run(
+        [sys.executable, "-m", "gcmem", "demo"],
+        capture_output=True,
+        text=True,
+        env={
+            **env,
+            "GCMEM_DATA_DIR": str(tmp_path / "d"),
+            "GCMEM_NLI_MODEL": nli_model_path,
+            "COLUMNS": "400",  # no wrapped table cells
+        },
+        cwd=REPO,
+        timeout=300,
+    )
     assert demo.returncode == 0, demo.stderr
-    assert "ingested 14 turns" in demo.stdout
-    assert "The payments service runs on port 8080." in demo.stdout
-    assert "standard RAG context" in demo.stdout
+    out = demo.stdout
+    assert f"ingested {len(TIMELINE)} turns" in out
+    assert "filter chain: supersession, dominance" in out
+    assert "standard RAG context" in out
+    # keyed change: the ledger drops the old port; behavioural change: Φ_T drops the old state
+    assert "[supersession] payments service / port = '8000' superseded by '8080'" in out
+    assert "[dominance] contradicted by newer chunk" in out

@@ -23,6 +23,7 @@ import yaml
 from gcmem.cli import app
 from gcmem.filters.registry import known_stages
 from gcmem.pipeline.topology import Topology
+from gcmem.redis_backend import bus_config_error
 from gcmem.settings import ENV_PREFIX, Settings
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
@@ -220,6 +221,8 @@ def test_compose_env_is_valid_settings(service: str, monkeypatch: pytest.MonkeyP
     assert s.redis_password is not None and s.qdrant_api_key is not None
     assert set(s.filters) | set(s.ingest) <= set(known_stages())
     assert s.filters and s.ingest
+    # worker and API run the bus, which needs a non-cluster Redis (GCMEM_REDIS_CLUSTER unset)
+    assert bus_config_error(s) is None and not s.redis_cluster
     # the password Redis is started with is the one gcmem sends
     redis_cmd = [interpolate(str(a), env_example()) for a in services["redis"]["command"]]
     assert redis_cmd[redis_cmd.index("--requirepass") + 1] == s.redis_password.get_secret_value()
@@ -265,6 +268,7 @@ def test_kustomizations_list_existing_files() -> None:
 def test_k8s_env_is_valid_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     s = settings_from(k8s_env(), monkeypatch)
     assert s.redis_url and s.qdrant_url and s.redis_password and s.qdrant_api_key
+    assert bus_config_error(s) is None and not s.redis_cluster  # the pods run the bus
     assert s.http_token is not None and s.http_host == "0.0.0.0"
     assert set(s.filters) | set(s.ingest) <= set(known_stages())
     # the deployments read exactly these objects

@@ -7,10 +7,15 @@ embedder and the supersession ledger, and one shared MTM. There is no Qdrant ser
 machine and the embedded engine is single-process, so the MTM is hosted the way an embedded
 multi-process deployment runs it: this test process plays ``gcmem serve --host-index`` (the
 real Qdrant engine, local mode) and the workers run with ``GCMEM_PIPELINE_INDEX=bus``.
-``GCMEM_TEST_PIPELINE_TURNS`` scales the run (default 10,000)."""
+``GCMEM_TEST_PIPELINE_TURNS`` scales the run: the default (1,000 turns, under a minute on two
+cores) keeps CI short; the issue's full run is ``GCMEM_TEST_PIPELINE_TURNS=10000 pytest
+tests/test_pipeline_kill.py`` (about 3-4 minutes). Either way the kill lands mid-stream, inside
+a batch the victim holds unacknowledged (frozen with SIGSTOP, checked, then SIGKILLed), and
+the test asserts that it did."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -28,6 +33,7 @@ from gcmem.filters.ledger import LedgerRow, SupersessionLedger
 from gcmem.memory import Memory
 from gcmem.models import Turn, chunk_id
 from gcmem.pipeline.app import Roles, create_app
+from gcmem.pipeline.topology import Topology
 from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
 from gcmem.stm.buffer import RedisShortTermBuffer
@@ -37,7 +43,7 @@ from tests.pipeline_support import BASE_TS, data, drained, hashing_memory, runni
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.model]
 
-N_TURNS = int(os.environ.get("GCMEM_TEST_PIPELINE_TURNS", "10000"))
+N_TURNS = int(os.environ.get("GCMEM_TEST_PIPELINE_TURNS", "1000"))
 NAMESPACES = 4
 KEYS_PER_NAMESPACE = 200
 STM_SIZE = 5
@@ -175,10 +181,10 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
                 return await processed() >= N_TURNS * 0.3
 
             await wait_until(third_done, timeout=900, what="30% processed", every=0.5)
+            killed_at, held_at_kill, undelivered_at_kill = await _kill_mid_batch(
+                workers[0], "worker-1", client, topo
+            )
             timings["kill_at_s"] = time.perf_counter() - t0
-            killed_at = await processed()
-            workers[0].send_signal(signal.SIGKILL)
-            workers[0].wait()
             workers.append(_start_worker(s, "worker-3", tmp_path))
             await wait_until(
                 lambda: drained(client, topo.stream, topo.group),
@@ -210,6 +216,7 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
     finally:
         for w in workers:
             if w.poll() is None:
+                w.send_signal(signal.SIGCONT)  # in case it was left frozen
                 w.send_signal(signal.SIGTERM)
         for w in workers:
             try:
@@ -217,10 +224,17 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
             except subprocess.TimeoutExpired:
                 w.kill()
         await client.aclose()
+        timings["stopped_s"] = time.perf_counter() - t0
 
-    print(f"\npipeline kill test: {N_TURNS} turns, killed at {killed_at:.0f}: {timings}, {metrics}")
-    # The kill landed mid-work: the dead worker's pending batch was reclaimed and redone.
-    assert metrics.get("reclaimed", 0) > 0
+    print(
+        f"\npipeline kill test: {N_TURNS} turns, killed at {killed_at:.0f} processed with "
+        f"{held_at_kill} entries held and {undelivered_at_kill} undelivered: {timings}, {metrics}"
+    )
+    # The kill landed mid-stream: the victim died holding a batch it had not acknowledged,
+    # with turns still to come, and its held entries were reclaimed and redone by the others.
+    assert held_at_kill > 0
+    assert killed_at < N_TURNS and undelivered_at_kill > 0
+    assert metrics.get("reclaimed", 0) >= held_at_kill
     assert metrics.get("dead_lettered:processing", 0) == 0
     assert await _dlq_len(s, topo.dead_letters) == 0
 
@@ -249,6 +263,7 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
         )
     finally:
         cleanup_prefix(reference)
+    print(f"reference run done at {time.perf_counter() - t0:.1f} s")
     assert pipeline_state == reference_state
     hot = pipeline_state[("ns-0", "payments service", "port")]
     assert sum(1 for v in hot if v[2] is None) == 1 and len(hot) == len(
@@ -256,6 +271,44 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
     )
     for versions in pipeline_state.values():
         assert sum(1 for v in versions if v[2] is None) == 1
+
+
+async def _kill_mid_batch(
+    worker: subprocess.Popen[bytes],
+    consumer: str,
+    client: redis.asyncio.Redis,
+    topo: Topology,
+) -> tuple[float, int, int]:
+    """SIGKILL ``worker`` while it holds unacknowledged entries. It is frozen (SIGSTOP) before
+    its pending count is read, so the count cannot change before the kill; if it holds
+    nothing at that instant (between an ack and its next read) it resumes and we look again.
+    Returns (turns processed fleet-wide, entries it held, entries not yet delivered)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        worker.send_signal(signal.SIGSTOP)
+        summary = await client.xpending(topo.stream, topo.group)
+        held = 0
+        for row in summary.get("consumers") or []:
+            name = row["name"]
+            if (name.decode() if isinstance(name, bytes) else name) == consumer:
+                held = int(row["pending"])
+        if held:
+            processed = float(await client.hget(topo.metrics, "processed") or 0)
+            lag = await _group_lag(client, topo.stream, topo.group)
+            worker.send_signal(signal.SIGKILL)
+            worker.wait()
+            return processed, held, lag
+        worker.send_signal(signal.SIGCONT)
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{consumer} never held entries to be killed with")
+
+
+async def _group_lag(client: redis.asyncio.Redis, stream: str, group: str) -> int:
+    for g in await client.xinfo_groups(stream):
+        name = g["name"].decode() if isinstance(g["name"], bytes) else g["name"]
+        if name == group:
+            return int(g.get("lag") or 0)
+    raise AssertionError(f"no group {group} on {stream}")
 
 
 async def _dlq_len(s: Settings, key: str) -> int:

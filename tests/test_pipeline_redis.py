@@ -26,6 +26,7 @@ from gcmem.pipeline.query import QueryReply, request_body
 from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
 from tests.pipeline_support import (
+    assert_dead_letter_written_once_across_a_crash,
     data,
     drained,
     free_port,
@@ -124,6 +125,29 @@ async def test_dead_consumer_entries_are_reclaimed(
         assert built.runtime.memory is not None
         assert built.runtime.memory.index.count("ns-a") == 20
     assert snap["reclaimed"] == 20 and snap["processed"] == 20
+
+
+async def test_dead_letter_survives_a_crash_before_the_ack_exactly_once(
+    real_redis_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The idempotent dead-letter write (a Lua script) on the real server."""
+    from gcmem.pipeline.ingest import BatchProcessor
+    from gcmem.pipeline.metrics import PipelineMetrics
+    from gcmem.pipeline.runner import MemoryRunner
+    from gcmem.pipeline.topology import Topology
+    from gcmem.redis_backend import open_async_redis
+
+    memory = hashing_memory(real_redis_settings, None)
+    client = open_async_redis(real_redis_settings)
+    topo = Topology.from_settings(real_redis_settings, consumer="c1")
+    processor = BatchProcessor(
+        MemoryRunner(memory, exclusive=True), client, topo, PipelineMetrics(client, topo)
+    )
+    try:
+        await assert_dead_letter_written_once_across_a_crash(processor, monkeypatch)
+    finally:
+        memory.close()
+        await client.aclose()
 
 
 async def test_query_over_bus_and_http_equal_the_library_call(

@@ -27,7 +27,13 @@ from gcmem.pipeline.topology import Topology
 from gcmem.redis_backend import open_async_redis
 from gcmem.settings import Settings
 from tests.conftest import make_settings
-from tests.pipeline_support import data, hashing_memory, malformed_corpus, turn
+from tests.pipeline_support import (
+    assert_dead_letter_written_once_across_a_crash,
+    data,
+    hashing_memory,
+    malformed_corpus,
+    turn,
+)
 
 
 def _validate(raw: dict[str, Any]) -> Turn:
@@ -204,6 +210,12 @@ async def test_dead_letter_replay_restores_the_original_bytes(processor: BatchPr
     assert await processor.dlq.length() == 0
 
 
+async def test_dead_letter_survives_a_crash_before_the_ack_exactly_once(
+    processor: BatchProcessor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await assert_dead_letter_written_once_across_a_crash(processor, monkeypatch)
+
+
 async def test_metrics_render_prometheus_text(processor: BatchProcessor) -> None:
     from gcmem.pipeline.app import ensure_group
 
@@ -298,19 +310,70 @@ async def test_query_rpc_equals_the_library_call(test_app: PipelineApp) -> None:
     )
 
 
-def test_asyncapi_document_in_docs_is_current(tmp_path: Path) -> None:
-    """docs/asyncapi.json is generated from the app (``gcmem asyncapi``); it must not drift."""
+def _generated_asyncapi(out: Path) -> dict[str, Any]:
     from typer.testing import CliRunner
 
     from gcmem.cli import app as cli_app
 
-    result = CliRunner().invoke(cli_app, ["asyncapi", "--out", str(tmp_path)])
+    result = CliRunner().invoke(cli_app, ["asyncapi", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    generated = json.loads((tmp_path / "asyncapi.json").read_text())
-    committed = json.loads(
-        (Path(__file__).resolve().parents[1] / "docs" / "asyncapi.json").read_text()
+    return dict(json.loads((out / "asyncapi.json").read_text()))
+
+
+def test_asyncapi_document_in_docs_is_current(tmp_path: Path) -> None:
+    """docs/asyncapi.{json,yaml} are generated from the app (``gcmem asyncapi``); they must
+    not drift."""
+    generated = _generated_asyncapi(tmp_path)
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    committed = json.loads((docs / "asyncapi.json").read_text())
+    assert generated == committed, "run `gcmem asyncapi --out docs` to refresh docs/"
+    assert (tmp_path / "asyncapi.yaml").read_text() == (docs / "asyncapi.yaml").read_text(), (
+        "run `gcmem asyncapi --out docs` to refresh docs/"
     )
-    assert generated == committed, "run `gcmem asyncapi` to refresh docs/"
-    channels = generated["channels"]
-    assert {"turns", "query", "dead-letters", "turns:publish"} <= set(channels)
-    assert "Turn" in generated["components"]["schemas"]
+
+
+def _payload(doc: dict[str, Any], channel: str) -> dict[str, Any]:
+    """The resolved payload schema of a channel's (only) message."""
+    [message] = doc["channels"][channel]["messages"].values()
+    name = message["$ref"].removeprefix("#/components/messages/")
+    payload = doc["components"]["messages"][name]["payload"]
+    if "$ref" in payload:
+        payload = doc["components"]["schemas"][
+            payload["$ref"].removeprefix("#/components/schemas/")
+        ]
+    return dict(payload)
+
+
+def test_asyncapi_documents_every_message_payload(tmp_path: Path) -> None:
+    """The turn schema on the bus is a public contract: the subscriber's message is Turn v1,
+    and dead letters and query replies are described too (no EmptyPayload anywhere)."""
+    from gcmem.models import TURN_SCHEMA_VERSION
+    from gcmem.pipeline.dlq import DeadLetter
+    from gcmem.pipeline.query import QueryReply, QueryRequest
+
+    doc = _generated_asyncapi(tmp_path)
+    assert {"turns", "query", "query:reply", "dead-letters", "turns:publish"} <= set(
+        doc["channels"]
+    )
+    for channel in doc["channels"]:
+        payload = _payload(doc, channel)
+        assert payload.get("type") == "object" and payload.get("properties"), (channel, payload)
+    assert "EmptyPayload" not in json.dumps(doc)
+
+    turn_schema = Turn.model_json_schema(ref_template="#/components/schemas/{model}")
+    turn_schema.pop("$defs", None)
+    for channel in ("turns", "turns:publish"):  # what workers read = what producers publish
+        assert _payload(doc, channel) == turn_schema, channel
+    version = _payload(doc, "turns")["properties"]["schema_version"]
+    assert version["const"] == TURN_SCHEMA_VERSION == 1
+    assert "Fact" in doc["components"]["schemas"]
+    assert doc["operations"]["turns"]["action"] == "receive"
+
+    assert _payload(doc, "query")["title"] == QueryRequest.__name__
+    reply = _payload(doc, "query:reply")
+    assert reply["title"] == QueryReply.__name__ and "result" in reply["properties"]
+    assert "RetrievalResult" in doc["components"]["schemas"]
+    dead = _payload(doc, "dead-letters")
+    assert dead["title"] == DeadLetter.__name__
+    assert {"source_id", "kind", "reason", "attempts"} <= set(dead["properties"])
+    assert "original" not in dead["properties"], "original fields ride as orig:<name>"

@@ -67,3 +67,24 @@ def test_empty_server_url_means_embedded(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("GCMEM_QDRANT_URL", " ")
     s = load_settings()
     assert s.embedded_redis and s.embedded_qdrant
+
+
+def test_readme_configuration_table_matches_the_settings() -> None:
+    from gcmem.cli.config import REFERENCE_END, REFERENCE_START, settings_reference
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    start = readme.index(REFERENCE_START) + len(REFERENCE_START)
+    table = readme[start : readme.index(REFERENCE_END)]
+    assert table == settings_reference(), (
+        "README out of date: run `gcmem config reference --readme README.md`"
+    )
+
+
+def test_reference_lists_every_variable_with_its_default() -> None:
+    from gcmem.cli.config import settings_reference
+
+    table = settings_reference()
+    for name in Settings.model_fields:
+        assert f"| `GCMEM_{name.upper()}` |" in table
+    assert '| `GCMEM_FILTERS` | list[str] | `["supersession", "dominance"]` |' in table
+    assert "| `GCMEM_REDIS_URL` | str \\| unset | unset |" in table

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import fakeredis
 import numpy as np
 import pytest
 
 from bench.scenarios.model import Scenario, ScenarioTurn
+from bench.sweep.config import SweepConfig, reachable
 from bench.sweep.metrics import InstanceLabels, context_metrics, majority_reader, top_reader
 from bench.sweep.oracles import GoldLabels, GoldOracle, NoisyGoldOracle, false_positive_rate
+from bench.sweep.report import detector_summary
 from bench.sweep.stats import bootstrap, paired_delta
 from bench.sweep.store import RecordStore
 from gcmem.filters.base import QueryContext
@@ -216,6 +219,67 @@ def test_false_positive_rate_bounds() -> None:
         false_positive_rate(1.0, 0.05, 0.5)
     with pytest.raises(ValueError):
         false_positive_rate(0.0, 0.9, 0.2)
+
+
+def test_unreachable_noisy_detectors_are_skipped_not_fatal() -> None:
+    # Smoke-sized sets have many contradictions (base rate ~0.19): precision 0.1 cannot exist
+    # there at any recall, precision 0.15 only up to recall ~0.75. The default grid must run.
+    config = SweepConfig(noisy_recalls=(0.5, 1.0), noisy_precisions=(1.0, 0.15, 0.1))
+    assert len(config.noisy_names()) == 6
+    kept = {(p, r) for _, p, r in config.noisy_names(base_rate=0.19)}
+    assert kept == {(1.0, 0.5), (1.0, 1.0), (0.15, 0.5)}
+    for p in (1.0, 0.9, 0.5, 0.3, 0.2, 0.1):
+        for r in (0.1, 0.5, 1.0):
+            ok = reachable(p, r, 0.19)
+            if ok:
+                assert 0 <= false_positive_rate(r, p, 0.19) <= 1
+            else:
+                with pytest.raises(ValueError, match="unreachable"):
+                    false_positive_rate(r, p, 0.19)
+    assert SweepConfig(oracles=("gold",)).noisy_names(base_rate=0.1) == []
+
+
+def _est(mean: float, half: float = 0.02) -> dict[str, float]:
+    return {"mean": mean, "lo": mean - half, "hi": mean + half, "n": 100}
+
+
+def _detector_results(phi_means: list[float]) -> dict[str, Any]:
+    """A results.json shape with one precision (1.0) and recalls 0.1, 0.5, 1.0."""
+    recalls = [0.1, 0.5, 1.0]
+    rows: list[dict[str, Any]] = [
+        {"recall": r, "gcmem": [_est(m + 0.15)], "phi": [_est(m)]}
+        for r, m in zip(recalls, phi_means, strict=True)
+    ]
+    starts: dict[str, float | None] = {}
+    for part in ("gcmem", "phi"):
+        start = None
+        for row in reversed(rows):
+            if row[part][0]["lo"] <= 0:
+                break
+            start = row["recall"]
+        starts[part] = start
+    return {
+        "detector": {
+            "precisions": [1.0],
+            "rows": rows,
+            "helps_from": {part: {"1": s} for part, s in starts.items()},
+        },
+        "conditions": {"supersession|off": {"delta_vs_rag": {"accuracy_majority": _est(0.15)}}},
+    }
+
+
+def test_detector_summary_states_the_threshold_from_the_numbers() -> None:
+    everywhere = detector_summary(_detector_results([0.05, 0.2, 0.35]))
+    assert everywhere.startswith("No recall threshold in the range tested: at precision 1 ")
+    assert "+0.05 at recall 0.1, +0.20 at recall 0.5, +0.35 at recall 1" in everywhere
+    assert "pre-filter alone: +0.15" in everywhere
+    knee = detector_summary(_detector_results([-0.01, 0.2, 0.35]))
+    assert "at recall ≥ 0.1 for full gcmem and ≥ 0.5 for Φ_T alone; below that" in knee
+    never = detector_summary(_detector_results([-0.3, -0.2, -0.1]))
+    assert "and nowhere for Φ_T alone" in never
+    worse = detector_summary(_detector_results([-0.5, -0.4, -0.3]))
+    assert "never has its 95% interval above zero, at any recall tested (0.1-1)" in worse
+    assert detector_summary({}).startswith("Not measured")
 
 
 # --- baselines ---------------------------------------------------------------------------------

@@ -438,7 +438,7 @@ class EvaluationPhase:
             out.append((self.model_name, self.model_oracle))
         if "gold" in self.config.oracles:
             out.append(("gold", GoldOracle(labels)))
-        for name, precision, recall in self.config.noisy_names():
+        for name, precision, recall in self.config.noisy_names(self.base_rate):
             out.append(
                 (
                     name,

@@ -344,7 +344,7 @@ def realised_noise(
     truth = np.array([d[0] for d in draws], dtype=bool)
     u = np.array([d[1] for d in draws])
     out: dict[str, dict[str, float | None]] = {}
-    for name, precision, recall in config.noisy_names():
+    for name, precision, recall in config.noisy_names(base_rate):
         fp_rate = false_positive_rate(recall, precision, base_rate)
         flagged = np.where(truth, u < recall, u < fp_rate)
         tp = int((flagged & truth).sum())
@@ -633,6 +633,8 @@ def _detector_section(results: dict[str, Any]) -> list[str]:
         f"contradictions among them: {meta['base_rate']:.3f}). Cells: Δ accuracy against "
         "standard RAG, majority reader, paired, STM off, over all instances (static ones "
         "included: a false positive can only hurt them).",
+        "",
+        f"Summary (the README's detector-dependency line): {detector_summary(results)}",
     ]
     for part, title in (
         ("gcmem", "Full gcmem (the supersession pre-filter decides keyed pairs whatever κ says)"),
@@ -643,9 +645,9 @@ def _detector_section(results: dict[str, Any]) -> list[str]:
             out.append(f"| {row['recall']:g} | " + " | ".join(_signed(c) for c in row[part]) + " |")
         out += ["", "Where it stops helping (the lowest recall from which up Δ's 95% interval lies "
                 "above zero at every recall tested):"]  # fmt: skip
+        lowest = min(row["recall"] for row in detector["rows"])
         for p, r in detector["helps_from"][part].items():
-            verdict = "never reliably above zero" if r is None else f"helps from recall {r:g} up"
-            out.append(f"- precision {p}: {verdict}")
+            out.append(f"- precision {p}: {_helps_phrase(r, lowest)}")
     out += [
         "",
         "Realised precision / recall of each detector on the scheduled pairs:",
@@ -660,6 +662,113 @@ def _detector_section(results: dict[str, Any]) -> list[str]:
             cells.append(f"{_fmt(n.get('precision'))} / {_fmt(n.get('recall'))}")
         out.append(f"| {row['recall']:g} | " + " | ".join(cells) + " |")
     return out
+
+
+def _helps_phrase(start: float | None, lowest: float) -> str:
+    if start is None:
+        return "never reliably above zero"
+    if start <= lowest:
+        return f"helps at every recall tested (down to {lowest:g}): no threshold in range"
+    return f"helps from recall {start:g} up (not reliably below it)"
+
+
+SUMMARY_PRECISIONS = (1.0, 0.9, 0.75)
+
+
+def detector_summary(
+    results: dict[str, Any], precisions: Sequence[float] = SUMMARY_PRECISIONS
+) -> str:
+    """The detector-dependency finding in a few sentences, at ``precisions`` (those the run
+    has): the recall below which the paired Δ accuracy against standard RAG stops being
+    reliably above zero, Δ at the lowest, middle and highest recall tested, what precision
+    costs in static retention, and where the real model's realised precision and recall put
+    it on the curve."""
+    detector, summary = results.get("detector", {}), results.get("conditions", {})
+    rows = detector.get("rows") or []
+    if not rows:
+        return "Not measured (run with the noisy oracle in --oracles)."
+    grid = [float(p) for p in detector["precisions"]]
+    shown = [p for p in precisions if p in grid] or grid[:3]
+    cols = [grid.index(p) for p in shown]
+    ps = " / ".join(f"{p:g}" for p in shown)
+    recalls = [float(row["recall"]) for row in rows]
+    lowest, highest = min(recalls), max(recalls)
+    middle = min(range(len(rows)), key=lambda i: abs(recalls[i] - 0.5))
+    picks = sorted({recalls.index(lowest), middle, recalls.index(highest)})
+    starts = {
+        part: [detector["helps_from"][part].get(f"{p:g}") for p in shown]
+        for part in ("gcmem", "phi")
+    }
+
+    sentences = []
+    if all(s is not None and s <= lowest for v in starts.values() for s in v):
+        sentences.append(
+            f"no recall threshold in the range tested: at precision {ps} the paired Δ accuracy "
+            "against standard RAG (all instances, STM off) has its 95% interval above zero at "
+            f"every recall from {lowest:g} to {highest:g}, for full gcmem and for Φ_T alone"
+        )
+    elif all(s is None for v in starts.values() for s in v):
+        sentences.append(
+            f"at precision {ps} the paired Δ accuracy against standard RAG (all instances, STM "
+            "off) never has its 95% interval above zero, at any recall tested "
+            f"({lowest:g}-{highest:g}), for full gcmem or for Φ_T alone"
+        )
+    else:
+        where = {
+            part: " / ".join("nowhere" if s is None else f"≥ {s:g}" for s in v)
+            for part, v in starts.items()
+        }
+        sentences.append(
+            f"at precision {ps} the paired Δ accuracy against standard RAG (all instances, STM "
+            f"off) has its 95% interval above zero at recall {where['gcmem']} for full gcmem "
+            f"and {where['phi']} for Φ_T alone; below that the filter stops helping"
+        )
+    for part, name in (("gcmem", "full gcmem"), ("phi", "Φ_T alone")):
+        cells = ", ".join(
+            " / ".join(_mean_signed(rows[i][part][c]) for c in cols) + f" at recall {recalls[i]:g}"
+            for i in picks
+        )
+        sentence = f"{name}: {cells}"
+        pre = summary.get(key("supersession", "off"), {}).get("delta_vs_rag", {})
+        if part == "gcmem" and pre.get("accuracy_majority", {}).get("n"):
+            sentence += (
+                f" (the supersession pre-filter alone: {_mean_signed(pre['accuracy_majority'])})"
+            )
+        sentences.append(sentence)
+    retention = [
+        summary.get(key(f"phi[{noisy_name(p, highest)}]", "off"), {})
+        .get("overall", {})
+        .get("static_retention", {})
+        for p in shown
+    ]
+    if all(est.get("n") for est in retention):
+        sentences.append(
+            f"precision costs still-true facts: Φ_T's static retention at recall {highest:g} is "
+            + " / ".join(f"{est['mean']:.2f}" for est in retention)
+        )
+    model = results.get("model_pairs", {}).get("all", {})
+    real = summary.get(key("phi[nli]", "off"), {}).get("delta_vs_rag", {}).get("accuracy_majority")
+    if model.get("recall") is not None and model.get("precision") is not None and real:
+        # The grid point nearest the real model's realised precision and recall.
+        p_near = min(grid, key=lambda p: abs(p - model["precision"]))
+        r_near = min(recalls, key=lambda r: abs(r - model["recall"]))
+        near = summary.get(key(f"phi[{noisy_name(p_near, r_near)}]", "off"), {})
+        near_delta = near.get("delta_vs_rag", {}).get("accuracy_majority", {})
+        sentence = (
+            f"the real NLI model (realised precision {model['precision']:.2f}, recall "
+            f"{model['recall']:.2f} on the scheduled pairs) gets {_signed(real)} with Φ_T alone"
+        )
+        if near_delta.get("n"):
+            sentence += (
+                f", the noisy gold detector at precision {p_near:g} / recall {r_near:g} "
+                f"{_signed(near_delta)}"
+            )
+        sentences.append(sentence)
+    return " ".join(s[0].upper() + s[1:] + "." for s in sentences)
+
+
+def _mean_signed(est: dict[str, Any]) -> str:
+    return "–" if not est or est.get("n", 0) == 0 else f"{est['mean']:+.2f}"
 
 
 # --- plots -------------------------------------------------------------------------------------
@@ -727,12 +836,12 @@ def plot(results: dict[str, Any], out_dir: Path) -> list[Path]:
             for part, style, name in (("gcmem", "-", "full gcmem"), ("phi", "--", "Φ_T alone")):
                 cells = [row[part][i] for row in detector["rows"]]
                 ax.plot(
-                    recalls, [c.get("mean") for c in cells], style, color=shade, marker="o",
+                    recalls, [_val(c, "mean") for c in cells], style, color=shade, marker="o",
                     ms=3, label=f"{name}, precision {p:g}",
                 )  # fmt: skip
                 if part == "phi":
                     ax.fill_between(
-                        recalls, [c.get("lo") for c in cells], [c.get("hi") for c in cells],
+                        recalls, [_val(c, "lo") for c in cells], [_val(c, "hi") for c in cells],
                         color=shade, alpha=0.1, lw=0,
                     )  # fmt: skip
         model = results.get("model_pairs", {}).get("all", {})
@@ -757,6 +866,12 @@ def plot(results: dict[str, Any], out_dir: Path) -> list[Path]:
         plt.close(fig)
         written.append(path)
     return written
+
+
+def _val(est: dict[str, Any], name: str) -> float:
+    """An estimate's field for plotting; NaN (a gap) where the condition was not run."""
+    value = est.get(name)
+    return math.nan if value is None else float(value)
 
 
 BANDS = {"rag", "gcmem[nli]", "gcmem[gold]", f"{GC_FULL}[gold]"}
@@ -803,7 +918,9 @@ def detector_rows(summary: dict[str, Any], config: SweepConfig) -> dict[str, Any
             start: float | None = None
             for row in reversed(rows):
                 cell = row[part][i]
-                if not cell or cell.get("lo") is None or cell["lo"] <= 0:
+                if not cell:
+                    continue  # not run: precision unreachable at this recall and base rate
+                if cell.get("lo") is None or cell["lo"] <= 0:
                     break
                 start = row["recall"]
             helps_from[part][f"{p:g}"] = start

@@ -163,6 +163,12 @@ def run_sweep(
         f"Φ_T schedules {scheduled:,} pairs over {len(retrieval)} candidate sets (STM on); "
         f"{base_rate:.3f} of them are true contradictions"
     )
+    unreachable = len(config.noisy_names()) - len(config.noisy_names(base_rate))
+    if unreachable:
+        log(
+            f"skipping {unreachable} noisy detector(s) whose precision is unreachable at this "
+            "base rate (even flagging every pair gives more)"
+        )
 
     # --- phase 2: evaluation -------------------------------------------------------------------
     model_oracle = None
@@ -171,6 +177,9 @@ def run_sweep(
         from gcmem.oracle.factory import build_oracle
 
         model_oracle = build_oracle(settings)
+        # A calibrated κ brings its own threshold (GCMEM_ORACLE_CALIBRATION): key the records
+        # and report decisions by the threshold actually applied.
+        settings = settings.model_copy(update={"oracle_threshold": model_oracle.threshold})
     model_identity = model_oracle.identity.canonical() if model_oracle is not None else None
     eval_digest = digest(evaluation_identity(config, settings, retrieval_digest, model_identity))
     store_b = RecordStore(work_dir / f"evaluation-{eval_digest}.jsonl")
@@ -203,7 +212,7 @@ def run_sweep(
     conds = [f"{n}|{stm}" for n in names for stm in ("off", "on")] + ["bag-of-facts|-"]
     noisy = [
         f"{part}[{name}]|{stm}"
-        for name, _, _ in config.noisy_names()
+        for name, _, _ in config.noisy_names(base_rate)
         for part in ("phi", "gcmem")
         for stm in config.noisy_stm
     ]
@@ -253,7 +262,7 @@ def run_sweep(
         "noise": realised_noise(
             by_id, retrieval.values(), config, base_rate, settings.chunk_max_chars
         )
-        if config.noisy_names()
+        if config.noisy_names(base_rate)
         else {},
         "latency": latency_summary(retrieval, evaluation, model_name),
         "model_pairs": model_pair_quality(by_id, evaluation, model_name, settings.oracle_threshold),

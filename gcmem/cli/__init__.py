@@ -1,12 +1,18 @@
 """The ``gcmem`` command line. Each command group lives in its own module of this package."""
 
 from gcmem.cli.bench import bench_app
+from gcmem.cli.config import config_app
 from gcmem.cli.ledger import ledger_app
 from gcmem.cli.main import app
+from gcmem.cli.oracle import oracle_app
 from gcmem.cli.pipeline import register as register_pipeline
 
 app.add_typer(bench_app, name="bench", help="Benchmarks (run from a source checkout).")
+app.add_typer(config_app, name="config", help="Show settings and their reference.")
 app.add_typer(ledger_app, name="ledger", help="Read the supersession ledger.")
+app.add_typer(
+    oracle_app, name="oracle", help="Fine-tune, calibrate and evaluate the conflict oracle."
+)
 register_pipeline(app)
 
 __all__ = ["app"]

@@ -20,3 +20,10 @@ BENCHMARKS: dict[str, str] = {
 
 for _name, _module in BENCHMARKS.items():
     bench_app.command(_name)(importlib.import_module(_module).cli)
+
+# issue 8: κ accuracy on agent memory (a command group: data, evaluate)
+bench_app.add_typer(
+    importlib.import_module("bench.oracle_accuracy").app,
+    name="oracle-accuracy",
+    help="κ accuracy on held-out agent-memory pairs: gates, calibration, fine-tuning.",
+)

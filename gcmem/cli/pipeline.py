@@ -7,7 +7,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -37,6 +37,17 @@ def _settings(**overrides: object) -> Settings:
     except SettingsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
+
+
+def _bus_settings(**overrides: object) -> Settings:
+    """Settings for a command that talks to the bus, which cannot run on a Redis Cluster."""
+    from gcmem.redis_backend import bus_config_error
+
+    settings = _settings(**overrides)
+    if (error := bus_config_error(settings)) is not None:
+        console.print(f"[red]{error}[/red]")
+        raise typer.Exit(2)
+    return settings
 
 
 def _build(settings: Settings, roles: Roles, consumer: str | None) -> PipelineApp:
@@ -111,13 +122,13 @@ def publish(
     """Publish turns to the turn stream as they are (the workers validate them; rejected
     lines land in the dead-letter stream with the reason)."""
     from gcmem.pipeline.topology import Topology
-    from gcmem.redis_backend import open_redis
+    from gcmem.redis_backend import open_bus_redis
 
-    settings = _settings()
+    settings = _bus_settings()
     if settings.redis_url is None:
         console.print("[red]gcmem publish needs GCMEM_REDIS_URL (the bus's Redis)[/red]")
         raise typer.Exit(2)
-    client = open_redis(settings)
+    client = open_bus_redis(settings)
     stream = Topology.from_settings(settings).stream
     source = sys.stdin.buffer if str(file) == "-" else file.open("rb")
     published = 0
@@ -144,25 +155,42 @@ def asyncapi(
     ] = Path("docs"),
 ) -> None:
     """Write the AsyncAPI document of the pipeline (turn stream, dead letters, queries)."""
+    import yaml
+
     from gcmem.pipeline.app import Roles, create_app
 
     settings = _settings(redis_url="redis://localhost:6379/0", key_prefix="gcmem")
     built = create_app(settings, roles=Roles(worker=True, query=True), consumer="worker")
-    schema = built.app.schema.to_specification()
+    doc = _canonical(built.app.schema.to_specification().to_jsonable())
     out.mkdir(parents=True, exist_ok=True)
-    (out / "asyncapi.json").write_text(json.dumps(schema.to_jsonable(), indent=2) + "\n")
-    (out / "asyncapi.yaml").write_text(schema.to_yaml())
+    (out / "asyncapi.json").write_text(json.dumps(doc, indent=2) + "\n")
+    (out / "asyncapi.yaml").write_text(yaml.dump(doc, sort_keys=False))
     console.print(f"wrote {out / 'asyncapi.json'} and {out / 'asyncapi.yaml'}")
+
+
+def _canonical(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document with its named sections in name order: FastStream lists publishers in an
+    order that can differ between processes, and the committed files must be reproducible."""
+    out = dict(doc)
+    for section in ("channels", "operations"):
+        if section in out:
+            out[section] = dict(sorted(out[section].items()))
+    if "components" in out:
+        out["components"] = {
+            name: dict(sorted(items.items())) if isinstance(items, dict) else items
+            for name, items in out["components"].items()
+        }
+    return out
 
 
 def _dlq() -> tuple[Settings, object]:
     from gcmem.pipeline.dlq import DeadLetterQueue
     from gcmem.pipeline.topology import Topology
-    from gcmem.redis_backend import open_async_redis
+    from gcmem.redis_backend import open_async_bus_redis
 
-    settings = _settings()
+    settings = _bus_settings()
     topo = Topology.from_settings(settings, consumer="cli")
-    return settings, DeadLetterQueue(open_async_redis(settings), topo.stream, topo.dead_letters)
+    return settings, DeadLetterQueue(open_async_bus_redis(settings), topo.stream, topo.dead_letters)
 
 
 @dlq_app.command("list")

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
-import redis
 
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import Resources, register
 from gcmem.models import Decision, ScoredChunk
-from gcmem.redis_backend import Keyspace
+from gcmem.redis_backend import Keyspace, RedisClient
 
 TIMESTAMP_STAGE = "timestamp-rerank"
 MULTI_FACTOR_STAGE = "multi-factor"
@@ -70,7 +69,7 @@ class TimestampRerank:
 class UsageCounter:
     """How often each chunk was served, per namespace (one Redis hash)."""
 
-    def __init__(self, client: redis.Redis, keys: Keyspace) -> None:
+    def __init__(self, client: RedisClient, keys: Keyspace) -> None:
         self.client = client
         self.keys = keys
 

@@ -142,7 +142,9 @@ class TemporalDominance:
             PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
             for old, new, conflict, keys in plan.keyed
         ]
-        lookup = self.log.scores(query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle])
+        lookup = self.log.scores(
+            query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle], query.query
+        )
         timings.update(lookup.timings_ms)
         decisions = self.log.decide(lookup.scores)
         verdicts += [

@@ -50,11 +50,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, cast
 
-import redis
-
 from gcmem.filters.extract import chunk_facts, fact_key, normalize_key, normalize_object
 from gcmem.models import Chunk, Fact
-from gcmem.redis_backend import Keyspace
+from gcmem.redis_backend import Keyspace, RedisClient, is_cluster
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # Assertions per script call: each call is atomic, and a long script blocks the server.
@@ -540,7 +538,7 @@ def chunk_assertions(chunk: Chunk, facts: FactReader = chunk_facts) -> tuple[lis
 class SupersessionLedger:
     """Writes and reads the ledger. Thread-safe as far as the Redis client is."""
 
-    def __init__(self, client: redis.Redis, keys: Keyspace) -> None:
+    def __init__(self, client: RedisClient, keys: Keyspace) -> None:
         self.client = client
         self.keys = keys
         self._write = client.register_script(_WRITE)
@@ -562,24 +560,49 @@ class SupersessionLedger:
             for fact in kept:
                 kid = key_id(fact.subject, fact.relation)
                 by_namespace[chunk.namespace][kid].append((fact, chunk))
-        calls: list[tuple[str, list[_Item]]] = []
-        pipe = self.client.pipeline(transaction=False)
+        calls: list[tuple[str, dict[str, list[_Item]]]] = []
         for namespace, groups in by_namespace.items():
             batch: dict[str, list[_Item]] = {}
             size = 0
             for kid, items in groups.items():
                 if batch and size + len(items) > MAX_ASSERTIONS_PER_CALL:
-                    calls.append((namespace, self._call_write(pipe, namespace, batch)))
+                    calls.append((namespace, batch))
                     batch, size = {}, 0
                 batch[kid] = items
                 size += len(items)
             if batch:
-                calls.append((namespace, self._call_write(pipe, namespace, batch)))
-        if not calls:
-            return report
-        for (namespace, items), raw in zip(calls, pipe.execute(), strict=True):
+                calls.append((namespace, batch))
+        for namespace, items, raw in self._run_writes(calls):
             self._collect(report, namespace, items, raw)
         return report
+
+    def _run_writes(
+        self, calls: Sequence[tuple[str, dict[str, list[_Item]]]]
+    ) -> list[tuple[str, list[_Item], Any]]:
+        """Run write calls; returns (namespace, assertions in argument order, script reply).
+
+        One server: all calls pipelined, one round trip. A cluster routes each call to the
+        shard of its namespace's hash tag; there the calls run one by one, so a node that
+        lacks the script (new, restarted, failed over) gets it loaded and the call retried,
+        which a pipelined EVALSHA cannot do without re-running the calls that succeeded."""
+        if not calls:
+            return []
+        if is_cluster(self.client):
+            out = []
+            for namespace, groups in calls:
+                keys, args, items = self._write_args(namespace, groups)
+                out.append((namespace, items, self._write(keys=keys, args=args)))
+            return out
+        pipe = self.client.pipeline(transaction=False)
+        queued = []
+        for namespace, groups in calls:
+            keys, args, items = self._write_args(namespace, groups)
+            self._write(keys=keys, args=args, client=pipe)
+            queued.append((namespace, items))
+        return [
+            (namespace, items, raw)
+            for (namespace, items), raw in zip(queued, pipe.execute(), strict=True)
+        ]
 
     def assert_fact(
         self,
@@ -596,14 +619,16 @@ class SupersessionLedger:
             raise ValueError(f"fact {fact!r} has an empty subject or relation after normalising")
         norm = Fact(subject=s, relation=r, object=normalize_object(fact.object))
         item: _Item = (norm, _Stated(namespace, turn_id, chunk_id, ts))
-        pipe = self.client.pipeline(transaction=False)
-        items = self._call_write(pipe, namespace, {key_id(s, r): [item]})
+        keys, args, items = self._write_args(namespace, {key_id(s, r): [item]})
         report = RecordReport()
-        self._collect(report, namespace, items, pipe.execute()[0])
+        self._collect(report, namespace, items, self._write(keys=keys, args=args))
         return report.results[0]
 
-    def _call_write(self, pipe: Any, namespace: str, groups: dict[str, list[_Item]]) -> list[_Item]:
-        """Queue one write call for these keys; returns its assertions in argument order."""
+    def _write_args(
+        self, namespace: str, groups: dict[str, list[_Item]]
+    ) -> tuple[list[str], list[str], list[_Item]]:
+        """KEYS and ARGV of one write call for these keys (all under the namespace's hash
+        tag, so one cluster slot), and its assertions in argument order."""
         keys = [self.keys.ledger_key_index(namespace), self.keys.ledger_stats(namespace)]
         args: list[str] = [str(len(groups))]
         order: list[_Item] = []
@@ -625,8 +650,7 @@ class SupersessionLedger:
                     chunk.id,
                 ]
                 order.append((fact, chunk))
-        self._write(keys=keys, args=args, client=pipe)
-        return order
+        return keys, args, order
 
     @staticmethod
     def _collect(report: RecordReport, namespace: str, items: Sequence[_Item], raw: Any) -> None:

@@ -17,6 +17,7 @@ from gcmem.filters.pairs import FactReader, classify_pair, ledger_facts, read_fa
 from gcmem.filters.registry import Resources, register
 from gcmem.models import Chunk
 from gcmem.mtm.index import MediumTermIndex
+from gcmem.oracle.base import is_query_conditioned
 from gcmem.oracle.verdicts import VerdictLog
 
 STAGE = "verdict-precompute"
@@ -44,6 +45,8 @@ class VerdictPrecompute:
         self.pairs_scored = 0  # pairs sent to the log over this object's life (hits included)
 
     def on_ingest(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        if is_query_conditioned(self.log.oracle):
+            return  # its verdicts depend on the query, which is unknown at write time
         by_ns: dict[str, list[int]] = {}
         for i, chunk in enumerate(chunks):
             by_ns.setdefault(chunk.namespace, []).append(i)

@@ -10,19 +10,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
-
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.mtm.index import MediumTermIndex
-from gcmem.redis_backend import Keyspace
+from gcmem.redis_backend import Keyspace, RedisClient
 from gcmem.settings import Settings
 
 
 @dataclass
 class Resources:
     settings: Settings
-    redis: redis.Redis
+    redis: RedisClient
     keys: Keyspace
     index: MediumTermIndex
     embedder: Embedder

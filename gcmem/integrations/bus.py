@@ -25,7 +25,7 @@ from gcmem.models import RetrievalResult, Turn
 from gcmem.pipeline.codec import DATA_FIELD
 from gcmem.pipeline.query import QueryReply, request_body, unwrap
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import connection_kwargs, open_redis
+from gcmem.redis_backend import bus_config_error, connection_kwargs, open_bus_redis
 from gcmem.settings import Settings, load_settings
 
 __all__ = ["BusClient", "TurnStreamSink"]
@@ -36,6 +36,8 @@ def _entry(turn: Turn) -> dict[bytes, bytes]:
 
 
 def _server_url(settings: Settings, url: str | None) -> str:
+    if url is None and (error := bus_config_error(settings)) is not None:
+        raise ValueError(error)
     found = url or settings.redis_url
     if found is None:
         raise ValueError(
@@ -58,7 +60,7 @@ class TurnStreamSink:
     ) -> None:
         s = settings or load_settings()
         if client is None:
-            client = redis.Redis.from_url(url, **connection_kwargs(s)) if url else open_redis(s)
+            client = redis.Redis.from_url(url, **connection_kwargs(s)) if url else open_bus_redis(s)
         self.client = client
         self.stream = Topology.from_settings(s, consumer="publisher").stream
 

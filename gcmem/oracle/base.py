@@ -124,3 +124,15 @@ def check_template(template: str, allowed: set[str], required: set[str], setting
             f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
         )
     return template
+
+
+def is_query_conditioned(oracle: object) -> bool:
+    """Whether ``oracle`` judges pairs relative to a question (``score_with_question``)."""
+    return bool(getattr(oracle, "query_conditioned", False))
+
+
+def score_for(oracle: ConflictOracle, pairs: Sequence[Pair], question: str | None) -> np.ndarray:
+    """κ for ``pairs``, relative to ``question`` when the oracle is query-conditioned."""
+    if question and is_query_conditioned(oracle):
+        return np.asarray(oracle.score_with_question(pairs, question), dtype=np.float64)  # type: ignore[attr-defined]
+    return np.asarray(oracle.score(pairs), dtype=np.float64)

@@ -90,6 +90,7 @@ class CrossEncoderOracle:
         contradiction_label: str = "contradiction",
         fingerprint: WeightsFingerprint | None = None,
         progress: bool = False,
+        question_template: str | None = None,
     ) -> None:
         quiet_transformers()
         if batch_size < 1 or max_length < 8:
@@ -103,6 +104,18 @@ class CrossEncoderOracle:
         self.direction = check_direction(direction)
         self.threshold = check_threshold(threshold)
         self.template = check_template(template, {"text"}, {"text"}, "GCMEM_ORACLE_TEMPLATE")
+        # Query-conditioned κ: each statement is rendered with the question in front
+        # ("contradict relative to the user query"); None = the unconditioned form only.
+        self.question_template = (
+            None
+            if question_template is None
+            else check_template(
+                question_template,
+                {"question", "text"},
+                {"question", "text"},
+                "GCMEM_ORACLE_QUESTION_TEMPLATE",
+            )
+        )
         self.progress = progress
         # Fast tokenizers have failed with "Already borrowed" when query threads tokenize
         # concurrently with truncation (huggingface/tokenizers#537); tokenizing one call at a
@@ -133,6 +146,11 @@ class CrossEncoderOracle:
                 "max_length": self.max_length,
             },
         )
+        if self.question_template is not None:
+            # Only when set, so the θ of an unconditioned oracle is unchanged by this option.
+            self._identity = OracleIdentity(
+                self.kind, {**self._identity.params, "question_template": self.question_template}
+            )
         # Precision is deliberately not in θ: fp32/bf16 scores differ in the third decimal,
         # and CPU and GPU workers should share one log (the first writer's score wins).
 
@@ -143,6 +161,21 @@ class CrossEncoderOracle:
     @property
     def symmetric(self) -> bool:
         return self.direction == "max"
+
+    @property
+    def query_conditioned(self) -> bool:
+        return self.question_template is not None
+
+    def score_with_question(self, pairs: Sequence[Pair], question: str) -> np.ndarray:
+        """P(contradiction) per pair, judged relative to ``question``."""
+        if self.question_template is None:
+            return self.score(pairs)
+        qt = self.question_template
+        rendered = [
+            (qt.format(question=question, text=a), qt.format(question=question, text=b))
+            for a, b in pairs
+        ]
+        return self.score(rendered)
 
     def decide(self, scores: np.ndarray | float) -> np.ndarray:
         return decide(scores, self.threshold)

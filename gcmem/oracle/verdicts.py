@@ -19,16 +19,16 @@ threshold change re-decides from the log without recomputing.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 import numpy as np
-import redis
 
-from gcmem.oracle.base import ConflictOracle
-from gcmem.redis_backend import Keyspace
+from gcmem.oracle.base import ConflictOracle, is_query_conditioned, score_for
+from gcmem.redis_backend import Keyspace, RedisClient
 
 STAT_FIELDS = ("hits", "misses", "stored", "raced", "oracle_calls")
 
@@ -55,7 +55,7 @@ class VerdictLookup:
 
 
 class VerdictLog:
-    def __init__(self, client: redis.Redis, keys: Keyspace, oracle: ConflictOracle) -> None:
+    def __init__(self, client: RedisClient, keys: Keyspace, oracle: ConflictOracle) -> None:
         self.client = client
         self.keys = keys
         self.oracle = oracle
@@ -75,12 +75,25 @@ class VerdictLog:
             a, b = b, a
         return f"{a}:{b}"
 
-    def scores(self, namespace: str, pairs: Sequence[tuple[Statement, Statement]]) -> VerdictLookup:
-        """P(contradiction) for each (older, newer) pair: from the log, else computed once."""
+    def scores(
+        self,
+        namespace: str,
+        pairs: Sequence[tuple[Statement, Statement]],
+        question: str | None = None,
+    ) -> VerdictLookup:
+        """P(contradiction) for each (older, newer) pair: from the log, else computed once.
+
+        A query-conditioned oracle judges a pair relative to ``question``: its verdicts are
+        keyed by the pair and a hash of the question (other oracles ignore ``question``).
+        """
         if not pairs:
             return VerdictLookup(np.zeros(0, dtype=np.float64))
         key = self.keys.verdicts(namespace, self.theta)
-        fields = [self.field(a, b) for a, b in pairs]
+        conditioned = bool(question) and is_query_conditioned(self.oracle)
+        suffix = ""
+        if conditioned and question:
+            suffix = ":q" + hashlib.sha256(question.encode()).hexdigest()[:16]
+        fields = [self.field(a, b) + suffix for a, b in pairs]
         timings: dict[str, float] = {}
 
         t0 = time.perf_counter()
@@ -96,8 +109,10 @@ class VerdictLog:
         if missing:
             first_pair = {f: p for f, p in zip(fields, pairs, strict=True)}
             t0 = time.perf_counter()
-            computed = self.oracle.score(
-                [(first_pair[f][0].text, first_pair[f][1].text) for f in missing]
+            computed = score_for(
+                self.oracle,
+                [(first_pair[f][0].text, first_pair[f][1].text) for f in missing],
+                question if conditioned else None,
             )
             timings["oracle"] = (time.perf_counter() - t0) * 1e3
             t0 = time.perf_counter()
@@ -159,7 +174,7 @@ class VerdictLog:
         self.client.delete(self.keys.verdicts(namespace, self.theta))
 
 
-def read_verdict_stats(client: redis.Redis, keys: Keyspace) -> dict[str, int]:
+def read_verdict_stats(client: RedisClient, keys: Keyspace) -> dict[str, int]:
     """The log's counters (all processes, all namespaces, all θ) without loading a model:
     hits and misses are distinct pairs, stored/raced count HSETNX outcomes, oracle_calls the
     batched oracle invocations. For ``/metrics``."""

@@ -26,7 +26,7 @@ import redis.asyncio
 from faststream import AckPolicy, ExceptionMiddleware, FastStream
 from faststream.asgi import AsgiFastStream
 from faststream.message import StreamMessage
-from faststream.redis import ListSub, RedisBroker, RedisRouter, StreamSub
+from faststream.redis import ListSub, PubSub, RedisBroker, RedisRouter, StreamSub
 from faststream.redis.annotations import RedisBatchStreamMessage
 from faststream.redis.parser.binary import BinaryMessageFormatV1
 from faststream.specification import AsyncAPI
@@ -35,7 +35,7 @@ from redis.exceptions import ResponseError
 
 from gcmem import __version__
 from gcmem.memory import Memory
-from gcmem.models import Turn
+from gcmem.models import TURN_SCHEMA_VERSION, Turn
 from gcmem.mtm.index import MediumTermIndex
 from gcmem.pipeline.codec import DATA_FIELD, StreamEntry, describe_validation_error
 from gcmem.pipeline.dlq import DeadLetter
@@ -46,14 +46,17 @@ from gcmem.pipeline.metrics import PipelineMetrics
 from gcmem.pipeline.query import QueryReply, QueryRequest, QueryService
 from gcmem.pipeline.reclaim import Reclaimer
 from gcmem.pipeline.runner import MemoryRunner
+from gcmem.pipeline.spec import declare_payload
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import connection_kwargs, open_async_redis
+from gcmem.redis_backend import bus_config_error, connection_kwargs, open_async_bus_redis
 from gcmem.settings import Settings, load_settings
 
 log = logging.getLogger(__name__)
 
 # Queries one process answers at once (each runs in a thread; the embedded engine serialises).
 QUERY_CONCURRENCY = 4
+# The query reply's channel in the AsyncAPI document: the requester's reply_to header.
+REPLY_CHANNEL = "{reply_to}"
 
 MemoryFactory = Callable[[Settings, MediumTermIndex | None], Memory]
 
@@ -102,7 +105,7 @@ class PipelineRuntime:
 
     async def start(self) -> None:
         s = self.settings
-        self.client = open_async_redis(s)
+        self.client = open_async_bus_redis(s)
         if self.roles.worker:
             await ensure_group(self.client, self.topology)
         index: MediumTermIndex | None = None
@@ -232,6 +235,8 @@ def create_app(
 ) -> PipelineApp:
     s = settings or load_settings()
     roles = roles or Roles()
+    if (bus_error := bus_config_error(s)) is not None:
+        raise PipelineConfigError(bus_error)
     if roles.host_index and s.pipeline_index == "bus":
         raise PipelineConfigError("a process cannot host the index and use the bus index")
     if roles.host_index and not s.embedded_qdrant:
@@ -280,8 +285,7 @@ def create_app(
 def _register_handlers(broker: RedisBroker, runtime: PipelineRuntime) -> None:
     s, t = runtime.settings, runtime.topology
     if runtime.roles.worker:
-
-        @broker.subscriber(
+        turns = broker.subscriber(
             stream=StreamSub(
                 t.stream,
                 group=t.group,
@@ -294,21 +298,32 @@ def _register_handlers(broker: RedisBroker, runtime: PipelineRuntime) -> None:
             parser=_raw_batch,
             title="turns",
             description=(
-                "One Turn (schema_version 1) per entry, as JSON in the __data__ field, raw or "
-                "in FastStream's envelope. Read in batches by the consumer group; an entry is "
-                "acknowledged once its effects are durable or it is dead-lettered."
+                f"One Turn (schema_version {TURN_SCHEMA_VERSION}) per entry, as JSON in the "
+                "__data__ field, raw or in FastStream's envelope. Read in batches by the "
+                "consumer group; an entry is acknowledged once its effects are durable or it "
+                "is dead-lettered (see dead-letters)."
             ),
         )
+
+        @turns
         async def consume_turns(msg: RedisBatchStreamMessage) -> None:
             processor, _ = runtime.require()
             await processor.process(_entries(msg))
+
+        # The handler takes the raw batch (entries are validated one by one), so FastStream
+        # cannot see the payload type in its signature: declare the wire contract.
+        declare_payload(turns, Turn)
 
         # Documents what workers write to the dead-letter stream (written with XADD by
         # ``DeadLetterQueue``, plus the original entry's fields as ``orig:<name>``).
         broker.publisher(
             stream=t.dead_letters,
             title="dead-letters",
-            description="Entries that failed validation or processing, with the reason.",
+            description=(
+                "Entries that failed validation or processing: the DeadLetter record as JSON "
+                "in __data__, and the original entry's fields byte for byte as orig:<name>. "
+                "At most one dead letter per source entry id."
+            ),
             schema=DeadLetter,
         )
         # Documents the turn contract for producers.
@@ -342,6 +357,18 @@ def _register_handlers(broker: RedisBroker, runtime: PipelineRuntime) -> None:
             return await queries.reply(body)
 
         broker.include_router(router)
+        # Documents the reply: FastStream's request/reply publishes it to the channel named in
+        # the request's reply_to header (a Pub/Sub channel per request).
+        broker.publisher(
+            channel=PubSub(REPLY_CHANNEL),
+            title="query:reply",
+            description=(
+                "The reply to a query request, published to the Pub/Sub channel named by the "
+                "request's reply_to header: a QueryReply (ok, and the RetrievalResult or the "
+                "error and its kind)."
+            ),
+            schema=QueryReply,
+        )
 
     if runtime.roles.host_index:
 

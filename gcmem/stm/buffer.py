@@ -11,10 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, cast, runtime_checkable
 
-import redis
-
 from gcmem.models import Chunk
-from gcmem.redis_backend import Keyspace
+from gcmem.redis_backend import Keyspace, RedisClient
 
 # KEYS: index zset, data hash. ARGV: capacity, then (score, id, json) triples.
 # ZADD NX keeps a redelivered chunk where it is; ZPOPMIN drops the oldest beyond capacity.
@@ -57,7 +55,7 @@ class ShortTermBuffer(Protocol):
 
 
 class RedisShortTermBuffer:
-    def __init__(self, client: redis.Redis, keys: Keyspace, capacity: int) -> None:
+    def __init__(self, client: RedisClient, keys: Keyspace, capacity: int) -> None:
         self.client = client
         self.keys = keys
         self.capacity = capacity

@@ -1,0 +1,98 @@
+"""``gcmem config``: the effective settings, and the reference table the README embeds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import typer
+from pydantic import SecretStr
+from pydantic.fields import FieldInfo
+from pydantic_settings import NoDecode
+from rich.console import Console
+
+from gcmem.settings import ENV_PREFIX, Settings, SettingsError, load_settings
+
+config_app = typer.Typer(no_args_is_help=True)
+REFERENCE_START = "<!-- config-reference:start -->\n"
+REFERENCE_END = "<!-- config-reference:end -->"
+console = Console()
+
+
+def _type_name(annotation: Any) -> str:
+    args = [a for a in get_args(annotation) if not isinstance(a, NoDecode)]
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return " \\| ".join(f"`{a}`" for a in args)
+    if origin is Annotated:
+        return _type_name(args[0])
+    if origin in (Union, UnionType):
+        return " \\| ".join(_type_name(a) for a in args).replace("NoneType", "unset")
+    if origin is not None:
+        return f"{origin.__name__}[{', '.join(_type_name(a) for a in args)}]"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def _default(info: FieldInfo) -> str:
+    factory = info.default_factory
+    if factory is not None:
+        # gcmem's documented factories describe a machine-dependent default (DATA_DIR).
+        if factory.__module__.startswith("gcmem") and factory.__doc__:
+            return factory.__doc__.strip()
+        return f"`{json.dumps(factory())}`"  # type: ignore[call-arg]
+    if info.default is None:
+        return "unset"
+    return f"`{json.dumps(info.default, default=str)}`"
+
+
+def settings_reference() -> str:
+    """Every setting as a markdown table: variable, type, default, meaning."""
+    rows = ["| variable | type | default | meaning |", "|---|---|---|---|"]
+    for name, info in Settings.model_fields.items():
+        meaning = (info.description or "").replace("|", "\\|").replace("\n", " ")
+        type_name = _type_name(info.annotation)
+        rows.append(
+            f"| `{ENV_PREFIX}{name.upper()}` | {type_name} | {_default(info)} | {meaning} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, SecretStr):
+        return "**********"
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    return value
+
+
+@config_app.command("show")
+def show() -> None:
+    """The effective settings from the environment (secrets masked), as JSON."""
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    values = {f"{ENV_PREFIX}{k.upper()}": _shown(v) for k, v in settings.model_dump().items()}
+    typer.echo(json.dumps(values, indent=2, default=str))
+
+
+@config_app.command("reference")
+def reference(
+    readme: Annotated[
+        Path | None, typer.Option(help="Rewrite this file's config-reference block instead.")
+    ] = None,
+) -> None:
+    """Every GCMEM_ variable with its type, default and meaning (markdown; the README's table)."""
+    table = settings_reference()
+    if readme is None:
+        typer.echo(table, nl=False)
+        return
+    text = readme.read_text(encoding="utf-8")
+    head, sep, rest = text.partition(REFERENCE_START)
+    _, sep_end, tail = rest.partition(REFERENCE_END)
+    if not (sep and sep_end):
+        raise typer.BadParameter(f"{readme} has no {REFERENCE_START} ... {REFERENCE_END} block")
+    readme.write_text(head + REFERENCE_START + table + REFERENCE_END + tail, encoding="utf-8")

@@ -1,0 +1,165 @@
+"""``gcmem oracle ...``: fine-tune, calibrate and evaluate the conflict oracle κ."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+oracle_app = typer.Typer(no_args_is_help=True, help="Fine-tune, calibrate and evaluate κ.")
+
+
+@oracle_app.command()
+def finetune(
+    data: Annotated[
+        list[Path], typer.Argument(help="JSONL files: labelled pairs and/or statements.")
+    ],
+    out: Annotated[Path, typer.Option(help="Model directory to write.")],
+    base_model: Annotated[
+        str, typer.Option(help="Sequence-classification model (dir or hub id) to start from.")
+    ] = "",
+    epochs: Annotated[float, typer.Option(min=0.01, help="Passes over the data.")] = 1.0,
+    batch_size: Annotated[int, typer.Option(min=1, help="Pairs per step.")] = 16,
+    lr: Annotated[float, typer.Option(min=0, help="AdamW learning rate.")] = 3e-5,
+    max_length: Annotated[int, typer.Option(min=16, help="Tokens per pair.")] = 128,
+    seed: Annotated[int, typer.Option(help="Seed (sampling, augmentation, init).")] = 0,
+    device: Annotated[str, typer.Option(help="auto|cpu|cuda.")] = "auto",
+    threads: Annotated[int | None, typer.Option(min=1, help="torch CPU threads.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Train on a random sample of this many rows.")
+    ] = None,
+    augment_unrelated: Annotated[
+        float, typer.Option(min=0, help="Unrelated-pair neutrals per labelled pair.")
+    ] = 0.25,
+    augment_flips: Annotated[
+        float, typer.Option(min=0, help="Value-flip contradictions per labelled pair.")
+    ] = 0.1,
+    statement_pairs: Annotated[
+        int, typer.Option(min=0, help="Augmentation pairs per statement group and kind.")
+    ] = 12,
+    neutral_ratio: Annotated[
+        float | None,
+        typer.Option(min=0, help="Statement neutrals kept per statement contradiction."),
+    ] = 3.0,
+    question_share: Annotated[
+        float, typer.Option(min=0, max=1, help="Rows with a question: trained with it this often.")
+    ] = 0.5,
+    progress: Annotated[bool, typer.Option(help="Progress bar.")] = True,
+) -> None:
+    """Fine-tune a cross-encoder on labelled pairs (premise, hypothesis, label, optional
+    question) with built-in augmentation; writes a model directory κ loads
+    (GCMEM_NLI_MODEL=<out>) and its provenance (gcmem-finetune.json)."""
+    from gcmem.oracle.finetune import FinetuneConfig
+    from gcmem.oracle.finetune import finetune as run
+    from gcmem.settings import load_settings
+
+    cfg = FinetuneConfig(
+        base_model=base_model or load_settings().nli_model,
+        data=list(data),
+        out=out,
+        epochs=epochs,
+        batch_size=batch_size,
+        lr=lr,
+        max_length=max_length,
+        seed=seed,
+        device=device,
+        threads=threads,
+        limit=limit,
+        augment_unrelated=augment_unrelated,
+        augment_flips=augment_flips,
+        statement_pairs=statement_pairs,
+        neutral_ratio=neutral_ratio,
+        question_share=question_share,
+        progress=progress,
+    )
+    try:
+        provenance = run(cfg, log=typer.echo)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps({k: provenance[k] for k in ("rows", "steps", "weights_sha256")}))
+
+
+def _labelled(path: Path) -> tuple[list[tuple[str, str]], list[int]]:
+    pairs: list[tuple[str, str]] = []
+    labels: list[int] = []
+    with path.open() as fh:
+        for line in fh:
+            if line.strip():
+                row = json.loads(line)
+                pairs.append((row["premise"], row["hypothesis"]))
+                labels.append(int(str(row["label"]).lower() == "contradiction"))
+    return pairs, labels
+
+
+@oracle_app.command()
+def calibrate(
+    dev: Annotated[Path, typer.Argument(help="Labelled dev pairs (premise, hypothesis, label).")],
+    out: Annotated[Path, typer.Option(help="Calibration JSON to write.")],
+    method: Annotated[str, typer.Option(help="temperature|isotonic")] = "temperature",
+    precision_target: Annotated[
+        float, typer.Option(min=0.01, max=1.0, help="Threshold: highest recall at this precision.")
+    ] = 0.9,
+) -> None:
+    """Fit a calibration of the configured oracle (model, template, direction, gate; not an
+    existing calibration or band) on a dev split; use it with GCMEM_ORACLE_CALIBRATION=<out>."""
+    import numpy as np
+
+    from gcmem.oracle.calibration import METHODS, fit_calibration
+    from gcmem.oracle.factory import build_base_oracle
+    from gcmem.settings import load_settings
+
+    if method not in METHODS:
+        raise typer.BadParameter(f"method must be one of {METHODS}")
+    oracle = build_base_oracle(load_settings())
+    pairs, labels = _labelled(dev)
+    scores = oracle.score(pairs)
+    cal = fit_calibration(
+        np.asarray(scores),
+        np.asarray(labels),
+        method=method,
+        precision_target=precision_target,
+        oracle_theta=oracle.identity.digest,
+        source=str(dev),
+    )
+    cal.save(out)
+    typer.echo(
+        f"wrote {out}: threshold {cal.threshold:.3f} (dev precision {cal.dev['precision']:.3f}, "
+        f"recall {cal.dev['recall']:.3f}, target {'met' if cal.target_met else 'NOT met'})"
+    )
+
+
+@oracle_app.command()
+def evaluate(
+    pairs_file: Annotated[
+        Path, typer.Argument(help="Labelled pairs (premise, hypothesis, label).")
+    ],
+) -> None:
+    """P/R/F1 of the configured oracle (with its gate, calibration and band) on labelled pairs."""
+    import numpy as np
+
+    from gcmem.oracle.factory import build_oracle
+    from gcmem.settings import load_settings
+
+    oracle = build_oracle(load_settings())
+    pairs, labels = _labelled(pairs_file)
+    flags = np.asarray(oracle.decide(oracle.score(pairs)), dtype=bool)
+    y = np.asarray(labels, dtype=bool)
+    tp, fp, fn = int((flags & y).sum()), int((flags & ~y).sum()), int((~flags & y).sum())
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    typer.echo(
+        json.dumps(
+            {
+                "pairs": len(labels),
+                "threshold": oracle.threshold,
+                "precision": p,
+                "recall": r,
+                "f1": f1,
+                "theta": oracle.identity.digest,
+            }
+        )
+    )
