@@ -380,7 +380,7 @@ def evaluate(
     calibration and threshold variants from the cached scores."""
     splits = {s: read_jsonl(data / f"{s}-pairs.jsonl") for s in ("dev", "eval-seed", "eval-types")}
     sets = {s: read_jsonl(data / f"{s}-sets.jsonl") for s in ("eval-seed", "eval-types")}
-    cache_dir = out / "scores"
+    cache_dir = data / "scores"  # per (model, form, split); delete to rescore
     cache_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     scores: dict[tuple[str, bool, str], np.ndarray] = {}
@@ -407,12 +407,14 @@ def evaluate(
     for name in models:
         for question in forms[name]:
             for gates in gate_list:
-                dev = scores[(name, question, "dev")] * gate_mask(splits["dev"], gates)
+                # The calibration is fitted on the dev pairs the gates let through (the pairs
+                # the model sees); gated pairs are never flagged.
+                dev_mask = gate_mask(splits["dev"], gates)
                 cal: Calibration | None = None
                 try:
                     cal = fit_calibration(
-                        dev,
-                        ys["dev"].astype(int),
+                        scores[(name, question, "dev")][dev_mask],
+                        ys["dev"][dev_mask].astype(int),
                         method=method,  # type: ignore[arg-type]
                         precision_target=target,
                         oracle_theta=f"{name}|q={question}|{gates.name}",
@@ -430,14 +432,14 @@ def evaluate(
                         "mode": mode,
                     }
                     for split in ("eval-seed", "eval-types"):
-                        raw = scores[(name, question, split)] * gate_mask(splits[split], gates)
+                        mask = gate_mask(splits[split], gates)
+                        raw = scores[(name, question, split)]
                         if mode == "raw":
                             s, thr = raw, raw_threshold
                         else:
                             assert cal is not None
                             s, thr = cal.apply(raw), cal.threshold
-                            s = np.where(raw > 0, s, 0.0)  # gated pairs stay 0
-                        flags = s >= thr
+                        flags = mask & (s >= thr)
                         entry["threshold"] = thr
                         entry[split] = {
                             **prf(flags, ys[split]),
@@ -448,6 +450,20 @@ def evaluate(
                         entry["dev"] = cal.dev
                         entry["target_met_on_dev"] = cal.target_met
                     variants.append(entry)
+    curves: dict[str, dict[str, list[list[float]]]] = {}
+    for name in models:
+        for question in forms[name]:
+            for gates in (Gates(), Gates(entity=True)):
+                label = f"{name}{' +question' if question else ''}, gate {gates.name}"
+                curves[label] = {}
+                for split in ("eval-seed", "eval-types"):
+                    mask = gate_mask(splits[split], gates)
+                    raw = scores[(name, question, split)]
+                    points = []
+                    for t in np.arange(0.05, 0.951, 0.05):
+                        e = prf(mask & (raw >= t), ys[split])
+                        points.append([round(float(t), 2), e["precision"], e["recall"]])
+                    curves[label][split] = points
     result = {
         "meta": {
             "generated": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -463,10 +479,12 @@ def evaluate(
             "precision_target": target,
             "raw_threshold": raw_threshold,
             "question_template": QUESTION_TEMPLATE,
-            "scoring_seconds": round(scoring_s, 1),
+            "scoring_seconds": round(scoring_s, 1),  # 0 when every score came from the cache
+            "score_cache": str(cache_dir),
             "machine": machine(),
         },
         "variants": variants,
+        "curves": curves,  # label -> split -> [threshold, precision, recall] (raw scores)
         "gold": {
             split: {
                 "alone": filter_metrics(sets[split], splits[split], ys[split], full=False),
@@ -525,24 +543,32 @@ def markdown(res: dict[str, Any]) -> str:
 
 
 def plot(res: dict[str, Any], path: Path) -> None:
+    """Precision-recall over raw thresholds per model and gate; calibrated operating points."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, split in zip(axes, ("eval-seed", "eval-types"), strict=True):
+        for i, (label, by_split) in enumerate(sorted(res["curves"].items())):
+            pts = np.array(by_split[split])
+            style = "--" if "gate entity" in label else "-"
+            colour = colours[(i // 2) % len(colours)]
+            ax.plot(pts[:, 2], pts[:, 1], style, color=colour, lw=1.2, label=label)
         for v in res["variants"]:
-            e = v[split]
-            marker = "o" if v["mode"] == "calibrated" else "x"
-            ax.scatter(e["recall"], e["precision"], marker=marker, s=18)
-        ax.axhline(0.9, color="grey", lw=0.8, ls="--")
-        ax.axvline(0.7, color="grey", lw=0.8, ls="--")
-        ax.set_title(f"{split} (o calibrated, x raw)")
+            if v["mode"] == "calibrated" and v["gates"] in ("none", "entity"):
+                e = v[split]
+                ax.scatter(e["recall"], e["precision"], s=14, color="black", zorder=3)
+        ax.axhline(0.9, color="grey", lw=0.8, ls=":")
+        ax.axvline(0.7, color="grey", lw=0.8, ls=":")
+        ax.set_title(f"{split}: lines = raw thresholds, dots = calibrated")
         ax.set_xlabel("pair recall")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1.02)
     axes[0].set_ylabel("pair precision")
+    axes[1].legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

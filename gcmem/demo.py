@@ -75,11 +75,15 @@ def render_result(result: RetrievalResult, console: Console, title: str | None =
     table.add_column("why", overflow="fold")
     for c in result.kept:
         table.add_row("keep", _when(c.chunk.ts), escape(c.chunk.text), f"relevance {c.score:.2f}")
+    texts = {c.chunk.id: c.chunk.text for c in result.kept}
+    texts.update((d.chunk.chunk.id, d.chunk.chunk.text) for d in result.dropped)
     for d in result.dropped:
-        # escape: rich would read "[dominance]" (or brackets in memory text) as markup.
-        why = escape(f"[{d.stage}] {d.reason}")
-        if d.score is not None:
+        why = f"[{d.stage}] {d.reason}"
+        if d.score is not None and f"{d.score:.2f}" not in d.reason:
             why += f" (score {d.score:.2f})"
+        if d.dominated_by in texts:
+            why += f'; newer: "{texts[d.dominated_by]}"'
+        why = escape(why)  # rich would read "[dominance]" (or brackets in memory text) as markup
         table.add_row("[red]drop[/red]", _when(d.chunk.chunk.ts), escape(d.chunk.chunk.text), why)
     console.print(table)
     timings = ", ".join(f"{k} {v:.1f} ms" for k, v in result.timings_ms.items())

@@ -278,3 +278,33 @@ def test_query_conditioned_oracle_is_keyed_by_question_in_the_verdict_log(
     assert first.misses == 1 and first.scores[0] == pytest.approx(float(with_q[0]))
     assert log.scores(NS, [(a, b)], q).hits == 1  # same question: from the log
     assert log.scores(NS, [(a, b)], "Who owns the auth service?").misses == 1  # new question
+
+
+# --- the accuracy bench -------------------------------------------------------------------------
+
+
+def test_accuracy_bench_pairs_and_filter_metrics_on_gold_kappa() -> None:
+    from bench.oracle_accuracy import (
+        candidate_sets,
+        filter_metrics,
+        labelled_pairs,
+        scenarios_for,
+        statements,
+    )
+    from bench.scenarios.generate import SizeSpec
+    from tests.doubles import HashingEmbedder
+
+    spec = SizeSpec(instances_per_ratio=7, distractors=6, statics=2, ratios=(2,))
+    scen = scenarios_for(5, False, spec)
+    rows = statements(scen)
+    assert {"text", "group"} <= set(rows[0]) and any("state" in r for r in rows)
+    sets = candidate_sets(scen, HashingEmbedder().embed, k=6, stm=2)
+    pairs = labelled_pairs(sets, {s.id: s for s in scen}, HashingEmbedder().embed)
+    y = np.array([p["label"] == "contradiction" for p in pairs])
+    assert 0 < y.sum() < len(pairs)
+    as_dicts = [cs.__dict__ for cs in sets]
+    gold = filter_metrics(as_dicts, pairs, y, full=False)
+    # Gold κ removes every stale candidate that has a newer contradicting one, and no true fact.
+    assert gold["still_true_dropped"] == 0 and gold["stale_removed_share"] > 0
+    flag_all = filter_metrics(as_dicts, pairs, np.ones(len(pairs), dtype=bool), full=False)
+    assert flag_all["still_true_dropped"] > 0  # a κ that flags everything destroys true facts

@@ -103,18 +103,24 @@ def calibrate(
         float, typer.Option(min=0.01, max=1.0, help="Threshold: highest recall at this precision.")
     ] = 0.9,
 ) -> None:
-    """Fit a calibration of the configured oracle (model, template, direction, gate; not an
-    existing calibration or band) on a dev split; use it with GCMEM_ORACLE_CALIBRATION=<out>."""
+    """Fit a calibration of the configured model (model, template, direction, question
+    template) on a dev split; with GCMEM_ORACLE_GATE set, on the dev pairs the gate lets
+    through (those are the pairs the model will see). Use it: GCMEM_ORACLE_CALIBRATION=<out>."""
     import numpy as np
 
     from gcmem.oracle.calibration import METHODS, fit_calibration
-    from gcmem.oracle.factory import build_base_oracle
+    from gcmem.oracle.factory import build_model_oracle
+    from gcmem.oracle.relatedness import related
     from gcmem.settings import load_settings
 
     if method not in METHODS:
         raise typer.BadParameter(f"method must be one of {METHODS}")
-    oracle = build_base_oracle(load_settings())
+    settings = load_settings()
+    oracle = build_model_oracle(settings)
     pairs, labels = _labelled(dev)
+    if settings.oracle_gate == "entity":
+        kept = [i for i, (a, b) in enumerate(pairs) if related(a, b)]
+        pairs, labels = [pairs[i] for i in kept], [labels[i] for i in kept]
     scores = oracle.score(pairs)
     cal = fit_calibration(
         np.asarray(scores),
@@ -122,7 +128,7 @@ def calibrate(
         method=method,
         precision_target=precision_target,
         oracle_theta=oracle.identity.digest,
-        source=str(dev),
+        source=f"{dev} (gate: {settings.oracle_gate})",
     )
     cal.save(out)
     typer.echo(

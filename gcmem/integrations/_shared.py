@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gcmem.documents import ExternalDocument, TimestampError, parse_timestamp
+from gcmem.documents import DocumentFilter, ExternalDocument, TimestampError, parse_timestamp
 from gcmem.models import Decision, RetrievalResult, ScoredChunk, Turn
+
+if TYPE_CHECKING:
+    from gcmem.memory import Memory
 
 MissingTimestamp = Literal["raise", "keep"]
 
@@ -17,6 +20,14 @@ MissingTimestamp = Literal["raise", "keep"]
 # a ConsistencyFilter/Postprocessor downstream reads it back with its default ``ts_key``.
 TS_KEY = "ts"
 DROPPED_KEY = "gcmem_dropped"
+
+
+def document_filter_for(given: DocumentFilter | None, memory: Memory | None) -> DocumentFilter:
+    """The filter an adapter runs: the one it was given, else its memory's (same settings,
+    Redis and oracle), else one built from the ``GCMEM_*`` settings."""
+    if given is not None:
+        return given
+    return memory.document_filter() if memory is not None else DocumentFilter()
 
 
 def chunk_metadata(sc: ScoredChunk) -> dict[str, Any]:

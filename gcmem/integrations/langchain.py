@@ -43,6 +43,7 @@ from gcmem.integrations._shared import (
     attribute_drops,
     chunk_metadata,
     decision_record,
+    document_filter_for,
     fallback_time,
     message_turn,
     timezone_named,
@@ -163,12 +164,7 @@ class ConsistencyFilter(BaseDocumentCompressor):
 
     def chain(self) -> DocumentFilter:
         if self._filter is None:
-            if self.document_filter is not None:
-                self._filter = self.document_filter
-            elif self.memory is not None:
-                self._filter = self.memory.document_filter()
-            else:
-                self._filter = DocumentFilter()
+            self._filter = document_filter_for(self.document_filter, self.memory)
         return self._filter
 
     def filter_documents(

@@ -31,6 +31,7 @@ from gcmem.integrations._shared import (
     MissingTimestamp,
     attribute_drops,
     chunk_metadata,
+    document_filter_for,
     timezone_named,
     to_external,
 )
@@ -155,12 +156,7 @@ class ConsistencyPostprocessor(BaseNodePostprocessor):
 
     def chain(self) -> DocumentFilter:
         if self._filter is None:
-            if self.document_filter is not None:
-                self._filter = self.document_filter
-            elif self.memory is not None:
-                self._filter = self.memory.document_filter()
-            else:
-                self._filter = DocumentFilter()
+            self._filter = document_filter_for(self.document_filter, self.memory)
         return self._filter
 
     def filter_nodes(

@@ -10,14 +10,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from gcmem.oracle.band import BandOracle as BandOracle
     from gcmem.oracle.base import ConflictOracle as ConflictOracle
     from gcmem.oracle.base import OracleError as OracleError
     from gcmem.oracle.base import OracleIdentity as OracleIdentity
+    from gcmem.oracle.calibration import CalibratedOracle as CalibratedOracle
+    from gcmem.oracle.calibration import Calibration as Calibration
     from gcmem.oracle.cross_encoder import CrossEncoderOracle as CrossEncoderOracle
     from gcmem.oracle.factory import build_oracle as build_oracle
     from gcmem.oracle.factory import shared_oracle as shared_oracle
     from gcmem.oracle.factory import shared_verdict_log as shared_verdict_log
     from gcmem.oracle.llm_judge import LLMJudgeOracle as LLMJudgeOracle
+    from gcmem.oracle.relatedness import EntityGatedOracle as EntityGatedOracle
     from gcmem.oracle.verdicts import VerdictLog as VerdictLog
     from gcmem.oracle.verdicts import VerdictLookup as VerdictLookup
     from gcmem.oracle.verdicts import read_verdict_stats as read_verdict_stats
@@ -27,6 +31,10 @@ _EXPORTS = {
     "OracleError": "gcmem.oracle.base",
     "OracleIdentity": "gcmem.oracle.base",
     "CrossEncoderOracle": "gcmem.oracle.cross_encoder",
+    "EntityGatedOracle": "gcmem.oracle.relatedness",
+    "Calibration": "gcmem.oracle.calibration",
+    "CalibratedOracle": "gcmem.oracle.calibration",
+    "BandOracle": "gcmem.oracle.band",
     "LLMJudgeOracle": "gcmem.oracle.llm_judge",
     "VerdictLog": "gcmem.oracle.verdicts",
     "VerdictLookup": "gcmem.oracle.verdicts",

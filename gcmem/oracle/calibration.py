@@ -115,7 +115,7 @@ def select_threshold(
             continue
         if p >= precision_target and (best is None or (r, -t) > best):
             best, best_t = (r, -float(t)), float(t)
-        if (p, r) > (fallback[0], 0.0) and p > fallback[0]:
+        if p > fallback[0]:  # ascending thresholds: ties keep the higher-recall one
             fallback = (p, float(t))
     if best is not None:
         return best_t, True

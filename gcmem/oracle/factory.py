@@ -17,9 +17,11 @@ VERDICT_LOG_RESOURCE = "verdict-log"
 
 
 def build_oracle(settings: Settings) -> ConflictOracle:
-    """The configured κ: the base oracle, its calibration, and the uncertainty band."""
+    """The configured κ, inside out: the model (cross-encoder or judge), its calibration, the
+    uncertainty band (to the LLM judge), and the relatedness gate in front of all of them (a
+    gated pair costs nothing and is never routed)."""
     s = settings
-    oracle = build_base_oracle(s)
+    oracle = build_model_oracle(s)
     if s.oracle_calibration is not None:
         from gcmem.oracle.calibration import CalibratedOracle, Calibration
 
@@ -31,42 +33,34 @@ def build_oracle(settings: Settings) -> ConflictOracle:
             raise ValueError("GCMEM_ORACLE_BAND routes to the LLM judge; κ already is the judge")
         low, high = s.oracle_band
         oracle = BandOracle(oracle, _llm_judge(s), low=low, high=high)
+    if s.oracle_gate == "entity":
+        from gcmem.oracle.relatedness import EntityGatedOracle
+
+        oracle = EntityGatedOracle(oracle)
     return oracle
 
 
-def build_base_oracle(settings: Settings) -> ConflictOracle:
-    """The model (cross-encoder or judge) behind the relatedness gate, uncalibrated: what a
-    calibration is fitted for."""
+def build_model_oracle(settings: Settings) -> ConflictOracle:
+    """The bare model (no gate, calibration or band): what a calibration is fitted for."""
     s = settings
     if s.oracle == "llm-judge":
-        return _gated(s, _llm_judge(s))
+        return _llm_judge(s)
     from gcmem.oracle.cross_encoder import CrossEncoderOracle
 
     cache = None if s.ephemeral else s.data_dir / "cache" / "weights-sha256.json"
-    return _gated(
-        s,
-        CrossEncoderOracle(
-            s.nli_model,
-            device=s.device,
-            precision=s.oracle_precision,
-            max_length=s.oracle_max_length,
-            batch_size=s.oracle_batch_size,
-            direction=s.oracle_direction,
-            threshold=s.oracle_threshold,
-            template=s.oracle_template,
-            contradiction_label=s.oracle_contradiction_label,
-            fingerprint=WeightsFingerprint(cache),
-            question_template=s.oracle_question_template,
-        ),
+    return CrossEncoderOracle(
+        s.nli_model,
+        device=s.device,
+        precision=s.oracle_precision,
+        max_length=s.oracle_max_length,
+        batch_size=s.oracle_batch_size,
+        direction=s.oracle_direction,
+        threshold=s.oracle_threshold,
+        template=s.oracle_template,
+        contradiction_label=s.oracle_contradiction_label,
+        fingerprint=WeightsFingerprint(cache),
+        question_template=s.oracle_question_template,
     )
-
-
-def _gated(settings: Settings, oracle: ConflictOracle) -> ConflictOracle:
-    if settings.oracle_gate == "entity":
-        from gcmem.oracle.relatedness import EntityGatedOracle
-
-        return EntityGatedOracle(oracle)
-    return oracle
 
 
 def _llm_judge(s: Settings) -> ConflictOracle:

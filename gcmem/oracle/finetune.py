@@ -237,10 +237,16 @@ def augment_statements(
                     out.append(Example(s.text, o.text, NEUTRAL, question, "aug-unrelated"))
     if cfg.neutral_ratio is not None:
         positives = [e for e in out if e.label == CONTRADICTION]
-        negatives = [e for e in out if e.label != CONTRADICTION]
-        keep = min(len(negatives), round(len(positives) * cfg.neutral_ratio))
+        # Same attribute, same state, different words ("booked a kennel for the trip to Lyon"
+        # / "... to Ghent") are the hardest negatives: without them a model learns "same
+        # person, any difference = contradiction". They are kept first (up to one per
+        # contradiction); compatible and unrelated pairs fill the rest of the ratio.
+        same_state = [e for e in out if e.source == "aug-same-state"]
+        others = [e for e in out if e.label != CONTRADICTION and e.source != "aug-same-state"]
+        keep_same = rng.sample(same_state, min(len(same_state), len(positives)))
+        budget = max(0, round(len(positives) * cfg.neutral_ratio) - len(keep_same))
         if positives:
-            out = positives + rng.sample(negatives, keep)
+            out = positives + keep_same + rng.sample(others, min(len(others), budget))
     return out
 
 
