@@ -1,3 +1,3 @@
-from gcmem.cli import app
+from gcmem.cli import main
 
-app(prog_name="gcmem")
+main()

@@ -1,5 +1,7 @@
 """The ``gcmem`` command line. Each command group lives in its own module of this package."""
 
+import typer
+
 from gcmem.cli.bench import bench_app
 from gcmem.cli.config import config_app
 from gcmem.cli.ledger import ledger_app
@@ -15,4 +17,18 @@ app.add_typer(
 )
 register_pipeline(app)
 
-__all__ = ["app"]
+
+def main() -> None:
+    """The console script: configuration and model-loading problems end in one clear line
+    (exit 2), not a traceback."""
+    from gcmem.oracle.base import OracleError
+    from gcmem.settings import SettingsError
+
+    try:
+        app(prog_name="gcmem")
+    except (OracleError, SettingsError) as exc:
+        typer.secho(str(exc), fg="red", err=True)
+        raise SystemExit(2) from None
+
+
+__all__ = ["app", "main"]

@@ -121,12 +121,19 @@ class CrossEncoderOracle:
         # concurrently with truncation (huggingface/tokenizers#537); tokenizing one call at a
         # time costs little next to the forward pass, which stays concurrent.
         self._tokenizer_lock = threading.Lock()
-        self.tokenizer = AutoTokenizer.from_pretrained(self.source)
-        self.model = (
-            AutoModelForSequenceClassification.from_pretrained(self.source, dtype=self.dtype)
-            .to(self.device)
-            .eval()
-        )
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(self.source)
+            self.model = (
+                AutoModelForSequenceClassification.from_pretrained(self.source, dtype=self.dtype)
+                .to(self.device)
+                .eval()
+            )
+        except (OSError, ValueError) as exc:  # not found, not cached offline, no network
+            raise OracleError(
+                f"cannot load the NLI model {model!r} (GCMEM_NLI_MODEL): {exc}\n"
+                "Set GCMEM_NLI_MODEL to a local model directory, or allow access to the hub; "
+                "GCMEM_FILTERS=supersession runs without a model."
+            ) from exc
         id2label = {int(k): str(v) for k, v in self.model.config.id2label.items()}
         self.label_index = contradiction_index(id2label, contradiction_label)
         self.id2label = id2label
