@@ -161,3 +161,9 @@ def test_concurrent_queries_score_like_sequential_ones(nli_oracle: CrossEncoderO
         got = list(pool.map(nli_oracle.score, batches * 2))
     for want, have in zip(expected * 2, got, strict=True):
         np.testing.assert_allclose(have, want, atol=1e-5)
+
+
+def test_a_model_that_cannot_load_is_a_clear_error(tmp_path: Path) -> None:
+    # An existing directory without model files: what a wrong GCMEM_NLI_MODEL looks like.
+    with pytest.raises(OracleError, match="GCMEM_NLI_MODEL"):
+        CrossEncoderOracle(str(tmp_path), device="cpu")
