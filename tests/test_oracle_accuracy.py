@@ -308,3 +308,23 @@ def test_accuracy_bench_pairs_and_filter_metrics_on_gold_kappa() -> None:
     assert gold["still_true_dropped"] == 0 and gold["stale_removed_share"] > 0
     flag_all = filter_metrics(as_dicts, pairs, np.ones(len(pairs), dtype=bool), full=False)
     assert flag_all["still_true_dropped"] > 0  # a κ that flags everything destroys true facts
+
+
+@pytest.mark.parametrize("command", ["evaluate", "calibrate"])
+def test_a_bad_pairs_file_names_its_line_before_any_model_loads(
+    command: str, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from gcmem.cli import app
+
+    bad = tmp_path / "pairs.jsonl"
+    bad.write_text('{"premise": "a", "hypothesis": "b", "label": "neutral"}\nnot json\n')
+    args = ["oracle", command, str(bad)]
+    if command == "calibrate":
+        args += ["--out", str(tmp_path / "cal.json")]
+    # A model path that cannot load: reaching it would be a different error.
+    result = CliRunner().invoke(app, args, env={"GCMEM_NLI_MODEL": str(tmp_path)})
+    assert result.exit_code == 2
+    assert f"{bad}:2: not JSON" in result.output
+    assert not (tmp_path / "cal.json").exists()

@@ -83,15 +83,19 @@ def finetune(
 
 
 def _labelled(path: Path) -> tuple[list[tuple[str, str]], list[int]]:
-    pairs: list[tuple[str, str]] = []
-    labels: list[int] = []
-    with path.open() as fh:
-        for line in fh:
-            if line.strip():
-                row = json.loads(line)
-                pairs.append((row["premise"], row["hypothesis"]))
-                labels.append(int(str(row["label"]).lower() == "contradiction"))
-    return pairs, labels
+    """Labelled pairs (1 = contradiction); a bad line ends the command naming file and line."""
+    from gcmem.oracle.finetune import read_rows
+
+    try:
+        examples, statements = read_rows([path])
+        if statements:
+            raise ValueError(f"{path}: needs premise/hypothesis/label rows, not statements")
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    return [(e.premise, e.hypothesis) for e in examples], [
+        int(e.label == "contradiction") for e in examples
+    ]
 
 
 @oracle_app.command()
@@ -115,9 +119,9 @@ def calibrate(
 
     if method not in METHODS:
         raise typer.BadParameter(f"method must be one of {METHODS}")
+    pairs, labels = _labelled(dev)
     settings = load_settings()
     oracle = build_model_oracle(settings)
-    pairs, labels = _labelled(dev)
     if settings.oracle_gate == "entity":
         kept = [i for i, (a, b) in enumerate(pairs) if related(a, b)]
         pairs, labels = [pairs[i] for i in kept], [labels[i] for i in kept]
@@ -149,8 +153,8 @@ def evaluate(
     from gcmem.oracle.factory import build_oracle
     from gcmem.settings import load_settings
 
-    oracle = build_oracle(load_settings())
     pairs, labels = _labelled(pairs_file)
+    oracle = build_oracle(load_settings())
     flags = np.asarray(oracle.decide(oracle.score(pairs)), dtype=bool)
     y = np.asarray(labels, dtype=bool)
     tp, fp, fn = int((flags & y).sum()), int((flags & ~y).sum()), int((~flags & y).sum())
