@@ -306,15 +306,11 @@ class RetrievalPhase:
             }
             # Write-time GC: superseded chunks are left out of the MTM search before top-k, so
             # this condition has its own candidate set R'_k (the one exception to parity).
-            gc = gather_candidates(
+            gc = memory.candidates(
                 scenario.question,
                 namespace=ns,
                 k=self.config.k,
                 as_of=scenario.asked_at,
-                embedder=self.cached,
-                index=memory.index,
-                stm=memory.stm,
-                expander=memory.expander,
                 exclude_flagged=True,
             )
             gc_sets = {"on": gc, "off": without_stm(gc)}

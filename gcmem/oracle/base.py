@@ -131,6 +131,26 @@ def is_query_conditioned(oracle: object) -> bool:
     return bool(getattr(oracle, "query_conditioned", False))
 
 
+class WrappedOracle:
+    """Plumbing shared by oracles that wrap one other oracle (gate, calibration): θ is set by
+    the subclass; symmetry and query conditioning are the inner oracle's."""
+
+    inner: ConflictOracle
+    _identity: OracleIdentity
+
+    @property
+    def identity(self) -> OracleIdentity:
+        return self._identity
+
+    @property
+    def symmetric(self) -> bool:
+        return self.inner.symmetric
+
+    @property
+    def query_conditioned(self) -> bool:
+        return is_query_conditioned(self.inner)
+
+
 def score_for(oracle: ConflictOracle, pairs: Sequence[Pair], question: str | None) -> np.ndarray:
     """κ for ``pairs``, relative to ``question`` when the oracle is query-conditioned."""
     if question and is_query_conditioned(oracle):

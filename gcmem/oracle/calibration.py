@@ -30,8 +30,8 @@ from gcmem.oracle.base import (
     OracleError,
     OracleIdentity,
     Pair,
+    WrappedOracle,
     decide,
-    is_query_conditioned,
     score_for,
 )
 
@@ -198,7 +198,7 @@ def fit_calibration(
     return Calibration(method, params, threshold, precision_target, met, oracle_theta, dev)
 
 
-class CalibratedOracle:
+class CalibratedOracle(WrappedOracle):
     """κ with calibrated scores and the calibration's threshold."""
 
     def __init__(
@@ -221,18 +221,6 @@ class CalibratedOracle:
                 "calibration": calibration.digest,
             },
         )
-
-    @property
-    def identity(self) -> OracleIdentity:
-        return self._identity
-
-    @property
-    def symmetric(self) -> bool:
-        return self.inner.symmetric
-
-    @property
-    def query_conditioned(self) -> bool:
-        return is_query_conditioned(self.inner)
 
     def score(self, pairs: Sequence[Pair]) -> np.ndarray:
         if not pairs:

@@ -28,7 +28,7 @@ from gcmem.oracle.base import (
     ConflictOracle,
     OracleIdentity,
     Pair,
-    is_query_conditioned,
+    WrappedOracle,
     score_for,
 )
 
@@ -252,7 +252,7 @@ def related(a: str, b: str) -> bool:
     return not ea or not eb or bool(ea & eb)
 
 
-class EntityGatedOracle:
+class EntityGatedOracle(WrappedOracle):
     """κ behind the entity gate: unrelated pairs score 0 without reaching ``inner``.
 
     θ extends the inner oracle's identity with the gate (a gated oracle's verdicts differ from
@@ -274,18 +274,6 @@ class EntityGatedOracle:
     @threshold.setter
     def threshold(self, value: float) -> None:
         self.inner.threshold = value
-
-    @property
-    def identity(self) -> OracleIdentity:
-        return self._identity
-
-    @property
-    def symmetric(self) -> bool:
-        return self.inner.symmetric
-
-    @property
-    def query_conditioned(self) -> bool:
-        return is_query_conditioned(self.inner)
 
     def score_with_question(self, pairs: Sequence[Pair], question: str) -> np.ndarray:
         return self._gated(pairs, lambda ps: score_for(self.inner, ps, question))
