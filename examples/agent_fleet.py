@@ -26,8 +26,8 @@ from _show import Checks, show
 from gcmem import Turn, load_settings
 from gcmem.integrations.bus import BusClient
 from gcmem.pipeline.app import Roles, create_app
-from gcmem.redis_backend import open_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_redis
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 NAMESPACE = "fleet"

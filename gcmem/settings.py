@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import string
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -30,6 +31,26 @@ def _default_data_dir() -> Path:
     """`$XDG_DATA_HOME/gcmem`, else `~/.local/share/gcmem`"""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "gcmem"
+
+
+def template_fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def check_template(template: str, allowed: set[str], required: set[str], setting: str) -> str:
+    """A str.format template may name only ``allowed`` fields and must name ``required`` ones."""
+    try:
+        names = template_fields(template)
+    except ValueError as exc:
+        raise ValueError(f"{setting}: not a valid template ({exc}): {template!r}") from exc
+    unknown = names - allowed
+    missing = required - names
+    if unknown or missing:
+        raise ValueError(
+            f"{setting}: template must use {sorted(required)} and only {sorted(allowed)}; "
+            f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
+        )
+    return template
 
 
 class Settings(BaseSettings):
@@ -242,15 +263,11 @@ class Settings(BaseSettings):
     @field_validator("oracle_template")
     @classmethod
     def _check_oracle_template(cls, value: str) -> str:
-        from gcmem.oracle.base import check_template
-
         return check_template(value, {"text"}, {"text"}, "oracle_template")
 
     @field_validator("oracle_question_template")
     @classmethod
     def _check_question_template(cls, value: str | None) -> str | None:
-        from gcmem.oracle.base import check_template
-
         if value is None or not value.strip():
             return None
         return check_template(
@@ -278,8 +295,6 @@ class Settings(BaseSettings):
     @field_validator("llm_judge_prompt")
     @classmethod
     def _check_judge_prompt(cls, value: str | None) -> str | None:
-        from gcmem.oracle.base import check_template
-
         return None if value is None else check_template(value, {"a", "b"}, {"a", "b"}, "prompt")
 
     # --- baseline rankers for comparison (issue 6; "timestamp-rerank", "multi-factor") -----

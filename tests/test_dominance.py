@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 
 from gcmem.filters.base import QueryContext
 from gcmem.filters.dominance import PairVerdict, TemporalDominance, temporal_dominance
-from gcmem.filters.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.filters.precompute import VerdictPrecompute
-from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
+from gcmem.filters.registry import build_chain, build_filters
+from gcmem.filters.resources import Resources
 from gcmem.memory import Memory
 from gcmem.models import Chunk, Fact, ScoredChunk, Turn, chunk_id, content_hash
-from gcmem.oracle.factory import ORACLE_RESOURCE, shared_verdict_log
+from gcmem.oracle.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.redis_backend import Keyspace
 from gcmem.settings import Settings
+from gcmem.storage.redis import Keyspace
 from tests.doubles import HashingEmbedder, ScriptedOracle
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -236,13 +236,12 @@ def _scripted() -> ScriptedOracle:
 
 
 def test_registry_shares_one_oracle_and_log(settings: Settings) -> None:
-    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
-    mem.resources.shared[ORACLE_RESOURCE] = oracle
+    mem = Memory(settings, embedder=HashingEmbedder(), oracle=oracle, filters=[], ingest_stages=[])
     (dominance,) = build_filters(["dominance"], mem.resources)
-    (precompute,) = build_ingest_stages(["verdict-precompute"], mem.resources)
+    (precompute,) = build_chain([], ["verdict-precompute"], mem.resources)[1]
     assert isinstance(dominance, TemporalDominance) and isinstance(precompute, VerdictPrecompute)
-    assert dominance.log is precompute.log is shared_verdict_log(mem.resources)
+    assert dominance.log is precompute.log is mem.resources.verdict_log
     assert dominance.log.oracle is oracle
     mem.close()
 
@@ -251,12 +250,12 @@ def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
     mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
     resources: Resources = mem.resources
-    resources.shared[ORACLE_RESOURCE] = oracle
+    resources.given_oracle = oracle
     mem.filters = build_filters(["dominance"], resources)
-    mem.ingest_stages = build_ingest_stages(["verdict-precompute"], resources)
+    mem.ingest_stages = build_chain([], ["verdict-precompute"], resources)[1]
     report = mem.ingest(_turns(MEMORY))
     assert "verdict-precompute" in report.timings_ms
-    log = shared_verdict_log(resources)
+    log = resources.verdict_log
     assert log.size(NS) > 0
     calls = oracle.calls
     result = mem.retrieve("payments service port and Sam's fitness", namespace=NS, k=10)
@@ -273,12 +272,12 @@ def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
 def test_precompute_is_idempotent_on_redelivery(settings: Settings) -> None:
     mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
-    mem.resources.shared[ORACLE_RESOURCE] = oracle
-    mem.ingest_stages = build_ingest_stages(["verdict-precompute"], mem.resources)
+    mem.resources.given_oracle = oracle
+    mem.ingest_stages = build_chain([], ["verdict-precompute"], mem.resources)[1]
     mem.ingest(_turns(MEMORY))
-    calls, size = oracle.calls, shared_verdict_log(mem.resources).size(NS)
+    calls, size = oracle.calls, mem.resources.verdict_log.size(NS)
     mem.ingest(_turns(MEMORY))  # redelivered batch
-    assert oracle.calls == calls and shared_verdict_log(mem.resources).size(NS) == size
+    assert oracle.calls == calls and mem.resources.verdict_log.size(NS) == size
     mem.close()
 
 
@@ -308,7 +307,7 @@ def test_explicit_facts_reach_the_keyed_path(settings: Settings) -> None:
 
 
 def test_the_ledgers_extractor_keys_value_flips_without_the_oracle() -> None:
-    """The default fact reader is the supersession ledger's extractor (gcmem.filters.extract)."""
+    """The default fact reader is the supersession ledger's extractor (gcmem.facts.extract)."""
     old = cand("The payments service runs on port 8000.", 0)
     new = cand("The payments service runs on port 8080.", 4)
     again = cand("The payments service runs on port 8080 .", 6)  # same value, reinforced

@@ -28,15 +28,15 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from gcmem.chunking import chunk_turn
-from gcmem.filters.ledger import LedgerRow, SupersessionLedger
+from gcmem.facts.chunking import chunk_turn
 from gcmem.memory import Memory
 from gcmem.models import Turn, chunk_id
 from gcmem.pipeline.app import Roles, create_app
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
-from gcmem.stm.buffer import RedisShortTermBuffer
+from gcmem.storage.ledger import LedgerRow, SupersessionLedger
+from gcmem.storage.redis import Keyspace, open_redis
+from gcmem.storage.stm import RedisShortTermBuffer
 from tests.conftest import cleanup_prefix, make_settings, require_real_redis
 from tests.doubles import HashingEmbedder
 from tests.pipeline_support import BASE_TS, data, drained, hashing_memory, running, wait_until

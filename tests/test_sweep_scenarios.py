@@ -22,8 +22,9 @@ from bench.scenarios.model import (
 )
 from bench.scenarios.vocab import BEHAVIORS, FIRST_PERSON, GENERIC_DISTRACTORS, KEYED, PEOPLE
 from gcmem.cli import app
-from gcmem.filters.extract import extract_triples, normalize_key
+from gcmem.facts.extract import extract_triples
 from gcmem.models import NAMESPACE_PATTERN
+from gcmem.normalize import normalize_key
 
 
 @pytest.fixture(scope="module")

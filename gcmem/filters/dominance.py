@@ -10,7 +10,7 @@ dominate.
 
 κ comes from the verdict log (one batched oracle call for all of a query's misses); pairs the
 ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
-pairs under a cosine floor never reach the oracle (``gcmem.filters.pairs``).
+pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
-from gcmem.filters.registry import Resources, register
+from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk
+from gcmem.oracle.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
 from gcmem.oracle.verdicts import VerdictLog
 
 STAGE = "dominance"
@@ -158,12 +158,9 @@ class TemporalDominance:
         return temporal_dominance(candidates, report.verdicts, threshold=self.log.threshold)
 
 
-@register(STAGE)
-def _build(resources: Resources) -> TemporalDominance:
-    from gcmem.oracle.factory import shared_verdict_log
-
+def build(resources: Resources) -> TemporalDominance:
     return TemporalDominance(
-        shared_verdict_log(resources),
+        resources.verdict_log,
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
     )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -104,26 +103,6 @@ def apply_direction(
     scores = np.asarray(score_directed(both), dtype=np.float64)
     n = len(pairs)
     return np.maximum(scores[:n], scores[n:])
-
-
-def template_fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-
-
-def check_template(template: str, allowed: set[str], required: set[str], setting: str) -> str:
-    """A str.format template may name only ``allowed`` fields and must name ``required`` ones."""
-    try:
-        names = template_fields(template)
-    except ValueError as exc:
-        raise ValueError(f"{setting}: not a valid template ({exc}): {template!r}") from exc
-    unknown = names - allowed
-    missing = required - names
-    if unknown or missing:
-        raise ValueError(
-            f"{setting}: template must use {sorted(required)} and only {sorted(allowed)}; "
-            f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
-        )
-    return template
 
 
 def is_query_conditioned(oracle: object) -> bool:

@@ -26,12 +26,12 @@ from gcmem.oracle.base import (
     Pair,
     apply_direction,
     check_direction,
-    check_template,
     check_threshold,
     decide,
 )
 from gcmem.oracle.fingerprint import WeightsFingerprint
 from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
+from gcmem.settings import check_template
 
 Precision = Literal["auto", "fp32", "fp16", "bf16"]
 _DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}

@@ -24,10 +24,10 @@ from gcmem.oracle.base import (
     Pair,
     apply_direction,
     check_direction,
-    check_template,
     check_threshold,
     decide,
 )
+from gcmem.settings import check_template
 
 DEFAULT_JUDGE_PROMPT = (
     "Two statements were stored in an assistant's memory, the first earlier than the second.\n"

@@ -14,8 +14,8 @@ import numpy as np
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, QueryContext
 from gcmem.models import Decision, RetrievalResult, ScoredChunk, Source
-from gcmem.mtm.index import Hit, MediumTermIndex
-from gcmem.stm.buffer import ShortTermBuffer
+from gcmem.storage.mtm.index import Hit, MediumTermIndex
+from gcmem.storage.stm import ShortTermBuffer
 
 _STOPWORDS = frozenset(
     """a an the is are was were be been being am do does did done what which who whom whose
@@ -129,7 +129,7 @@ def gather_candidates(
 
 def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter]) -> RetrievalResult:
     """Run filter stages, in order, over a candidate set: the memory's own candidates
-    (``Memory.filter``) and other retrievers' documents (``gcmem.documents``) alike."""
+    (``Memory.filter``) and other retrievers' documents (``gcmem.memory.documents``) alike."""
     kept: list[ScoredChunk] = list(candidates.candidates)
     dropped: list[Decision] = []
     timings = dict(candidates.timings_ms)

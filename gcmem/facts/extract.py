@@ -34,64 +34,14 @@ value, and the sentence's final full stop, delimit the value and are not part of
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from gcmem.chunking import split_sentences
-from gcmem.models import Chunk, Fact, collapse_whitespace
+from gcmem.facts.chunking import split_sentences
+from gcmem.models import Chunk, Fact
+from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
-__all__ = [
-    "chunk_facts",
-    "extract_triples",
-    "fact_key",
-    "normalize_key",
-    "normalize_object",
-    "normalize_term",
-]
-
-# --- normalisation ---------------------------------------------------------------------------
-
-ARTICLES = frozenset({"a", "an", "the"})
-_QUOTE_CHARS = '`"“”„«»'
-_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
-_SINGLE_QUOTE = re.compile(r"(?<!\w)'|'(?!\w)")
-_EDGE_PUNCT = " \t.,;:!?"
-KEY_SEPARATOR = "\x1f"  # never survives normalize_term, so the key string is unambiguous
-
-
-def normalize_term(text: str) -> str:
-    """A subject, relation or entity name as a key part: NFKC, case-folded, without quote
-    characters or articles, whitespace collapsed, edge punctuation stripped. Idempotent."""
-    norm = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    norm = "".join(
-        ch for ch in norm if ch not in _QUOTE_CHARS and unicodedata.category(ch)[0] != "C"
-    )
-    norm = _SINGLE_QUOTE.sub(" ", norm).casefold()
-    words = [w for w in norm.split() if w.strip(_EDGE_PUNCT) not in ARTICLES]
-    return " ".join(words).strip(_EDGE_PUNCT)
-
-
-def normalize_key(subject: str, relation: str) -> tuple[str, str]:
-    """The (subject, relation) pair the ledger keys an assertion by."""
-    return normalize_term(subject), normalize_term(relation)
-
-
-def fact_key(subject: str, relation: str) -> str:
-    """``normalize_key`` as one string (subject, unit separator, relation)."""
-    s, r = normalize_key(subject, relation)
-    return f"{s}{KEY_SEPARATOR}{r}"
-
-
-def display_key(key: str) -> str:
-    """A ``fact_key`` string for people: ``subject / relation``."""
-    return key.replace(KEY_SEPARATOR, " / ")
-
-
-def normalize_object(text: str) -> str:
-    """Objects compare exactly after whitespace collapse: case and punctuation are content."""
-    return collapse_whitespace(text)
-
+__all__ = ["chunk_facts", "extract_triples"]
 
 # --- lexicon ---------------------------------------------------------------------------------
 

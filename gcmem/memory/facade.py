@@ -18,32 +18,34 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import TypeAdapter, ValidationError
 
-from gcmem.candidates import (
+from gcmem.embedding import Embedder, load_embedder
+from gcmem.facts.chunking import chunk_turn
+from gcmem.filters.base import CandidateFilter, IngestStage
+from gcmem.filters.registry import build_chain, with_ingest_sides
+from gcmem.filters.resources import Resources
+from gcmem.memory.candidates import (
     CandidateSet,
     KeywordExpander,
     QueryExpander,
     gather_candidates,
     run_filter_chain,
 )
-from gcmem.chunking import chunk_turn
-from gcmem.embedding import Embedder, TransformerEmbedder
-from gcmem.filters.base import CandidateFilter, IngestStage
-from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
 from gcmem.models import Chunk, Namespace, RetrievalResult, Turn
-from gcmem.mtm.index import MediumTermIndex
-from gcmem.mtm.qdrant import open_index
-from gcmem.redis_backend import (
+from gcmem.oracle.base import ConflictOracle
+from gcmem.settings import Settings, load_settings
+from gcmem.storage.mtm import open_index
+from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.redis import (
     Keyspace,
     RedisClient,
     mark_embedded_dirty,
     open_redis,
     save_embedded,
 )
-from gcmem.settings import Settings, load_settings
-from gcmem.stm.buffer import RedisShortTermBuffer, ShortTermBuffer
+from gcmem.storage.stm import RedisShortTermBuffer, ShortTermBuffer
 
 if TYPE_CHECKING:
-    from gcmem.documents import DocumentFilter, DocumentFilterResult, ExternalDocument
+    from gcmem.memory.documents import DocumentFilter, DocumentFilterResult, ExternalDocument
 
 _NAMESPACE: TypeAdapter[str] = TypeAdapter(Namespace)
 
@@ -68,8 +70,9 @@ class IngestReport:
 class Memory:
     """Agent memory with consistency filtering.
 
-    ``Memory()`` reads every setting from the environment (``GCMEM_*``). Any component can be
-    passed in instead; ``filters=[]`` is standard RAG.
+    ``Memory()`` reads every setting from the environment (``GCMEM_*``) and builds the
+    configured chain. Any component can be passed in instead: ``oracle=`` is the κ every
+    stage uses (built from settings on first use otherwise), ``filters=[]`` is plain RAG.
     """
 
     def __init__(
@@ -80,6 +83,7 @@ class Memory:
         index: MediumTermIndex | None = None,
         redis_client: RedisClient | None = None,
         stm: ShortTermBuffer | None = None,
+        oracle: ConflictOracle | None = None,
         filters: Sequence[CandidateFilter] | None = None,
         ingest_stages: Sequence[IngestStage] | None = None,
         expander: QueryExpander | None = None,
@@ -88,7 +92,7 @@ class Memory:
         s = self.settings
         self.keys = Keyspace(s.key_prefix)
         self.redis = redis_client if redis_client is not None else open_redis(s)
-        self.embedder = embedder or TransformerEmbedder(
+        self.embedder = embedder or load_embedder(
             s.embedder,
             device=s.device,
             batch_size=s.embed_batch_size,
@@ -98,23 +102,21 @@ class Memory:
         self.stm = stm or RedisShortTermBuffer(self.redis, self.keys, s.stm_size)
         self.expander = expander or KeywordExpander()
         self._document_filter: DocumentFilter | None = None
-        self.resources = Resources(s, self.redis, self.keys, self.index, self.embedder)
-        self.filters = (
-            list(filters) if filters is not None else build_filters(s.filters, self.resources)
+        self.resources = Resources(
+            s, self.redis, self.keys, self.index, self.embedder, given_oracle=oracle
         )
-        self.ingest_stages = (
-            list(ingest_stages)
-            if ingest_stages is not None
-            else (build_ingest_stages(s.ingest, self.resources))
+        built_filters, built_ingest = build_chain(
+            s.filters if filters is None else [],
+            s.ingest if ingest_stages is None else [],
+            self.resources,
         )
-        if ingest_stages is None:
-            # A filter that keeps its own state at ingest (the supersession ledger) gets the
-            # ingested chunks whether or not GCMEM_INGEST names it too (stages are shared).
-            for stage in self.filters:
-                if isinstance(stage, IngestStage) and all(
-                    stage is not other for other in self.ingest_stages
-                ):
-                    self.ingest_stages.append(stage)
+        self.filters: list[CandidateFilter] = built_filters if filters is None else list(filters)
+        # Stages passed in are used exactly; built ones get every filter's ingest side too.
+        self.ingest_stages: list[IngestStage] = (
+            with_ingest_sides(self.filters, built_ingest)
+            if ingest_stages is None
+            else list(ingest_stages)
+        )
 
     # --- ingest ----------------------------------------------------------------------------
     def validate(self, turns: Iterable[Turn | Mapping[str, Any]]) -> list[Turn]:
@@ -236,10 +238,10 @@ class Memory:
     # --- documents from other retrievers (framework adapters) -----------------------------
     def document_filter(self) -> DocumentFilter:
         """This memory's filter chain for documents gcmem did not retrieve itself (see
-        ``gcmem.documents``: a per-call scratch ledger, nothing written here). Stages are
-        rebuilt by name; the embedder and loaded models are shared. Built once."""
+        ``gcmem.memory.documents``: a per-call scratch ledger, nothing written here). Stages are
+        rebuilt by name against it; the embedder and a loaded oracle are reused. Built once."""
         if self._document_filter is None:
-            from gcmem.documents import DocumentFilter
+            from gcmem.memory.documents import DocumentFilter
 
             try:
                 self._document_filter = DocumentFilter(
@@ -247,7 +249,7 @@ class Memory:
                     embedder=self.embedder,
                     filters=[f.name for f in self.filters],
                     ingest=[s.name for s in self.ingest_stages],
-                    shared=self.resources.shared,
+                    oracle=self.resources.oracle if self.resources.oracle_loaded else None,
                 )
             except ValueError as exc:
                 raise ValueError(

@@ -1,4 +1,4 @@
-"""Sentence embedder: a sentence-transformers model run on transformers directly.
+"""``TransformerEmbedder``: a sentence-transformers model run on transformers directly.
 
 Mean pooling (or CLS, per the model's ``1_Pooling/config.json``) and L2 normalisation, so the
 dot product of two vectors is their cosine similarity.
@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 import torch
@@ -19,20 +18,9 @@ from transformers import AutoModel, AutoTokenizer
 from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
 
 
-@runtime_checkable
-class Embedder(Protocol):
-    """Texts -> L2-normalised float32 vectors of shape (len(texts), dim)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def dim(self) -> int: ...
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
 class TransformerEmbedder:
+    """An ``Embedder`` (``gcmem.embedding``) over a local directory, model package or hub id."""
+
     def __init__(
         self,
         model: str,

@@ -8,17 +8,19 @@ every read.
 from __future__ import annotations
 
 import logging
-import warnings
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from qdrant_client import QdrantClient, models
 
 from gcmem.models import Chunk
-from gcmem.mtm.index import SUPERSEDED_FLAG, Hit, MediumTermIndex, chunk_from_payload, chunk_payload
-from gcmem.settings import Settings
+from gcmem.storage.mtm.index import (
+    SUPERSEDED_FLAG,
+    Hit,
+    chunk_from_payload,
+    chunk_payload,
+)
 
 log = logging.getLogger(__name__)
 
@@ -158,22 +160,3 @@ class QdrantIndex:
         arr = np.asarray(vector, dtype=np.float32) if isinstance(vector, list) else None
         score = float(getattr(point, "score", 0.0) or 0.0)
         return Hit(chunk_from_payload(str(point.id), point.payload or {}), score, arr)
-
-
-def open_index(settings: Settings) -> MediumTermIndex:
-    """The configured engine: a Qdrant server by URL, else the embedded engine."""
-    if settings.qdrant_url is not None:
-        api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-        client = QdrantClient(url=settings.qdrant_url, api_key=api_key)
-        return QdrantIndex(client, settings.qdrant_collection)
-    path = settings.resolved_qdrant_path()
-    if settings.embedded_engine == "edge":
-        from gcmem.mtm.edge import EdgeIndex
-
-        return EdgeIndex(None if path == ":memory:" else Path(path), settings.qdrant_collection)
-    # Local mode ignores payload indexes and says so on every create; the server honours them.
-    warnings.filterwarnings("ignore", message="Payload indexes have no effect in the local Qdrant")
-    if path == ":memory:":
-        return QdrantIndex(QdrantClient(location=":memory:"), settings.qdrant_collection)
-    Path(path).mkdir(parents=True, exist_ok=True)
-    return QdrantIndex(QdrantClient(path=path), settings.qdrant_collection)

@@ -25,19 +25,15 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
-from typing import Any
 
 import fakeredis
 import numpy as np
-import redis
-import redis.asyncio
-import redis.asyncio.cluster
-import redis.cluster
 
-from gcmem.candidates import CandidateSet, run_filter_chain
-from gcmem.embedding import Embedder, TransformerEmbedder
+from gcmem.embedding import Embedder, load_embedder
 from gcmem.filters.base import CandidateFilter, IngestStage, QueryContext
-from gcmem.filters.registry import Resources, build
+from gcmem.filters.registry import build_chain
+from gcmem.filters.resources import Resources
+from gcmem.memory.candidates import CandidateSet, run_filter_chain
 from gcmem.models import (
     Chunk,
     Decision,
@@ -46,9 +42,10 @@ from gcmem.models import (
     chunk_id,
     content_hash,
 )
-from gcmem.mtm.qdrant import open_index
-from gcmem.redis_backend import Keyspace
+from gcmem.oracle.base import ConflictOracle
 from gcmem.settings import Settings, load_settings
+from gcmem.storage.mtm import open_index
+from gcmem.storage.redis import Keyspace
 
 # Documents come from arbitrary stores; this is the namespace their chunk ids are derived in
 # (ids are stable across calls and processes) and the one reported in results.
@@ -163,8 +160,8 @@ class DocumentFilter:
     also has an ingest side (the supersession stage keeps its ledger this way) gets the
     documents at ingest as well.
 
-    ``shared`` seeds the stages' shared-component cache, e.g. with a memory's already-loaded
-    models (``Memory.document_filter`` does this) so nothing is loaded twice.
+    ``embedder`` and ``oracle`` are reused as given (``Memory.document_filter`` passes its
+    own), so no model is loaded twice; the stores are always the private scratch ones.
     """
 
     def __init__(
@@ -174,7 +171,7 @@ class DocumentFilter:
         embedder: Embedder | None = None,
         filters: Sequence[StageSpec] | None = None,
         ingest: Sequence[str | IngestStage] | None = None,
-        shared: Mapping[str, Any] | None = None,
+        oracle: ConflictOracle | None = None,
         namespace: str = EXTERNAL_NAMESPACE,
     ) -> None:
         base = settings or load_settings()
@@ -188,7 +185,7 @@ class DocumentFilter:
             }
         )
         self.namespace = namespace
-        self.embedder: Embedder = embedder or TransformerEmbedder(
+        self.embedder: Embedder = embedder or load_embedder(
             self.settings.embedder,
             device=self.settings.device,
             batch_size=self.settings.embed_batch_size,
@@ -199,24 +196,13 @@ class DocumentFilter:
         index = open_index(self.settings.model_copy(update={"embedded_engine": "local"}))
         index.ensure(self.embedder.dim)  # stages may read or flag it; it stays empty
         self.resources = Resources(
-            self.settings, self.redis, self.keys, index, self.embedder, shared=_models_only(shared)
+            self.settings, self.redis, self.keys, index, self.embedder, given_oracle=oracle
         )
-        names = self.settings.filters if filters is None else filters
-        self.filters: list[CandidateFilter] = [self._stage(s) for s in names]
-        for spec, stage in zip(names, self.filters, strict=True):
-            if not isinstance(stage, CandidateFilter):
-                raise ValueError(f"stage {spec!r} is not a query-time filter")
-        ingest_specs = self.settings.ingest if ingest is None else ingest
-        stages: list[Any] = [self._stage(s) for s in ingest_specs]
-        for ingest_spec, stage in zip(ingest_specs, stages, strict=True):
-            if not isinstance(stage, IngestStage):
-                raise ValueError(f"stage {ingest_spec!r} has no ingest side")
-        stages += [f for f in self.filters if isinstance(f, IngestStage)]
-        unique: dict[int, IngestStage] = {id(s): s for s in stages}
-        self.ingest_stages: list[IngestStage] = list(unique.values())
-
-    def _stage(self, spec: str | CandidateFilter | IngestStage) -> Any:
-        return build(spec, self.resources) if isinstance(spec, str) else spec
+        self.filters, self.ingest_stages = build_chain(
+            self.settings.filters if filters is None else filters,
+            self.settings.ingest if ingest is None else ingest,
+            self.resources,
+        )
 
     # --- filtering -------------------------------------------------------------------------
     def filter(
@@ -334,33 +320,6 @@ class DocumentFilter:
 
     def close(self) -> None:
         self.resources.index.close()
-
-
-def _models_only(shared: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The shareable part of a memory's component cache: loaded models. Built stages
-    ("stage:<name>") and components holding a Redis client (the verdict log) are bound to
-    the memory's store, so the scratch environment builds its own."""
-    out: dict[str, Any] = {}
-    for name, component in (shared or {}).items():
-        if name.startswith("stage:") or _holds_redis(component):
-            continue
-        out[name] = component
-    return out
-
-
-def _holds_redis(component: object) -> bool:
-    if isinstance(component, _REDIS_CLIENTS):
-        return True
-    attrs = getattr(component, "__dict__", {})
-    return any(isinstance(v, _REDIS_CLIENTS) for v in attrs.values())
-
-
-_REDIS_CLIENTS = (
-    redis.Redis,
-    redis.asyncio.Redis,
-    redis.cluster.RedisCluster,
-    redis.asyncio.cluster.RedisCluster,
-)
 
 
 def _as_of(ts: datetime | None) -> datetime:

@@ -28,7 +28,7 @@ import numpy as np
 import qdrant_edge as qe
 
 from gcmem.models import Chunk
-from gcmem.mtm.index import SUPERSEDED_FLAG, Hit, chunk_from_payload, chunk_payload
+from gcmem.storage.mtm.index import SUPERSEDED_FLAG, Hit, chunk_from_payload, chunk_payload
 
 
 class EdgeIndexError(RuntimeError):

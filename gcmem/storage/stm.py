@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol, cast, runtime_checkable
 
 from gcmem.models import Chunk
-from gcmem.redis_backend import Keyspace, RedisClient
+from gcmem.storage.redis import Keyspace, RedisClient
 
 # KEYS: index zset, data hash. ARGV: capacity, then (score, id, json) triples.
 # ZADD NX keeps a redelivered chunk where it is; ZPOPMIN drops the oldest beyond capacity.

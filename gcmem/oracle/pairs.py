@@ -17,8 +17,9 @@ from typing import Literal
 
 import numpy as np
 
-from gcmem.filters.extract import chunk_facts, normalize_key, normalize_object
+from gcmem.facts.extract import chunk_facts
 from gcmem.models import Chunk, Fact, ScoredChunk
+from gcmem.normalize import normalize_key, normalize_object
 
 PairClass = Literal["equal_ts", "same_content", "keyed_same", "keyed_conflict", "floor", "oracle"]
 # (subject, relation) key -> the set of objects a chunk asserts for it (whitespace-collapsed).
@@ -27,7 +28,7 @@ FactReader = Callable[[Chunk], KeyedFacts]
 
 
 def ledger_facts(chunk: Chunk) -> KeyedFacts:
-    """A chunk's assertions keyed the way the ledger keys them (``gcmem.filters.extract``).
+    """A chunk's assertions keyed the way the ledger keys them (``gcmem.facts.extract``).
 
     Extraction depends only on the text and the explicit facts, and a memory's hot chunks
     recur query after query, so results are cached by those (bounded, cleared when full).

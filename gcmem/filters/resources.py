@@ -1,0 +1,46 @@
+"""``Resources``: what the filter stages are built from, passed in explicitly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from gcmem.embedding import Embedder
+from gcmem.oracle.base import ConflictOracle
+from gcmem.oracle.factory import build_oracle
+from gcmem.oracle.verdicts import VerdictLog
+from gcmem.settings import Settings
+from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.redis import Keyspace, RedisClient
+
+
+@dataclass
+class Resources:
+    """The components stages are built from. The oracle (a model), its verdict log and the
+    ledger are created on first use, once, so every stage that needs one gets the same one and
+    a chain without κ loads no model; pass ``oracle`` to use one built elsewhere."""
+
+    settings: Settings
+    redis: RedisClient
+    keys: Keyspace
+    index: MediumTermIndex
+    embedder: Embedder
+    given_oracle: ConflictOracle | None = None
+
+    @cached_property
+    def oracle(self) -> ConflictOracle:
+        return self.given_oracle or build_oracle(self.settings)
+
+    @cached_property
+    def verdict_log(self) -> VerdictLog:
+        return VerdictLog(self.redis, self.keys, self.oracle)
+
+    @cached_property
+    def ledger(self) -> SupersessionLedger:
+        return SupersessionLedger(self.redis, self.keys)
+
+    @property
+    def oracle_loaded(self) -> bool:
+        """Whether the oracle exists yet (a model others may reuse)."""
+        return "oracle" in self.__dict__
