@@ -181,14 +181,16 @@ class Settings(BaseSettings):
     # Not part of the oracle identity θ: the verdict log stores scores, so changing the
     # threshold re-decides from the log without recomputing.
     # 0.6: the highest threshold at which the offline checkpoint, max direction, keeps
-    # contradiction recall >= 50% on all four benchmark sets (README, "Conflict oracle").
+    # contradiction recall >= 50% on all four NLI benchmark sets. κ = 1 makes a pair a
+    # candidate; whether Φ_T may drop on it is DOMINANCE_CONFIRM_THRESHOLD's and
+    # DOMINANCE_SAME_SUBJECT's to say.
     oracle_threshold: float = Field(
         default=0.6, ge=0.0, le=1.0, description="κ = 1 when P(contradiction) >= this."
     )
-    oracle_direction: Literal["forward", "max"] = Field(
+    oracle_direction: Literal["forward", "max", "both"] = Field(
         default="max",
-        description="forward: P(c | older, newer); max: the larger of both orders (NLI is "
-        "asymmetric; value flips often score high one way only).",
+        description="forward: P(c | older, newer); max: the larger of both orders; both: the "
+        "smaller (the pair must contradict whichever statement is the premise).",
     )
     oracle_max_length: int = Field(
         default=256, ge=16, le=8192, description="Cross-encoder tokens per pair (truncated)."
@@ -230,6 +232,30 @@ class Settings(BaseSettings):
         default=None,
         description="Uncertainty band 'low,high' on the (calibrated) score: pairs inside go "
         "to the LLM judge (LLM_JUDGE_URL/MODEL must be set) instead of being guessed.",
+    )
+    dominance_same_subject: bool = Field(
+        default=True,
+        description="Φ_T drops a chunk on κ only when both statements name a common entity "
+        "(the deterministic entity extractor); other contradicting pairs are surfaced as "
+        "conflicts, both chunks kept.",
+    )
+    # 0.8: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
+    # (max direction >= 0.6) had pair precision 0.40; confirmed in both directions at 0.8 with
+    # a common subject it dropped no still-true fact.
+    dominance_confirm_threshold: float | None = Field(
+        default=0.8,
+        ge=0.0,
+        le=1.0,
+        description="Φ_T drops on κ only when the pair also contradicts in both directions "
+        "(the smaller P(contradiction) of the two orders) at least this much; κ pairs that "
+        "fall short are surfaced as conflicts. Unset = κ alone decides.",
+    )
+    dominance_surface_threshold: float | None = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="κ scores from this up to ORACLE_THRESHOLD are uncertain: the pair is "
+        "surfaced as a conflict, not dropped (unset = not surfaced).",
     )
     dominance_cosine_floor: float | None = Field(
         default=None,
