@@ -310,7 +310,7 @@ def cli(
     if only:
         conds = {n: c for n, c in conds.items() if n in only}
     n = 6 if smoke else limit
-    data = {s: load_set(s, "test" if s in REAL_SETS else split, limit=n) for s in sets}
+    data = {s: load_set(s, split, limit=n) for s in sets}
     embedder = CachedEmbedder(TransformerEmbedder(Settings().embedder))
     report = evaluate(data, conds, embedder=embedder, k=k)
     report["split"] = split
