@@ -109,12 +109,12 @@ class Settings(BaseSettings):
         default="gcmem_chunks", pattern=r"^[A-Za-z0-9_-]{1,128}$", description="Collection."
     )
     embedded_engine: Literal["local", "edge"] = Field(
-        # Chosen by bench/mtm.py (README, "Embedded vector engine"): Edge answers namespace-
-        # filtered top-10 in ~1 ms with exact recall where local mode scans every payload in
-        # Python per query, and it ingests 10x+ faster behind a WAL.
+        # Chosen by bench/mtm.py (docs/benchmarks.md, "Embedded vector engine"): Edge answers
+        # namespace-filtered top-10 in ~1 ms with exact recall where local mode scans every
+        # payload in Python per query, and it ingests 10x+ faster behind a WAL.
         default="edge",
         description="In-process vector engine when QDRANT_URL is unset: Qdrant Edge (default) "
-        "or qdrant-client local mode (see the README's measurement).",
+        "or qdrant-client local mode (measured in docs/benchmarks.md).",
     )
 
     # --- models --------------------------------------------------------------------------
@@ -158,7 +158,7 @@ class Settings(BaseSettings):
         description="Ingest-side stages run per batch after MTM/STM writes (JSON list).",
     )
 
-    # --- supersession: ledger, pre-filter, write-time GC (issue 3; stage "supersession") ---
+    # --- supersession: ledger, pre-filter, write-time GC (stage "supersession") -----------
     supersession_gc: bool = Field(
         default=True,
         description="Write-time GC: when every assertion of a chunk is superseded, set the "
@@ -168,11 +168,11 @@ class Settings(BaseSettings):
     supersession_exclude: bool = Field(
         default=False,
         description="MTM search leaves flagged (superseded) chunks out before top-k, for "
-        "queries about the present (no as_of); needs SUPERSESSION_GC. See the README's "
-        "supersession benchmark for what it does to recall under accumulation.",
+        "queries about the present (no as_of); needs SUPERSESSION_GC. docs/benchmarks.md "
+        "(supersession) measures what it does to recall under accumulation.",
     )
 
-    # --- conflict oracle κ and temporal dominance Φ_T (issue 4; model = nli_model) ---------
+    # --- conflict oracle κ and temporal dominance Φ_T (model = nli_model) ------------------
     oracle: Literal["cross-encoder", "llm-judge"] = Field(
         default="cross-encoder",
         description="κ backend: the NLI cross-encoder (NLI_MODEL) or an OpenAI-compatible LLM "
@@ -209,11 +209,11 @@ class Settings(BaseSettings):
         default="contradiction",
         description="Name of the contradiction class in the model's config.id2label.",
     )
-    # --- κ accuracy on agent memory (issue 8) -----------------------------------------------
+    # --- κ accuracy on agent memory: gate, query conditioning, calibration, band ------------
     oracle_gate: Literal["none", "entity"] = Field(
         default="none",
         description="Relatedness gate before κ: 'entity' scores 0 for pairs whose statements "
-        "name entities and share none (deterministic extractor; see the README).",
+        "name entities and share none (deterministic extractor; see docs/oracle.md).",
     )
     oracle_question_template: str | None = Field(
         default=None,
@@ -262,7 +262,7 @@ class Settings(BaseSettings):
         ge=-1.0,
         le=1.0,
         description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
-        "every pair; see the README for the recall a floor costs).",
+        "every pair; docs/benchmarks.md measures the recall a floor costs).",
     )
     verdict_precompute_m: int = Field(
         default=10,
@@ -323,7 +323,7 @@ class Settings(BaseSettings):
     def _check_judge_prompt(cls, value: str | None) -> str | None:
         return None if value is None else check_template(value, {"a", "b"}, {"a", "b"}, "prompt")
 
-    # --- baseline rankers for comparison (issue 6; "timestamp-rerank", "multi-factor") -----
+    # --- baseline rankers for comparison ("timestamp-rerank", "multi-factor") --------------
     baseline_k: int | None = Field(
         default=None, ge=1, le=10_000, description="Context size the rankers keep (unset = TOP_K)."
     )
