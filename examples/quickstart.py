@@ -16,4 +16,4 @@ with Memory(Settings(ephemeral=True)) as memory:
     result = memory.retrieve("Which port does the payments service use?", namespace="proj")
     print(result.context())  # the filtered context: port 8080, the licence
     for d in result.dropped:  # and why each stale chunk went
-        print("dropped:", d.chunk.chunk.text, f"({d.stage}: {d.reason})")
+        print("dropped:", d.text, f"({d.stage}: {d.reason})")
