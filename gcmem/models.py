@@ -243,6 +243,12 @@ class RetrievalResult(BaseModel):
         default_factory=list, description="Undecided disagreements among the kept chunks."
     )
     candidates: int = Field(description="Size of the candidate set R_k before filtering.")
+    excluded_at_write: int = Field(
+        default=0,
+        description="Chunks of the namespace left out of the MTM search before top-k because "
+        "write-time GC flagged them superseded (0 when the search did not exclude flags); "
+        "Memory.explain gives each one's decision record.",
+    )
     variants: list[str] = Field(default_factory=list, description="Query expansion variants.")
     filters: list[str] = Field(default_factory=list, description="Stages run, in order.")
     timings_ms: dict[str, float] = Field(default_factory=dict)

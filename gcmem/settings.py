@@ -165,11 +165,13 @@ class Settings(BaseSettings):
         "chunk's MTM payload flag 'superseded' (re-checked for older chunks whenever a newer "
         "value arrives). The chunk itself stays in the index.",
     )
+    # On since the no-harm benchmark showed flags drop nothing still true (docs/benchmarks.md).
     supersession_exclude: bool = Field(
-        default=False,
+        default=True,
         description="MTM search leaves flagged (superseded) chunks out before top-k, for "
-        "queries about the present (no as_of); needs SUPERSESSION_GC. docs/benchmarks.md "
-        "(supersession) measures what it does to recall under accumulation.",
+        "queries about the present (no as_of); needs SUPERSESSION_GC. Plain RAG "
+        "(retrieve(filters=[])) never excludes. docs/benchmarks.md (supersession) measures "
+        "what it does to recall under accumulation.",
     )
 
     # --- conflict oracle κ and temporal dominance Φ_T (model = nli_model) ------------------

@@ -20,6 +20,7 @@ from gcmem.models import Chunk, Turn
 from gcmem.settings import Settings
 from gcmem.storage.mtm import MediumTermIndex, open_index
 from gcmem.storage.mtm.edge import EdgeIndex, EdgeIndexError
+from gcmem.storage.mtm.index import FLAG_RECORD, SUPERSEDED_FLAG, FlagIndex
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder
 
@@ -181,6 +182,31 @@ def test_exclude_flagged_after_set_payload(
     # The flag never leaks into the Chunk model; the chunk is kept, not deleted.
     assert index.fetch("a", [stale.id])[stale.id].chunk == stale
     assert index.count("a") == len(TEXTS)
+
+
+def test_flag_records_are_listed_counted_and_cleared(
+    index: MediumTermIndex, hashing_embedder: HashingEmbedder
+) -> None:
+    assert isinstance(index, FlagIndex)
+    chunks = make_chunks("a", TEXTS)
+    other = make_chunks("b", TEXTS)
+    vectors = hashing_embedder.embed(TEXTS)
+    index.upsert(chunks, vectors)
+    index.upsert(other, vectors)
+    record = {"stage": "supersession", "by_chunk": chunks[1].id, "keys": ["billing api / port"]}
+    index.set_payload("a", [chunks[0].id], {SUPERSEDED_FLAG: True, FLAG_RECORD: record})
+    index.set_payload("b", [other[2].id], {SUPERSEDED_FLAG: True, FLAG_RECORD: {}})
+    ids = [c.id for c in chunks]
+    assert index.flag_records("a", ids) == {chunks[0].id: record}
+    assert index.flag_records("b", ids) == {}  # another namespace's ids are not read
+    assert index.flagged("a") == [("a", chunks[0].id)]
+    assert sorted(index.flagged()) == sorted([("a", chunks[0].id), ("b", other[2].id)])
+    assert (index.count_flagged("a"), index.count_flagged("b")) == (1, 1)
+    # the record never leaks into the Chunk model
+    assert index.fetch("a", [chunks[0].id])[chunks[0].id].chunk == chunks[0]
+    index.set_payload("a", [chunks[0].id], {SUPERSEDED_FLAG: False, FLAG_RECORD: None})
+    assert index.flag_records("a", ids) == {} and index.count_flagged("a") == 0
+    assert index.flagged("a") == []
 
 
 def test_persists_across_reopen(

@@ -35,7 +35,10 @@ def turn(tid: str, text: str, when: float, **extra: object) -> Turn:
 
 @pytest.fixture
 def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
-    s = redis_settings.model_copy(update={"filters": ["supersession"], "stm_size": 0})
+    # the read-time pre-filter is the subject here: flagged chunks stay in the search
+    s = redis_settings.model_copy(
+        update={"filters": ["supersession"], "stm_size": 0, "supersession_exclude": False}
+    )
     with Memory(s, embedder=hashing_embedder) as m:
         yield m
 

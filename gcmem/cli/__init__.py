@@ -3,6 +3,7 @@
 import typer
 
 from gcmem.cli.config import config_app
+from gcmem.cli.gc import gc_app, why
 from gcmem.cli.ledger import ledger_app
 from gcmem.cli.main import app
 from gcmem.cli.oracle import oracle_app
@@ -10,6 +11,8 @@ from gcmem.cli.pipeline import register as register_pipeline
 
 app.add_typer(config_app, name="config", help="Show settings and their reference.")
 app.add_typer(ledger_app, name="ledger", help="Read the supersession ledger.")
+app.add_typer(gc_app, name="gc", help="Write-time GC flags: rebuild them from the ledger.")
+app.command("why")(why)
 app.add_typer(
     oracle_app, name="oracle", help="Fine-tune, calibrate and evaluate the conflict oracle."
 )

@@ -6,6 +6,7 @@ the configured filter chain, so the difference is only what the filters did.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from rich.console import Console
@@ -13,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from gcmem.memory import Memory
-from gcmem.models import RetrievalResult, Turn
+from gcmem.models import Decision, RetrievalResult, Turn
 
 _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -67,7 +68,14 @@ def _when(result_ts: datetime) -> str:
     return result_ts.strftime("%Y-%m-%d")
 
 
-def render_result(result: RetrievalResult, console: Console, title: str | None = None) -> None:
+def render_result(
+    result: RetrievalResult,
+    console: Console,
+    title: str | None = None,
+    excluded: Sequence[Decision] = (),
+) -> None:
+    """The kept and dropped chunks with reasons; ``excluded``: the decision records of chunks
+    write-time GC kept out of the search (``Memory.explain``), shown as drops at write time."""
     table = Table(title=title or f"{result.query}  [{', '.join(result.filters) or 'no filters'}]")
     table.add_column("", width=4)
     table.add_column("date")
@@ -77,8 +85,10 @@ def render_result(result: RetrievalResult, console: Console, title: str | None =
         table.add_row("keep", _when(c.chunk.ts), escape(c.chunk.text), f"relevance {c.score:.2f}")
     texts = {c.chunk.id: c.chunk.text for c in result.kept}
     texts.update((d.chunk.chunk.id, d.chunk.chunk.text) for d in result.dropped)
-    for d in result.dropped:
-        why = f"[{d.stage}] {d.reason}"
+    texts.update((d.chunk.chunk.id, d.chunk.chunk.text) for d in excluded)
+    rows = [(d, "") for d in result.dropped] + [(d, " (at write time)") for d in excluded]
+    for d, when in rows:
+        why = f"[{d.stage}] {d.reason}{when}"
         if d.score is not None and f"{d.score:.2f}" not in d.reason:
             why += f" (score {d.score:.2f})"
         if d.dominated_by in texts:
@@ -107,8 +117,16 @@ def run_demo(memory: Memory, console: Console) -> None:
     chain = ", ".join(f.name for f in memory.filters) or "none (set GCMEM_FILTERS)"
     console.print(f"filter chain: {chain}\n")
     for question in QUESTIONS:
-        candidates = memory.candidates(question, namespace=namespace, k=4)
+        # standard RAG: the index as stored; gcmem: superseded chunks left out before top-k
+        stored = memory.candidates(question, namespace=namespace, k=4, exclude_flagged=False)
         console.rule(question)
-        rag = memory.filter(candidates, filters=[])
+        rag = memory.filter(stored, filters=[])
         console.print("[bold]standard RAG context[/bold]: " + " | ".join(rag.texts))
-        render_result(memory.filter(candidates), console, title="gcmem")
+        result = memory.retrieve(question, namespace=namespace, k=4)
+        searched = {c.id for c in result.kept} | {d.chunk_id for d in result.dropped}
+        excluded = [
+            d
+            for c in stored.candidates
+            if c.id not in searched and (d := memory.explain(c.id, namespace=namespace)) is not None
+        ]
+        render_result(result, console, title="gcmem", excluded=excluded)

@@ -29,7 +29,7 @@ from gcmem.filters.resources import Resources
 from gcmem.models import Chunk, Decision, ScoredChunk
 from gcmem.normalize import display_key, fact_key
 from gcmem.storage.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
-from gcmem.storage.mtm.index import SUPERSEDED_FLAG, MediumTermIndex
+from gcmem.storage.mtm.index import MediumTermIndex
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,12 @@ class SupersessionStage:
         self.record(chunks)
 
     def record(self, chunks: Sequence[Chunk]) -> RecordReport:
-        """Ledger writes (and write-time GC) for a batch; the report says what each did."""
+        """Ledger writes (and write-time GC) for a batch; the report says what each did.
+        Besides the batch and the chunks a write closed, an out-of-order write re-checks its
+        key's closed chunks: it can give an already closed version a new successor, which
+        their flag records name."""
+        from gcmem.filters.writegc import moved_chunks  # it builds on this module
+
         report = self.ledger.record(chunks, self.facts or chunk_facts)
         if self.write_time_gc:
             recheck: dict[str, set[str]] = defaultdict(set)
@@ -67,24 +72,22 @@ class SupersessionStage:
                 recheck[chunk.namespace].add(chunk.id)
             for namespace, closed in report.closed_chunks.items():
                 recheck[namespace] |= closed
+            for namespace, ids in moved_chunks(self.ledger, report).items():
+                recheck[namespace] |= ids
             for namespace, ids in recheck.items():
                 self.mirror_flags(namespace, sorted(ids))
         return report
 
     def mirror_flags(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
-        """Set the MTM ``superseded`` flag on those chunks whose assertions are all closed;
-        returns their ids. Flags only ever go up: a closed version never reopens."""
+        """Set the MTM ``superseded`` flag, with its record (``gcmem.filters.writegc``), on
+        those chunks whose assertions are all closed; returns their ids. Flags only ever go
+        up: a closed version never reopens."""
         if self.index is None or not chunk_ids:
             return []
-        status = self.ledger.chunk_status(namespace, chunk_ids, detail=False)
-        flagged = [
-            cid
-            for cid, assertions in status.items()
-            if assertions and all(a.superseded_at(None) for a in assertions)
-        ]
-        if flagged:
-            self.index.set_payload(namespace, flagged, {SUPERSEDED_FLAG: True})
-        return flagged
+
+        from gcmem.filters.writegc import mirror_flags  # it builds on this module
+
+        return mirror_flags(self.ledger, self.index, namespace, chunk_ids)
 
     # --- query -----------------------------------------------------------------------------
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
@@ -151,6 +154,16 @@ def _decision(cand: ScoredChunk, assertions: Sequence[AssertionStatus]) -> Decis
         score=None,
         details={"assertions": details},
     )
+
+
+def explain_chunk(ledger: SupersessionLedger, chunk: Chunk) -> Decision | None:
+    """The decision a read-time drop of ``chunk`` would carry, for a chunk every assertion of
+    which is superseded (at any time: what a write-time flag says); else ``None``."""
+    status = ledger.chunk_status(chunk.namespace, [chunk.id], None)
+    assertions = [a for a in status[chunk.id] if a.version is not None]
+    if not assertions or not all(a.superseded_at(None) for a in assertions):
+        return None
+    return _decision(ScoredChunk(chunk=chunk, score=0.0, sources=("mtm",)), assertions)
 
 
 def build(resources: Resources) -> SupersessionStage:

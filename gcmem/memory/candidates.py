@@ -14,7 +14,7 @@ import numpy as np
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, QueryContext
 from gcmem.models import Conflict, Decision, RetrievalResult, ScoredChunk, Source
-from gcmem.storage.mtm.index import Hit, MediumTermIndex
+from gcmem.storage.mtm.index import FlagIndex, Hit, MediumTermIndex
 from gcmem.storage.stm import ShortTermBuffer
 
 _STOPWORDS = frozenset(
@@ -57,6 +57,8 @@ class CandidateSet:
     variants: list[str]
     k: int
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # flagged chunks the MTM search left out (0 when it did not exclude flags)
+    excluded_at_write: int = 0
 
 
 def _fuse(per_variant: Sequence[Sequence[Hit]], k: int) -> list[Hit]:
@@ -97,6 +99,9 @@ def gather_candidates(
     # vectors, e.g. texts differing only in case) arbitrarily, which would make R_k vary.
     per_variant = index.search(namespace, qvecs, k + _TIE_MARGIN, exclude_flagged=exclude_flagged)
     fused = _fuse(per_variant, k)
+    excluded = (
+        index.count_flagged(namespace) if exclude_flagged and isinstance(index, FlagIndex) else 0
+    )
     timings["search"] = (time.perf_counter() - t0) * 1e3
 
     t0 = time.perf_counter()
@@ -124,7 +129,7 @@ def gather_candidates(
     context = QueryContext(
         query=query, namespace=namespace, as_of=as_of, query_vector=qvecs[0], vectors=vectors
     )
-    return CandidateSet(context, candidates, variants, k, timings)
+    return CandidateSet(context, candidates, variants, k, timings, excluded)
 
 
 def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter]) -> RetrievalResult:
@@ -153,6 +158,7 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
         dropped=dropped,
         conflicts=conflicts,
         candidates=len(candidates.candidates),
+        excluded_at_write=candidates.excluded_at_write,
         variants=candidates.variants,
         filters=[s.name for s in chain],
         timings_ms=timings,

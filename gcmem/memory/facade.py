@@ -20,9 +20,11 @@ from pydantic import TypeAdapter, ValidationError
 
 from gcmem.embedding import Embedder, load_embedder
 from gcmem.facts.chunking import chunk_turn
+from gcmem.filters import writegc
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.registry import build_chain, with_ingest_sides
 from gcmem.filters.resources import Resources
+from gcmem.filters.writegc import RebuildReport
 from gcmem.memory.candidates import (
     CandidateSet,
     KeywordExpander,
@@ -30,7 +32,7 @@ from gcmem.memory.candidates import (
     gather_candidates,
     run_filter_chain,
 )
-from gcmem.models import Chunk, Namespace, RetrievalResult, Turn
+from gcmem.models import Chunk, Decision, Namespace, RetrievalResult, Turn
 from gcmem.oracle.base import ConflictOracle
 from gcmem.settings import Settings, load_settings
 from gcmem.storage.mtm import open_index
@@ -212,10 +214,35 @@ class Memory:
         filters: Sequence[CandidateFilter] | None = None,
     ) -> RetrievalResult:
         t0 = time.perf_counter()
-        cands = self.candidates(query, namespace=namespace, k=k, stm=stm, as_of=as_of)
+        # filters=[] asks for plain RAG: the index as stored, write-time flags included
+        plain = filters is not None and not filters
+        cands = self.candidates(
+            query,
+            namespace=namespace,
+            k=k,
+            stm=stm,
+            as_of=as_of,
+            exclude_flagged=False if plain else None,
+        )
         result = self.filter(cands, filters)
         result.timings_ms["total"] = (time.perf_counter() - t0) * 1e3
         return result
+
+    # --- write-time GC: explain and rebuild flags ------------------------------------------
+    def explain(self, chunk_id: str, *, namespace: str | None = None) -> Decision | None:
+        """The decision record of a chunk the ledger supersedes (what write-time GC flags and
+        a read-time drop reports), with the flag and its record in ``details["write_time"]``;
+        ``None`` when nothing supersedes it. ``KeyError`` if the namespace has no such chunk."""
+        ns = self.validate_namespace(namespace or self.settings.namespace)
+        return writegc.explain(self.resources.ledger, self.index, ns, chunk_id)
+
+    def rebuild_flags(self, namespace: str | None = None) -> list[RebuildReport]:
+        """Recompute the write-time GC flags of one namespace (default: every namespace) from
+        the ledger; nothing is deleted."""
+        ledger = self.resources.ledger
+        if namespace is None:
+            return writegc.rebuild_all(ledger, self.index)
+        return [writegc.rebuild_flags(ledger, self.index, self.validate_namespace(namespace))]
 
     # --- async twins (the work is CPU and blocking I/O: run it off the event loop) ----------
     async def aingest(self, turns: Iterable[Turn | Mapping[str, Any]]) -> IngestReport:

@@ -4,6 +4,9 @@
   workers ingest them like any other entry. All-or-nothing: one invalid turn -> 422 listing
   every problem, nothing published.
 - ``POST /v1/query``: a ``QueryRequest`` -> the ``RetrievalResult`` JSON.
+- ``GET /v1/why?chunk_id=ID&namespace=NS``: why a chunk is superseded (the decision record
+  write-time GC flagged it by, as a read-time drop gives it) -> ``{"chunk_id", "namespace",
+  "superseded", "decision"}``; 404 for a chunk the namespace does not hold. Auth as for queries.
 - ``GET /healthz``: Redis and the index answer -> 200, else 503.
 - ``GET /metrics``: Prometheus text.
 
@@ -187,6 +190,38 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         status = 400 if reply.error_kind == "invalid" else 500
         return _error(status, reply.error or "query failed")
 
+    @get(description="Why a chunk is superseded: ?chunk_id=ID&namespace=NS -> its Decision.")
+    async def get_why(scope: Any, request: Request) -> AsgiResponse:
+        unauthenticated = auth.check(request, [])
+        if unauthenticated is not None:
+            return unauthenticated
+        params = request.query_params
+        chunk_id = (params.get("chunk_id") or [""])[0]
+        namespace = (params.get("namespace") or [settings.namespace])[0]
+        if not chunk_id:
+            return _error(422, "chunk_id is required")
+        denied = auth.check(request, [namespace])
+        if denied is not None:
+            return denied
+        memory = runtime.memory
+        if memory is None or runtime.runner is None:
+            return _error(503, "starting")
+        try:
+            decision = await runtime.runner.run(
+                lambda: memory.explain(chunk_id, namespace=namespace)
+            )
+        except KeyError as exc:
+            return _error(404, str(exc.args[0]))
+        except ValueError as exc:  # an invalid namespace
+            return _error(422, str(exc))
+        body = {
+            "chunk_id": chunk_id,
+            "namespace": namespace,
+            "superseded": decision is not None,
+            "decision": decision.model_dump(mode="json") if decision is not None else None,
+        }
+        return _json(body)
+
     @get(description="200 when Redis and the index answer, else 503.")
     async def healthz(scope: Any, request: Request) -> AsgiResponse:
         checks: dict[str, str] = {}
@@ -220,6 +255,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
     return [
         ("/v1/turns", post_turns),
         ("/v1/query", post_query),
+        ("/v1/why", get_why),
         ("/healthz", healthz),
         ("/metrics", metrics),
     ]

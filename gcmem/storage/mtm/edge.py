@@ -28,7 +28,13 @@ import numpy as np
 import qdrant_edge as qe
 
 from gcmem.models import Chunk
-from gcmem.storage.mtm.index import SUPERSEDED_FLAG, Hit, chunk_from_payload, chunk_payload
+from gcmem.storage.mtm.index import (
+    FLAG_RECORD,
+    SUPERSEDED_FLAG,
+    Hit,
+    chunk_from_payload,
+    chunk_payload,
+)
 
 
 class EdgeIndexError(RuntimeError):
@@ -238,6 +244,53 @@ class EdgeIndex:
         flt = _namespace_filter(namespace) if namespace is not None else None
         return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
 
+    # --- write-time GC flags (FlagIndex) ---------------------------------------------------
+    def flag_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        shard = self._reader()
+        valid = _valid_ids(ids)
+        if shard is None or not valid:
+            return {}
+        out: dict[str, dict[str, Any]] = {}
+        for record in shard.retrieve(valid, True, False):
+            payload = record.payload or {}
+            if payload.get("namespace") == namespace and payload.get(SUPERSEDED_FLAG) is True:
+                out[str(record.id)] = dict(payload.get(FLAG_RECORD) or {})
+        return out
+
+    def flagged(self, namespace: str | None = None) -> list[tuple[str, str]]:
+        shard = self._reader()
+        if shard is None:
+            return []
+        must: list[Any] = [_flag_is_set()]
+        if namespace is not None:
+            must.append(_namespace_is(namespace))
+        out: list[tuple[str, str]] = []
+        offset: Any = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset,
+                limit=1024,
+                filter=qe.Filter(must=must),
+                with_payload=qe.PayloadSelector.Include(["namespace"]),
+                with_vector=False,
+            )
+            records, offset = shard.scroll(request)
+            out += [(str((r.payload or {}).get("namespace")), str(r.id)) for r in records]
+            if offset is None or not records:
+                return out
+
+    def count_flagged(self, namespace: str) -> int:
+        shard = self._reader()
+        if shard is None:
+            return 0
+        flt = qe.Filter(must=[_namespace_is(namespace), _flag_is_set()])
+        return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
+
+
+def _flag_is_set() -> qe.FieldCondition:
+    # numpy's bool: see _namespace_filter
+    return qe.FieldCondition(key=SUPERSEDED_FLAG, match=qe.MatchValue(np.True_))  # type: ignore[arg-type]
+
 
 def _namespace_is(namespace: str) -> qe.FieldCondition:
     return qe.FieldCondition(key="namespace", match=qe.MatchValue(namespace))
@@ -249,8 +302,7 @@ def _namespace_filter(namespace: str, exclude_flagged: bool = False) -> qe.Filte
         # qdrant-edge-py 0.9 turns a Python bool into the integer 1 in MatchValue (bool is an
         # int subclass), which matches no boolean payload; numpy's bool is not an int, so it
         # arrives as a real boolean. tests/test_mtm.py guards this.
-        flagged = qe.MatchValue(np.True_)  # type: ignore[arg-type]
-        must_not = [qe.FieldCondition(key=SUPERSEDED_FLAG, match=flagged)]
+        must_not = [_flag_is_set()]
     return qe.Filter(must=[_namespace_is(namespace)], must_not=must_not)
 
 

@@ -13,6 +13,9 @@ from gcmem.models import Chunk
 # Payload flag set by write-time GC when every assertion of a chunk is superseded; searches can
 # exclude flagged chunks before top-k. The chunk itself is never deleted.
 SUPERSEDED_FLAG = "superseded"
+# Beside the flag, who set it and why (stage, the newer chunk and turn, decision time, keys), so a
+# flag explains itself; derived state like the flag, rebuilt from the ledger.
+FLAG_RECORD = "superseded_record"
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,22 @@ class MediumTermIndex(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class FlagIndex(Protocol):
+    """Reads of write-time GC flags (the engines gcmem ships implement it; a remote index over
+    the bus need not, and then flags cannot be listed or explained from it)."""
+
+    def flag_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The flag record of each of these chunks that is flagged (others are left out)."""
+        ...
+
+    def flagged(self, namespace: str | None = None) -> list[tuple[str, str]]:
+        """(namespace, chunk id) of every flagged chunk, of one namespace or all."""
+        ...
+
+    def count_flagged(self, namespace: str) -> int: ...
+
+
 def chunk_payload(chunk: Chunk) -> dict[str, Any]:
     payload = chunk.model_dump(mode="json", exclude={"id"})
     payload[SUPERSEDED_FLAG] = False
@@ -63,5 +82,5 @@ def chunk_payload(chunk: Chunk) -> dict[str, Any]:
 
 
 def chunk_from_payload(point_id: str, payload: Mapping[str, Any]) -> Chunk:
-    data = {k: v for k, v in payload.items() if k != SUPERSEDED_FLAG}
+    data = {k: v for k, v in payload.items() if k not in (SUPERSEDED_FLAG, FLAG_RECORD)}
     return Chunk.model_validate({"id": str(point_id), **data})

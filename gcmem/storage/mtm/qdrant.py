@@ -16,6 +16,7 @@ from qdrant_client import QdrantClient, models
 
 from gcmem.models import Chunk
 from gcmem.storage.mtm.index import (
+    FLAG_RECORD,
     SUPERSEDED_FLAG,
     Hit,
     chunk_from_payload,
@@ -146,6 +147,56 @@ class QdrantIndex:
         if not self._exists():
             return 0
         flt = _namespace_filter(namespace) if namespace is not None else None
+        return self.client.count(self.collection, count_filter=flt, exact=True).count
+
+    # --- write-time GC flags (FlagIndex) ---------------------------------------------------
+    def flag_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not ids or not self._exists():
+            return {}
+        records = self.client.retrieve(
+            self.collection, ids=list(ids), with_payload=True, with_vectors=False
+        )
+        out: dict[str, dict[str, Any]] = {}
+        for rec in records:
+            payload = rec.payload or {}
+            if payload.get("namespace") == namespace and payload.get(SUPERSEDED_FLAG) is True:
+                out[str(rec.id)] = dict(payload.get(FLAG_RECORD) or {})
+        return out
+
+    def flagged(self, namespace: str | None = None) -> list[tuple[str, str]]:
+        if not self._exists():
+            return []
+        must: list[models.Condition] = [
+            models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True))
+        ]
+        if namespace is not None:
+            must.append(
+                models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace))
+            )
+        out: list[tuple[str, str]] = []
+        offset: Any = None
+        while True:
+            records, offset = self.client.scroll(
+                self.collection,
+                scroll_filter=models.Filter(must=must),
+                limit=1024,
+                offset=offset,
+                with_payload=["namespace"],
+                with_vectors=False,
+            )
+            out += [(str((r.payload or {}).get("namespace")), str(r.id)) for r in records]
+            if offset is None or not records:
+                return out
+
+    def count_flagged(self, namespace: str) -> int:
+        if not self._exists():
+            return 0
+        flt = models.Filter(
+            must=[
+                models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace)),
+                models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True)),
+            ]
+        )
         return self.client.count(self.collection, count_filter=flt, exact=True).count
 
     def close(self) -> None:
