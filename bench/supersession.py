@@ -217,7 +217,9 @@ def run_namespace(
     latency: dict[str, list[float]] = defaultdict(list)
     parity_violations = 0
     for sc in scenarios:
-        cands = memory.candidates(sc.question, namespace=namespace, k=config.k, stm=False)
+        cands = memory.candidates(
+            sc.question, namespace=namespace, k=config.k, stm=False, exclude_flagged=False
+        )
         rag = memory.filter(cands, filters=[])
         pre = memory.filter(cands, filters=[stage])
         cands_x = memory.candidates(

@@ -37,7 +37,8 @@ from bench.heldout.data import REAL_SETS, WRITTEN_SETS, Instance, load_set
 from gcmem import Memory, Turn
 from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
-from gcmem.models import RetrievalResult
+from gcmem.memory.candidates import CandidateSet
+from gcmem.models import Decision, RetrievalResult
 from gcmem.settings import Settings
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
@@ -53,8 +54,14 @@ V01: dict[str, Any] = {
     "dominance_same_subject": False,
     "dominance_surface_threshold": None,
     "dominance_confirm_threshold": None,
+    "supersession_exclude": False,
 }
-CONDITIONS: dict[str, dict[str, Any]] = {"rag": {"filters": []}, "v0.1": V01, "default": {}}
+# ``rag`` is plain retrieval: the index as stored, no write-time exclusion either.
+CONDITIONS: dict[str, dict[str, Any]] = {
+    "rag": {"filters": [], "supersession_exclude": False},
+    "v0.1": V01,
+    "default": {},
+}
 
 
 class CachedEmbedder:
@@ -94,6 +101,7 @@ class Tally:
     stale_exposed: int = 0
     stale_unflagged: int = 0
     unlabelled_dropped: int = 0
+    excluded_at_write: int = 0
     conflicts: int = 0
     filter_ms: list[float] = field(default_factory=list)
     drops: list[dict[str, Any]] = field(default_factory=list)
@@ -115,6 +123,7 @@ class Tally:
             "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
             "conflicts_surfaced": self.conflicts,
             "unlabelled_dropped": self.unlabelled_dropped,
+            "excluded_at_write": self.excluded_at_write,
             "filter_ms_p50": round(float(np.median(self.filter_ms)), 2) if self.filter_ms else None,
         }
 
@@ -188,6 +197,24 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             tally.unlabelled_dropped += 1
 
 
+def write_time_drops(
+    mem: Memory, stored: CandidateSet, searched: CandidateSet, ns: str
+) -> list[Decision]:
+    """The chunks of the stored R_k that write-time exclusion kept out of the searched one
+    (excluding flagged chunks only removes, so these are exactly the flagged members of the
+    stored top-k), each with the decision record ``Memory.explain`` gives."""
+    kept = {c.id for c in searched.candidates}
+    out: list[Decision] = []
+    for cand in stored.candidates:
+        if cand.id in kept:
+            continue
+        decision = mem.explain(cand.id, namespace=ns)
+        if decision is None:  # a flag the ledger does not back: still a drop, unexplained
+            decision = Decision(chunk=cand, stage="write-time", reason="flagged, no record")
+        out.append(decision.model_copy(update={"reason": decision.reason + " (at write time)"}))
+    return out
+
+
 def _memory(name: str, overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) -> Memory:
     base = {
         "data_dir": data_dir / name,
@@ -236,7 +263,11 @@ def evaluate(
                 reference: set[str] | None = None
                 for name, mem in memories.items():
                     cands = mem.candidates(inst.query, namespace=ns, k=k)
-                    ids = {c.id for c in cands.candidates}
+                    # R_k as stored: with write-time exclusion the searched set differs, so
+                    # parity is checked on the stored one and every chunk the exclusion kept
+                    # out of the top-k is scored as a drop, with its decision record
+                    stored = mem.candidates(inst.query, namespace=ns, k=k, exclude_flagged=False)
+                    ids = {c.id for c in stored.candidates}
                     if reference is None:
                         reference = ids
                     elif ids != reference:
@@ -244,9 +275,12 @@ def evaluate(
                     t0 = time.perf_counter()
                     result = mem.filter(cands)
                     ms = (time.perf_counter() - t0) * 1e3
+                    excluded = write_time_drops(mem, stored, cands, ns)
+                    result.dropped = excluded + result.dropped
                     for fam in (inst.family, "all"):
                         tally = tallies[name].setdefault(fam, Tally())
                         tally.filter_ms.append(ms)
+                        tally.excluded_at_write += len(excluded)
                         score(inst, result, tally, ns)
             results[set_name] = {
                 name: {fam: t.summary() for fam, t in sorted(fams.items())}
