@@ -201,6 +201,22 @@ class Decision(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+class Conflict(BaseModel):
+    """Two candidates that disagree where gcmem will not drop either: surfaced for the agent
+    (or a person) to see, with both chunks, their times and the stage's evidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: str = Field(description="The chunk kept as the current value (the incumbent).")
+    other_chunk_id: str = Field(description="The chunk it conflicts with (e.g. held pending).")
+    ts: AwareDatetime | None = None
+    other_ts: AwareDatetime | None = None
+    score: float | None = Field(default=None, description="The stage's score, if it has one.")
+    stage: str
+    reason: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
 class RetrievalResult(BaseModel):
     """The filtered context for one query, with a decision record for every dropped chunk."""
 
@@ -211,6 +227,9 @@ class RetrievalResult(BaseModel):
     as_of: AwareDatetime
     kept: list[ScoredChunk] = Field(description="Context, most relevant first.")
     dropped: list[Decision] = Field(default_factory=list)
+    conflicts: list[Conflict] = Field(
+        default_factory=list, description="Disagreements surfaced, not decided by a drop."
+    )
     candidates: int = Field(description="Size of the candidate set R_k before filtering.")
     variants: list[str] = Field(default_factory=list, description="Query expansion variants.")
     filters: list[str] = Field(default_factory=list, description="Stages run, in order.")

@@ -262,7 +262,7 @@ def test_a_judge_is_consulted_once_per_question_and_replayed(redis_settings: Set
     prefix = redis_settings.key_prefix
     client = open_redis(redis_settings)
     finals = []
-    for run in range(3):
+    for _ in range(3):
         ledger = SupersessionLedger(client, Keyspace(prefix), policies=rules, judge=judge)  # type: ignore[arg-type]
         put(ledger, "aspirin", 1, "t1")
         put(ledger, "ibuprofen", 2, "t2")
@@ -420,3 +420,74 @@ def test_decision_rows_parse_round_trip() -> None:
     )
     d = LedgerDecision.parse(raw, "s", "r")
     assert d.winner is None and d.to_dict()["loser"] is None
+
+
+def test_ledger_cli_policies_pending_confirm_decisions(
+    real_redis_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from gcmem.cli import app
+
+    path = tmp_path / "policies.yaml"
+    path.write_text(
+        "trust: {ehr: 2}\nrules:\n"
+        "  - {relation: medication, policy: confirm, confirm_ttl_s: 3600, name: meds}\n"
+        "  - {relation: '* speak* _', policy: accumulate}\n"
+    )
+    s = real_redis_settings
+    monkeypatch.setenv("GCMEM_LEDGER_POLICY_FILE", str(path))
+    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.key_prefix)
+    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.redis_url))
+    ledger = make(s, PolicyTable.from_settings(load_settings()))
+    put(ledger, "aspirin", 1, "t1", source="gp")
+    put(ledger, "ibuprofen", 2, "t2", source="chat")
+    runner = CliRunner()
+
+    def run(*args: str) -> object:
+        out = runner.invoke(app, ["ledger", *args, "--namespace", NS, "--json"])
+        assert out.exit_code == 0, out.output
+        return json.loads(out.output)
+
+    listed = runner.invoke(app, ["ledger", "policies", "--json"])
+    table_rows = json.loads(listed.output)["rules"]
+    assert [r["policy"] for r in table_rows] == ["confirm", "accumulate", "latest"]
+    assert table_rows[0]["name"] == "meds" and json.loads(listed.output)["trust"] == {"ehr": 2}
+    text = runner.invoke(app, ["ledger", "policies"]).output
+    assert all(word in text for word in ("confirm", "accumulate", "3600", "speak*", "default"))
+    [held] = run("pending")  # type: ignore[misc]
+    assert held["pending"]["object"] == "ibuprofen" and held["incumbent"]["object"] == "aspirin"
+    decided = run("decisions", "patient", "medication")
+    assert [(d["outcome"], d["rule"]) for d in decided] == [("pending", "rule 1 (meds)")]  # type: ignore[union-attr]
+    confirmed = runner.invoke(
+        app,
+        [
+            "ledger",
+            "confirm",
+            "patient",
+            "medication",
+            "ibuprofen",
+            "--by",
+            "nurse",
+            "--namespace",
+            NS,
+        ],
+    )
+    assert confirmed.exit_code == 0 and json.loads(confirmed.output)["outcome"] == "promoted"
+    again = runner.invoke(app, ["ledger", "confirm", "patient", "medication", "--namespace", NS])
+    assert again.exit_code == 1 and json.loads(again.output)["outcome"] == "none"
+    hist = runner.invoke(app, ["ledger", "history", "patient", "medication", "--namespace", NS])
+    assert "resolutions" in hist.output and "promoted" in hist.output and "pending" in hist.output
+    row = run("as-of", "patient", "medication", "--valid-time", day(3).isoformat())
+    assert row["object"] == "ibuprofen"  # type: ignore[index]
+    assert [d["outcome"] for d in row["decisions"]] == ["pending", "promoted"]  # type: ignore[index]
+    assert row["decisions"][1]["input"] == {
+        "rule": "confirmed by a call",
+        "by": "call",
+        "who": "nurse",
+    }  # type: ignore[index]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rules: [{policy: never}]")
+    monkeypatch.setenv("GCMEM_LEDGER_POLICY_FILE", str(bad))
+    broken = runner.invoke(app, ["ledger", "policies"])
+    assert broken.exit_code == 2 and "bad.yaml" in broken.output

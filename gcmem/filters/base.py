@@ -9,7 +9,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from gcmem.models import Chunk, Decision, ScoredChunk
+from gcmem.models import Chunk, Conflict, Decision, ScoredChunk
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,26 @@ class QueryContext:
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
-class FilterOutcome(NamedTuple):
+class _Outcome(NamedTuple):
     kept: list[ScoredChunk]
     dropped: list[Decision]
+
+
+class FilterOutcome(_Outcome):
+    """Survivors and drop decisions (unpacks as the pair), plus conflicts a stage surfaces
+    instead of deciding them."""
+
+    conflicts: list[Conflict]
+
+    def __new__(
+        cls,
+        kept: list[ScoredChunk],
+        dropped: list[Decision],
+        conflicts: list[Conflict] | None = None,
+    ) -> FilterOutcome:
+        self = super().__new__(cls, kept, dropped)
+        self.conflicts = list(conflicts or [])
+        return self
 
 
 @runtime_checkable

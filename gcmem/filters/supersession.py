@@ -12,6 +12,12 @@ superseded as of the query's time (its version's ``valid_to`` <= ``as_of``). Chu
 assertions, or none the ledger knows, pass untouched. The decision names the superseding
 version, its chunk and turn, and the value valid at ``as_of``. The kept chunks are the
 original chunks: the filter never rewrites text into triples.
+
+Resolution policies decide what "superseded" means per key (``gcmem.storage.ledger.policy``):
+an evidence loser or an expired held value is closed like a latest-wins loser and dropped the
+same way; accumulate values never close; a value held *pending* (confirm) is neither dropped
+nor silently kept: the chunk stays and the result carries a ``Conflict`` naming it and the
+incumbent that reads still return.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -26,7 +33,7 @@ import numpy as np
 from gcmem.facts.extract import chunk_facts
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
-from gcmem.models import Chunk, Decision, ScoredChunk
+from gcmem.models import Chunk, Conflict, Decision, ScoredChunk
 from gcmem.normalize import display_key, fact_key
 from gcmem.storage.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
 from gcmem.storage.mtm.index import SUPERSEDED_FLAG, MediumTermIndex
@@ -96,15 +103,89 @@ class SupersessionStage:
         status: dict[str, list[AssertionStatus]] = {}
         for namespace, ids in by_namespace.items():
             status.update(self.ledger.chunk_status(namespace, ids, query.as_of))
+        now = datetime.now(UTC)
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
+        held: list[tuple[ScoredChunk, AssertionStatus]] = []
         for cand in candidates:
             assertions = [a for a in status.get(cand.id, []) if a.version is not None]
-            if assertions and all(a.superseded_at(query.as_of) for a in assertions):
+            if assertions and all(_lost(a, query.as_of, now) for a in assertions):
                 dropped.append(_decision(cand, assertions))
-            else:
-                kept.append(cand)
-        return FilterOutcome(kept, dropped)
+                continue
+            kept.append(cand)
+            held += [(cand, a) for a in assertions if _held(a, now)]
+        return FilterOutcome(kept, dropped, _conflicts(held, kept, status))
+
+
+def _held(a: AssertionStatus, now: datetime) -> bool:
+    return a.version is not None and a.version.pending_at(now)
+
+
+def _lost(a: AssertionStatus, as_of: datetime, now: datetime) -> bool:
+    """Superseded as of the query, or a held value past its deadline (the ledger retires it
+    on the key's next call; reads do not wait for that)."""
+    version = a.version
+    if version is not None and version.pending and not version.pending_at(now):
+        return True
+    return a.superseded_at(as_of)
+
+
+def _conflicts(
+    held: Sequence[tuple[ScoredChunk, AssertionStatus]],
+    kept: Sequence[ScoredChunk],
+    status: dict[str, list[AssertionStatus]],
+) -> list[Conflict]:
+    """One conflict per held assertion: the incumbent's chunk (a candidate asserting it if
+    there is one, else the version's first chunk) against the chunk whose value is held."""
+    by_fact: dict[str, ScoredChunk] = {}
+    for cand in kept:
+        for a in status.get(cand.id, []):
+            if a.version is not None and a.version.open:
+                by_fact.setdefault(a.version.fact_id, cand)
+    out = []
+    for cand, a in held:
+        version, incumbent = a.version, a.successor
+        assert version is not None
+        key = display_key(fact_key(version.subject, version.relation))
+        inc_chunk = by_fact.get(incumbent.fact_id) if incumbent is not None else None
+        until = version.pending_until.isoformat() if version.pending_until else "no deadline"
+        out.append(
+            Conflict(
+                chunk_id=inc_chunk.id if inc_chunk else (incumbent.chunk_id if incumbent else ""),
+                other_chunk_id=cand.id,
+                ts=inc_chunk.chunk.ts
+                if inc_chunk
+                else (incumbent.valid_from if incumbent else None),
+                other_ts=cand.chunk.ts,
+                score=None,
+                stage=STAGE,
+                reason=f"{key} = {version.object!r} is pending confirmation against "
+                f"{incumbent.object if incumbent else None!r} (held until {until})",
+                details={
+                    "key": key,
+                    "policy": "confirm",
+                    "pending": {
+                        "fact_id": version.fact_id,
+                        "object": version.object,
+                        "sources": list(version.sources),
+                        "turns": list(version.provenance),
+                        "pending_until": version.pending_until.isoformat()
+                        if version.pending_until
+                        else None,
+                    },
+                    "incumbent": {
+                        "fact_id": incumbent.fact_id,
+                        "object": incumbent.object,
+                        "chunk_id": incumbent.chunk_id,
+                        "turn_id": incumbent.turn_id,
+                        "valid_from": incumbent.valid_from.isoformat(),
+                    }
+                    if incumbent is not None
+                    else None,
+                },
+            )
+        )
+    return out
 
 
 def _describe(a: AssertionStatus) -> dict[str, Any]:
@@ -118,6 +199,8 @@ def _describe(a: AssertionStatus) -> dict[str, Any]:
         "fact_id": version.fact_id,
         "valid_from": version.valid_from.isoformat(),
         "valid_to": version.valid_to.isoformat() if version.valid_to else None,
+        # None for a version that lost to a newer one; else how the policy ruled the value out
+        "status": version.status,
     }
     for name, row in (("superseded_by", a.successor), ("valid_at_query", a.valid)):
         if row is not None:
