@@ -17,6 +17,7 @@ BENCHMARKS = {
     "sweep": "bench.sweep.cli",  # the accumulation-ratio sweep (headline benchmark)
     "sweep-generate": "bench.scenarios.generate",  # its scenario generator
     "pipeline": "bench.pipeline",  # stream ingest vs embedder, lag, bus queries
+    "policies": "bench.policies",  # resolution policies x concurrent writers: anomaly matrix
 }
 
 for _name, _module in BENCHMARKS.items():

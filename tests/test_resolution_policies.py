@@ -9,6 +9,7 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,10 +31,10 @@ def table(*rules: dict[str, object], **kw: object) -> PolicyTable:
     return PolicyTable(rules=tuple(PolicyRule.model_validate(r) for r in rules), **kw)  # type: ignore[arg-type]
 
 
-def make(settings: Settings, policies: PolicyTable, **kw: object) -> SupersessionLedger:
+def make(settings: Settings, policies: PolicyTable) -> SupersessionLedger:
     return SupersessionLedger(
-        open_redis(settings), Keyspace(settings.key_prefix), policies=policies, **kw
-    )  # type: ignore[arg-type]
+        open_redis(settings), Keyspace(settings.key_prefix), policies=policies
+    )
 
 
 def put(
@@ -322,7 +323,7 @@ def _stream(n: int = 40) -> list[tuple[str, float, str, str]]:
 
 
 def _snapshot(ledger: SupersessionLedger, ns: str) -> object:
-    out = {}
+    out: dict[str, Any] = {}
     for subject, relation in ledger.keys_of(ns):
         rows = ledger.versions(ns, subject, relation)
         out[f"{subject}/{relation}"] = sorted(
@@ -444,7 +445,7 @@ def test_ledger_cli_policies_pending_confirm_decisions(
     put(ledger, "ibuprofen", 2, "t2", source="chat")
     runner = CliRunner()
 
-    def run(*args: str) -> object:
+    def run(*args: str) -> Any:
         out = runner.invoke(app, ["ledger", *args, "--namespace", NS, "--json"])
         assert out.exit_code == 0, out.output
         return json.loads(out.output)
@@ -455,10 +456,10 @@ def test_ledger_cli_policies_pending_confirm_decisions(
     assert table_rows[0]["name"] == "meds" and json.loads(listed.output)["trust"] == {"ehr": 2}
     text = runner.invoke(app, ["ledger", "policies"]).output
     assert all(word in text for word in ("confirm", "accumulate", "3600", "speak*", "default"))
-    [held] = run("pending")  # type: ignore[misc]
+    [held] = run("pending")
     assert held["pending"]["object"] == "ibuprofen" and held["incumbent"]["object"] == "aspirin"
     decided = run("decisions", "patient", "medication")
-    assert [(d["outcome"], d["rule"]) for d in decided] == [("pending", "rule 1 (meds)")]  # type: ignore[union-attr]
+    assert [(d["outcome"], d["rule"]) for d in decided] == [("pending", "rule 1 (meds)")]
     confirmed = runner.invoke(
         app,
         [
@@ -479,13 +480,13 @@ def test_ledger_cli_policies_pending_confirm_decisions(
     hist = runner.invoke(app, ["ledger", "history", "patient", "medication", "--namespace", NS])
     assert "resolutions" in hist.output and "promoted" in hist.output and "pending" in hist.output
     row = run("as-of", "patient", "medication", "--valid-time", day(3).isoformat())
-    assert row["object"] == "ibuprofen"  # type: ignore[index]
-    assert [d["outcome"] for d in row["decisions"]] == ["pending", "promoted"]  # type: ignore[index]
+    assert row["object"] == "ibuprofen"
+    assert [d["outcome"] for d in row["decisions"]] == ["pending", "promoted"]
     assert row["decisions"][1]["input"] == {
         "rule": "confirmed by a call",
         "by": "call",
         "who": "nurse",
-    }  # type: ignore[index]
+    }
     bad = tmp_path / "bad.yaml"
     bad.write_text("rules: [{policy: never}]")
     monkeypatch.setenv("GCMEM_LEDGER_POLICY_FILE", str(bad))

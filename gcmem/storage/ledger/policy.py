@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gcmem.normalize import ARTICLES
-from gcmem.settings import PolicyName, PolicyRule, Settings
+from gcmem.settings import PolicyName, PolicyRule, Settings, SettingsError
 
 POLICIES: tuple[PolicyName, ...] = ("latest", "evidence", "confirm", "accumulate")
 SINGLE_VALUED: frozenset[str] = frozenset({"latest", "evidence", "confirm"})
@@ -47,8 +47,9 @@ class PolicyFile(BaseModel):
     confirm_ttl_s: float | None = Field(default=None, ge=0)
 
 
-class PolicyError(ValueError):
-    """The policy file cannot be read or is not a valid rule table."""
+class PolicyError(SettingsError):
+    """The policy file cannot be read or is not a valid rule table (a settings problem: the
+    CLI reports it in one line like any other)."""
 
 
 def _pattern(text: str | None) -> str | None:
