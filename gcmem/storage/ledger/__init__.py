@@ -310,7 +310,7 @@ class LedgerDecision:
             outcome=str(d["outcome"]),
             winner=DecisionSide.parse(d.get("winner")),
             loser=DecisionSide.parse(d.get("loser")),
-            input=inp if isinstance(inp, dict) else {},
+            input=_readable_times(inp) if isinstance(inp, dict) else {},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -326,6 +326,22 @@ class LedgerDecision:
             "loser": self.loser.to_dict() if self.loser else None,
             "input": self.input,
         }
+
+
+# Fields of a decision's input that the scripts write as integer microseconds.
+_TIME_FIELDS = frozenset({"winner_t", "loser_t", "latest", "deadline", "now"})
+
+
+def _readable_times(d: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out[k] = _readable_times(v)
+        elif k in _TIME_FIELDS and isinstance(v, str | int) and str(v).isdigit():
+            out[k] = from_micros(int(v)).isoformat()
+        else:
+            out[k] = v
+    return out
 
 
 @dataclass(frozen=True)
