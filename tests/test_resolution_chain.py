@@ -103,6 +103,23 @@ def test_each_policy_through_the_chain(chain_settings: Settings) -> None:
     assert len(result.dropped) == 2
 
 
+def test_adapters_carry_the_conflict_on_both_sides(chain_settings: Settings) -> None:
+    from gcmem.integrations.langchain import GCMemRetriever
+    from gcmem.integrations.llamaindex import GCMemRetriever as LlamaRetriever
+
+    with memory(chain_settings) as mem:
+        mem.ingest(STREAM[:2])
+        docs = GCMemRetriever(memory=mem, namespace="chain", k=20).invoke("patient medication")
+        nodes = LlamaRetriever(mem, namespace="chain", k=20).retrieve("patient medication")
+    assert len(docs) == 2 and len(nodes) == 2
+    for doc in docs:
+        [record] = doc.metadata["gcmem_conflicts"]
+        assert record["details"]["policy"] == "confirm"
+    for node in nodes:
+        assert node.node.metadata["gcmem_conflicts"][0]["stage"] == "supersession"
+        assert "gcmem_conflicts" in node.node.excluded_llm_metadata_keys
+
+
 def test_latest_everywhere_without_rules(tmp_path: Path) -> None:
     s = make_settings(tmp_path, filters=["supersession", "dominance"], top_k=20, stm_size=0)
     with memory(s) as mem:

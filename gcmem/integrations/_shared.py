@@ -20,6 +20,9 @@ MissingTimestamp = Literal["raise", "keep"]
 # a ConsistencyFilter/Postprocessor downstream reads it back with its default ``ts_key``.
 TS_KEY = "ts"
 DROPPED_KEY = "gcmem_dropped"
+# On a kept chunk that is one side of a surfaced conflict (e.g. a value held pending
+# confirmation against the incumbent): the conflicts, both sides named. Absent otherwise.
+CONFLICTS_KEY = "gcmem_conflicts"
 
 
 def document_filter_for(given: DocumentFilter | None, memory: Memory | None) -> DocumentFilter:
@@ -91,6 +94,16 @@ def attribute_drops(result: RetrievalResult) -> dict[str, list[dict[str, Any]]]:
                 continue
             target = kept_ids[0]
         out[target].append(decision_record(decision))
+    return out
+
+
+def attribute_conflicts(result: RetrievalResult) -> dict[str, list[dict[str, Any]]]:
+    """Kept chunk id -> the conflicts it is a side of (only chunks that have one)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for conflict in result.conflicts:
+        record = conflict.model_dump(mode="json")
+        for cid in dict.fromkeys((conflict.chunk_id, conflict.other_chunk_id)):
+            out.setdefault(cid, []).append(record)
     return out
 
 
