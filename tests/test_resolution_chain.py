@@ -200,3 +200,29 @@ async def test_confirm_over_http(real_redis_settings: Settings) -> None:
             assert after.conflicts == [] and [d.chunk.turn_id for d in after.dropped] == ["t1"]
     finally:
         await bus.aclose()
+
+
+def test_an_outweighed_value_is_not_flagged_and_can_take_over(chain_settings: Settings) -> None:
+    s = chain_settings.model_copy(update={"supersession_gc": True})
+    with memory(s) as mem:
+        mem.ingest(STREAM[2:5])  # dose: 100 mg (ehr) twice, then 200 mg (chat) once
+
+        def present() -> set[str]:
+            found = mem.candidates(
+                "patient dose", namespace="chain", k=20, stm=False, exclude_flagged=True
+            )
+            return {c.chunk.text for c in found.candidates}
+
+        assert "Dose is 200 mg." in present()  # trailing, dropped at query time, not flagged
+        assert dropped(mem.retrieve("patient dose", namespace="chain", k=20)) == {
+            "Dose is 200 mg.": "supersession"
+        }
+        mem.ingest(
+            [
+                turn(10 + i, f"Dose is 200 mg ({i}).", ("patient", "dose", "200 mg"), f"app{i}")
+                for i in range(2)
+            ]
+        )
+        now = present()
+        assert {"Dose is 200 mg.", "Dose is 200 mg (1)."} <= now  # 3 vs 2: it took over
+        assert "Dose is 100 mg." not in now  # the deposed value is flagged

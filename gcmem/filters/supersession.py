@@ -87,7 +87,7 @@ class SupersessionStage:
         flagged = [
             cid
             for cid, assertions in status.items()
-            if assertions and all(a.superseded_at(None) for a in assertions)
+            if assertions and all(a.superseded_at(None) and not _may_return(a) for a in assertions)
         ]
         if flagged:
             self.index.set_payload(namespace, flagged, {SUPERSEDED_FLAG: True})
@@ -115,6 +115,12 @@ class SupersessionStage:
             kept.append(cand)
             held += [(cand, a) for a in assertions if _held(a, now)]
         return FilterOutcome(kept, dropped, _conflicts(held, kept, status))
+
+
+def _may_return(a: AssertionStatus) -> bool:
+    """An evidence claim that is outweighed today takes over once its support is larger: its
+    chunks are dropped at query time while it trails, but never flagged (flags only go up)."""
+    return a.version is not None and a.version.status == "outweighed"
 
 
 def _held(a: AssertionStatus, now: datetime) -> bool:
