@@ -88,10 +88,10 @@ def test_each_policy_through_the_chain(chain_settings: Settings) -> None:
     assert {"The patient takes aspirin.", "The patient takes ibuprofen now."} <= kept
     [conflict] = result.conflicts
     assert conflict.stage == "supersession" and conflict.score is None
-    ids = {c.chunk.text: c.id for c in result.kept}
-    assert conflict.chunk_id == ids["The patient takes aspirin."]
-    assert conflict.other_chunk_id == ids["The patient takes ibuprofen now."]
-    assert conflict.details["pending"]["sources"] == ["chat"]
+    assert conflict.older.chunk.text == "The patient takes aspirin."
+    assert conflict.newer.chunk.text == "The patient takes ibuprofen now."
+    assert "held pending confirmation" in conflict.reason and "from chat" in conflict.reason
+    assert "may be superseded by" in result.context()
     # evidence: two records beat one newer chat statement; only the loser is dropped
     assert dropped(result)["Dose is 200 mg."] == "supersession"
     assert {"Dose is 100 mg.", "Dose is 100 mg, per the record."} <= kept
@@ -114,7 +114,8 @@ def test_adapters_carry_the_conflict_on_both_sides(chain_settings: Settings) -> 
     assert len(docs) == 2 and len(nodes) == 2
     for doc in docs:
         [record] = doc.metadata["gcmem_conflicts"]
-        assert record["details"]["policy"] == "confirm"
+        assert record["reason"].startswith("policy confirm:")
+        assert {record["older_turn_id"], record["newer_turn_id"]} == {"t1", "t2"}
     for node in nodes:
         assert node.node.metadata["gcmem_conflicts"][0]["stage"] == "supersession"
         assert "gcmem_conflicts" in node.node.excluded_llm_metadata_keys

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -24,26 +24,19 @@ class QueryContext:
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
-class _Outcome(NamedTuple):
+@dataclass(frozen=True)
+class FilterOutcome:
+    """A stage's survivors (input order), its drops, and the pairs it saw disagree but could
+    not decide (both chunks stay; the result surfaces them)."""
+
     kept: list[ScoredChunk]
     dropped: list[Decision]
+    conflicts: list[Conflict] = field(default_factory=list)
 
-
-class FilterOutcome(_Outcome):
-    """Survivors and drop decisions (unpacks as the pair), plus conflicts a stage surfaces
-    instead of deciding them."""
-
-    conflicts: list[Conflict]
-
-    def __new__(
-        cls,
-        kept: list[ScoredChunk],
-        dropped: list[Decision],
-        conflicts: list[Conflict] | None = None,
-    ) -> FilterOutcome:
-        self = super().__new__(cls, kept, dropped)
-        self.conflicts = list(conflicts or [])
-        return self
+    def __iter__(self) -> Iterator[list[ScoredChunk] | list[Decision]]:
+        # ``kept, dropped = stage.apply(...)``: the two lists most callers want.
+        yield self.kept
+        yield self.dropped
 
 
 @runtime_checkable

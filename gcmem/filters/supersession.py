@@ -141,8 +141,8 @@ def _conflicts(
     kept: Sequence[ScoredChunk],
     status: dict[str, list[AssertionStatus]],
 ) -> list[Conflict]:
-    """One conflict per held assertion: the incumbent's chunk (a candidate asserting it if
-    there is one, else the version's first chunk) against the chunk whose value is held."""
+    """One conflict per held assertion whose incumbent a kept candidate states: older = that
+    candidate (the value reads return), newer = the chunk whose value is held."""
     by_fact: dict[str, ScoredChunk] = {}
     for cand in kept:
         for a in status.get(cand.id, []):
@@ -152,43 +152,21 @@ def _conflicts(
     for cand, a in held:
         version, incumbent = a.version, a.successor
         assert version is not None
+        older = by_fact.get(incumbent.fact_id) if incumbent is not None else None
+        if older is None or incumbent is None:
+            continue  # the incumbent was not retrieved: nothing to set the held value against
         key = display_key(fact_key(version.subject, version.relation))
-        inc_chunk = by_fact.get(incumbent.fact_id) if incumbent is not None else None
         until = version.pending_until.isoformat() if version.pending_until else "no deadline"
+        sources = ", ".join(x for x in version.sources if x) or "unknown sources"
         out.append(
             Conflict(
-                chunk_id=inc_chunk.id if inc_chunk else (incumbent.chunk_id if incumbent else ""),
-                other_chunk_id=cand.id,
-                ts=inc_chunk.chunk.ts
-                if inc_chunk
-                else (incumbent.valid_from if incumbent else None),
-                other_ts=cand.chunk.ts,
-                score=None,
+                older=older,
+                newer=cand,
                 stage=STAGE,
-                reason=f"{key} = {version.object!r} is pending confirmation against "
-                f"{incumbent.object if incumbent else None!r} (held until {until})",
-                details={
-                    "key": key,
-                    "policy": "confirm",
-                    "pending": {
-                        "fact_id": version.fact_id,
-                        "object": version.object,
-                        "sources": list(version.sources),
-                        "turns": list(version.provenance),
-                        "pending_until": version.pending_until.isoformat()
-                        if version.pending_until
-                        else None,
-                    },
-                    "incumbent": {
-                        "fact_id": incumbent.fact_id,
-                        "object": incumbent.object,
-                        "chunk_id": incumbent.chunk_id,
-                        "turn_id": incumbent.turn_id,
-                        "valid_from": incumbent.valid_from.isoformat(),
-                    }
-                    if incumbent is not None
-                    else None,
-                },
+                reason=f"policy confirm: {key} = {version.object!r} (from {sources}) is held "
+                f"pending confirmation; the ledger's value is still {incumbent.object!r} "
+                f"(held until {until})",
+                score=None,
             )
         )
     return out

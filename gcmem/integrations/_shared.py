@@ -101,8 +101,19 @@ def attribute_conflicts(result: RetrievalResult) -> dict[str, list[dict[str, Any
     """Kept chunk id -> the conflicts it is a side of (only chunks that have one)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for conflict in result.conflicts:
-        record = conflict.model_dump(mode="json")
-        for cid in dict.fromkeys((conflict.chunk_id, conflict.other_chunk_id)):
+        older, newer = conflict.older.chunk, conflict.newer.chunk
+        record = {
+            "older_chunk_id": older.id,
+            "older_turn_id": older.turn_id,
+            f"older_{TS_KEY}": older.ts.isoformat(),
+            "newer_chunk_id": newer.id,
+            "newer_turn_id": newer.turn_id,
+            f"newer_{TS_KEY}": newer.ts.isoformat(),
+            "stage": conflict.stage,
+            "reason": conflict.reason,
+            "score": conflict.score,
+        }
+        for cid in dict.fromkeys((older.id, newer.id)):
             out.setdefault(cid, []).append(record)
     return out
 

@@ -137,10 +137,12 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
     for stage in chain:
         t0 = time.perf_counter()
         outcome = stage.apply(kept, candidates.context)
-        kept, decisions = outcome
         timings[stage.name] = (time.perf_counter() - t0) * 1e3
-        dropped.extend(decisions)
-        conflicts.extend(getattr(outcome, "conflicts", []))
+        kept = outcome.kept
+        dropped.extend(outcome.dropped)
+        conflicts.extend(outcome.conflicts)
+    alive = {c.id for c in kept}
+    conflicts = [c for c in conflicts if c.older.id in alive and c.newer.id in alive]
     ctx = candidates.context
     return RetrievalResult(
         query=ctx.query,
