@@ -15,7 +15,15 @@ Per namespace and per normalised (subject, relation) key, the ledger keeps
   winner) and a new current row is written, ``recorded_at`` the same instant. Nothing is
   deleted. As-of(valid time T, system time S) reads the rows live at S whose validity covers T.
 
-The rule, decided inside one atomic Lua script call (so concurrent writers cannot lose an
+How a conflict on a key resolves is the key's *policy* (``policy.py``; a rule table in the
+settings): ``latest`` is the rule below and the default; ``evidence`` (more support wins),
+``confirm`` (a contradicting value is held pending until confirmed) and ``accumulate`` (every
+value stays current) are decided in the same script call. A value a policy keeps from winning
+is a *claim*: a current row with a ``status`` (``outweighed``, ``pending``, ``late``, ...),
+never valid in as-of reads. Every resolution, under every policy, also writes a decision row
+(``LedgerDecision``: policy, rule, both values with their provenance, the deciding input).
+
+The latest-wins rule, decided inside one atomic Lua script call (so concurrent writers cannot lose an
 update or leave two versions open; one call may carry several keys of one namespace, which
 all share the namespace's cluster hash tag):
 
