@@ -200,6 +200,20 @@ class Decision(BaseModel):
     score: float | None = None
     details: dict[str, Any] = Field(default_factory=dict)
 
+    # The dropped candidate is ``chunk`` (a ScoredChunk: relevance and sources) holding the
+    # stored ``Chunk``; these name what a reader of the record usually wants.
+    @property
+    def dropped_chunk(self) -> Chunk:
+        return self.chunk.chunk
+
+    @property
+    def text(self) -> str:
+        return self.chunk.chunk.text
+
+    @property
+    def chunk_id(self) -> str:
+        return self.chunk.chunk.id
+
 
 class Conflict(BaseModel):
     """Two candidates that may disagree, both kept: the newer may supersede the older, but no

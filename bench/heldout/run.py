@@ -49,6 +49,9 @@ V01: dict[str, Any] = {
     "oracle_calibration": None,
     "oracle_threshold": 0.6,
     "oracle_direction": "max",
+    "dominance_same_subject": False,
+    "dominance_surface_threshold": None,
+    "dominance_confirm_threshold": None,
 }
 CONDITIONS: dict[str, dict[str, Any]] = {"rag": {"filters": []}, "v0.1": V01, "default": {}}
 

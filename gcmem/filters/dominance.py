@@ -26,7 +26,7 @@ from typing import Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
-from gcmem.models import Decision, ScoredChunk
+from gcmem.models import Conflict, Decision, ScoredChunk
 from gcmem.oracle.pairs import (
     FactReader,
     KeyedFacts,
@@ -35,6 +35,7 @@ from gcmem.oracle.pairs import (
     plan_pairs,
     read_facts,
 )
+from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.storage.ledger.policy import PolicyTable
 
@@ -143,12 +144,18 @@ class TemporalDominance:
         *,
         facts: FactReader,
         cosine_floor: float | None = None,
+        require_same_subject: bool = False,
+        surface_threshold: float | None = None,
+        confirm: VerdictLog | None = None,
         policy: PolicyOf | None = None,
         source_field: str = "source",
     ) -> None:
         self.log = log
         self.facts = facts
         self.cosine_floor = cosine_floor
+        self.require_same_subject = require_same_subject
+        self.surface_threshold = surface_threshold
+        self.confirm = confirm
         self.policy = policy  # None: every keyed conflict is latest-wins
         self.source_field = source_field
 
@@ -198,8 +205,71 @@ class TemporalDominance:
         )
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
+        """Φ_T over the verdicts it may act on; κ verdicts that may not drop (no common
+        subject, not confirmed in both directions, a score in the uncertain band) are
+        surfaced as conflicts instead."""
         report = self.verdicts(candidates, query)
-        return temporal_dominance(candidates, report.verdicts, threshold=self.log.threshold)
+        decided, conflicts = self.split(report.verdicts, query)
+        outcome = temporal_dominance(candidates, decided, threshold=self.log.threshold)
+        return FilterOutcome(outcome.kept, outcome.dropped, conflicts)
+
+    def split(
+        self, verdicts: Sequence[PairVerdict], query: QueryContext
+    ) -> tuple[list[PairVerdict], list[Conflict]]:
+        """The verdicts Φ_T may act on, and the pairs to surface. Keyed verdicts are the
+        ledger's rule and always act; a κ verdict acts only when its pair names a common
+        subject (if required) and contradicts in both directions (if a confirmation log is
+        set: one batched lookup for all of the query's candidate drops)."""
+        decided: list[PairVerdict] = []
+        conflicts: list[Conflict] = []
+        pending: list[PairVerdict] = []
+        threshold = self.log.threshold
+        for v in verdicts:
+            if v.source == "keyed" or v.older.chunk.ts == v.newer.chunk.ts:
+                decided.append(v)  # equal times never dominate
+            elif not v.contradicts:
+                decided.append(v)
+                if self.surface_threshold is not None and v.score >= self.surface_threshold:
+                    conflicts.append(
+                        _conflict(v, f"P(contradiction) {v.score:.2f} is below {threshold:.2f}")
+                    )
+            elif self.require_same_subject and not same_subject(
+                v.older.chunk.text, v.newer.chunk.text
+            ):
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f}, but the two "
+                        "statements name no common subject",
+                    )
+                )
+            else:
+                pending.append(v)
+        if self.confirm is None or not pending:
+            return decided + pending, conflicts
+        lookup = self.confirm.scores(
+            query.namespace, [(v.older.chunk, v.newer.chunk) for v in pending], query.query
+        )
+        confirmed = self.confirm.decide(lookup.scores)
+        for v, both, ok in zip(pending, lookup.scores, confirmed, strict=True):
+            if ok:
+                decided.append(v)
+            else:
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f} in one direction, "
+                        f"{float(both):.2f} < {self.confirm.threshold:.2f} in both",
+                    )
+                )
+        return decided, conflicts
+
+
+def _conflict(v: PairVerdict, why: str) -> Conflict:
+    older, newer = (
+        (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
+    )
+    return Conflict(older=older, newer=newer, stage=STAGE, reason=why, score=v.score)
 
 
 def build(resources: Resources) -> TemporalDominance:
@@ -214,6 +284,9 @@ def build(resources: Resources) -> TemporalDominance:
         resources.verdict_log,
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
+        require_same_subject=resources.settings.dominance_same_subject,
+        surface_threshold=resources.settings.dominance_surface_threshold,
+        confirm=resources.confirm_log,
         policy=policy,
         source_field=resources.settings.ledger_source_field,
     )

@@ -23,9 +23,9 @@ is a *claim*: a current row with a ``status`` (``outweighed``, ``pending``, ``la
 never valid in as-of reads. Every resolution, under every policy, also writes a decision row
 (``LedgerDecision``: policy, rule, both values with their provenance, the deciding input).
 
-The latest-wins rule, decided inside one atomic Lua script call (so concurrent writers cannot lose an
-update or leave two versions open; one call may carry several keys of one namespace, which
-all share the namespace's cluster hash tag):
+The latest-wins rule, decided inside one atomic Lua script call (so concurrent writers cannot
+lose an update or leave two versions open; one call may carry several keys of one namespace,
+which all share the namespace's cluster hash tag):
 
 - new key -> open version;
 - the same object as the version the assertion lands in (or right after) -> reinforce: the
