@@ -11,23 +11,38 @@ dominate.
 κ comes from the verdict log (one batched oracle call for all of a query's misses); pairs the
 ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
 pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
+
+A keyed pair whose differing keys resolve under a policy other than latest-wins (evidence,
+confirm, accumulate) is not a time-ordered contradiction: the ledger's policy decided it (the
+supersession stage drops the loser or surfaces the held value), so Φ_T counts it κ = 0.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.models import Conflict, Decision, ScoredChunk
-from gcmem.oracle.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
+from gcmem.oracle.pairs import (
+    FactReader,
+    KeyedFacts,
+    PairPlan,
+    ledger_facts,
+    plan_pairs,
+    read_facts,
+)
 from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
+from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "dominance"
+
+# (namespace, subject, relation, source) -> the resolution policy of that key
+PolicyOf = Callable[[str, str, str, str | None], str]
 
 
 @dataclass(frozen=True)
@@ -132,6 +147,8 @@ class TemporalDominance:
         require_same_subject: bool = False,
         surface_threshold: float | None = None,
         confirm: VerdictLog | None = None,
+        policy: PolicyOf | None = None,
+        source_field: str = "source",
     ) -> None:
         self.log = log
         self.facts = facts
@@ -139,6 +156,8 @@ class TemporalDominance:
         self.require_same_subject = require_same_subject
         self.surface_threshold = surface_threshold
         self.confirm = confirm
+        self.policy = policy  # None: every keyed conflict is latest-wins
+        self.source_field = source_field
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
         """κ for every pair Φ_T needs: keyed pairs decided here, the rest in one log call."""
@@ -149,10 +168,13 @@ class TemporalDominance:
             candidates, facts=facts, vectors=query.vectors, cosine_floor=self.cosine_floor
         )
         timings["plan"] = (time.perf_counter() - t0) * 1e3
-        verdicts = [
-            PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
-            for old, new, conflict, keys in plan.keyed
-        ]
+        verdicts = []
+        for old, new, conflict, keys in plan.keyed:
+            if conflict and self._policy_decides(old, new, facts, query.namespace):
+                conflict = False
+            verdicts.append(
+                PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
+            )
         lookup = self.log.scores(
             query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle], query.query
         )
@@ -163,6 +185,24 @@ class TemporalDominance:
             for (a, b), s, d in zip(plan.oracle, lookup.scores, decisions, strict=True)
         ]
         return DominanceReport(verdicts, plan, lookup.hits, lookup.misses, timings)
+
+    def _policy_decides(
+        self,
+        old: ScoredChunk,
+        new: ScoredChunk,
+        facts: Mapping[str, KeyedFacts],
+        namespace: str,
+    ) -> bool:
+        """Every key on which the pair differs resolves under a non-latest policy."""
+        if self.policy is None:
+            return False
+        fa, fb = facts.get(old.id, {}), facts.get(new.id, {})
+        differing = [k for k in set(fa) & set(fb) if fa[k] != fb[k]]
+        source = new.chunk.metadata.get(self.source_field)
+        return bool(differing) and all(
+            self.policy(namespace, s, r, None if source is None else str(source)) != "latest"
+            for s, r in differing
+        )
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         """Φ_T over the verdicts it may act on; κ verdicts that may not drop (no common
@@ -233,6 +273,13 @@ def _conflict(v: PairVerdict, why: str) -> Conflict:
 
 
 def build(resources: Resources) -> TemporalDominance:
+    table = PolicyTable.from_settings(resources.settings)
+    policy: PolicyOf | None = None
+    if table.rules or table.default != "latest":
+
+        def policy(namespace: str, subject: str, relation: str, source: str | None) -> str:
+            return table.resolve(namespace, subject, relation, source).policy
+
     return TemporalDominance(
         resources.verdict_log,
         facts=ledger_facts,
@@ -240,4 +287,6 @@ def build(resources: Resources) -> TemporalDominance:
         require_same_subject=resources.settings.dominance_same_subject,
         surface_threshold=resources.settings.dominance_surface_threshold,
         confirm=resources.confirm_log,
+        policy=policy,
+        source_field=resources.settings.ledger_source_field,
     )
