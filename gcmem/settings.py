@@ -255,7 +255,7 @@ class Settings(BaseSettings):
     # 0.6: the highest threshold at which the offline checkpoint, max direction, keeps
     # contradiction recall >= 50% on all four NLI benchmark sets. κ = 1 makes a pair a
     # candidate; whether Φ_T may drop on it is DOMINANCE_CONFIRM_THRESHOLD's and
-    # DOMINANCE_SAME_SUBJECT's to say.
+    # DOMINANCE_ANCHOR's to say.
     oracle_threshold: float = Field(
         default=0.6, ge=0.0, le=1.0, description="κ = 1 when P(contradiction) >= this."
     )
@@ -305,11 +305,11 @@ class Settings(BaseSettings):
         description="Uncertainty band 'low,high' on the (calibrated) score: pairs inside go "
         "to the LLM judge (LLM_JUDGE_URL/MODEL must be set) instead of being guessed.",
     )
-    dominance_same_subject: bool = Field(
+    dominance_anchor: bool = Field(
         default=True,
-        description="Φ_T drops a chunk on κ only when both statements name a common entity "
-        "(the deterministic entity extractor); other contradicting pairs are surfaced as "
-        "conflicts, both chunks kept.",
+        description="Φ_T drops a chunk on κ only when both statements share a subject (an "
+        "entity both name) and an attribute (a content word both say about it); other "
+        "contradicting pairs are surfaced as conflicts, both chunks kept.",
     )
     # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
     # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);

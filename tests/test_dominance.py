@@ -248,7 +248,10 @@ def test_registry_shares_one_oracle_and_log(settings: Settings) -> None:
 
 
 def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
-    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
+    # the scripted κ contradicts pairs the anchoring test would only surface ("winded" /
+    # "jogged" share no attribute word): this test is about the log, not that rule
+    unanchored = settings.model_copy(update={"dominance_anchor": False})
+    mem = Memory(unanchored, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
     resources: Resources = mem.resources
     resources.given_oracle = oracle
@@ -368,13 +371,13 @@ def test_kappa_needs_a_common_subject_to_drop() -> None:
     eu = cand("The EU uploads bucket is in eu-west-1, Ireland.", 3)
     oracle = ScriptedOracle(threshold=0.6)
     oracle.contradict(us.chunk.text, eu.chunk.text, 0.95)
-    outcome = stage_for(oracle, require_same_subject=True).apply([us, eu], ctx())
+    outcome = stage_for(oracle, require_anchor=True).apply([us, eu], ctx())
     assert outcome.dropped == [] and len(outcome.kept) == 2
-    assert "no common subject" in outcome.conflicts[0].reason
+    assert "share no subject and attribute" in outcome.conflicts[0].reason
     # the same κ between statements about one named subject is a drop
     a, b = cand("Priya lives in Leeds.", 0), cand("Priya lives in York now.", 3)
     oracle.contradict(a.chunk.text, b.chunk.text, 0.95)
-    outcome = stage_for(oracle, require_same_subject=True).apply([a, b], ctx())
+    outcome = stage_for(oracle, require_anchor=True).apply([a, b], ctx())
     assert [d.chunk.id for d in outcome.dropped] == [a.id]
 
 

@@ -35,7 +35,7 @@ from gcmem.oracle.pairs import (
     plan_pairs,
     read_facts,
 )
-from gcmem.oracle.relatedness import same_subject
+from gcmem.oracle.relatedness import anchored
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.storage.ledger.policy import PolicyTable
 
@@ -144,7 +144,7 @@ class TemporalDominance:
         *,
         facts: FactReader,
         cosine_floor: float | None = None,
-        require_same_subject: bool = False,
+        require_anchor: bool = False,
         surface_threshold: float | None = None,
         confirm: VerdictLog | None = None,
         policy: PolicyOf | None = None,
@@ -153,7 +153,7 @@ class TemporalDominance:
         self.log = log
         self.facts = facts
         self.cosine_floor = cosine_floor
-        self.require_same_subject = require_same_subject
+        self.require_anchor = require_anchor
         self.surface_threshold = surface_threshold
         self.confirm = confirm
         self.policy = policy  # None: every keyed conflict is latest-wins
@@ -217,8 +217,8 @@ class TemporalDominance:
         self, verdicts: Sequence[PairVerdict], query: QueryContext
     ) -> tuple[list[PairVerdict], list[Conflict]]:
         """The verdicts Φ_T may act on, and the pairs to surface. Keyed verdicts are the
-        ledger's rule and always act; a κ verdict acts only when its pair names a common
-        subject (if required) and contradicts in both directions (if a confirmation log is
+        ledger's rule and always act; a κ verdict acts only when its pair shares a subject and
+        an attribute (if required) and contradicts in both directions (if a confirmation log is
         set: one batched lookup for all of the query's candidate drops)."""
         decided: list[PairVerdict] = []
         conflicts: list[Conflict] = []
@@ -233,14 +233,12 @@ class TemporalDominance:
                     conflicts.append(
                         _conflict(v, f"P(contradiction) {v.score:.2f} is below {threshold:.2f}")
                     )
-            elif self.require_same_subject and not same_subject(
-                v.older.chunk.text, v.newer.chunk.text
-            ):
+            elif self.require_anchor and not anchored(v.older.chunk.text, v.newer.chunk.text):
                 conflicts.append(
                     _conflict(
                         v,
                         f"P(contradiction) {v.score:.2f} >= {threshold:.2f}, but the two "
-                        "statements name no common subject",
+                        "statements share no subject and attribute",
                     )
                 )
             else:
@@ -284,7 +282,7 @@ def build(resources: Resources) -> TemporalDominance:
         resources.verdict_log,
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
-        require_same_subject=resources.settings.dominance_same_subject,
+        require_anchor=resources.settings.dominance_anchor,
         surface_threshold=resources.settings.dominance_surface_threshold,
         confirm=resources.confirm_log,
         policy=policy,
