@@ -120,6 +120,14 @@ class Settings(BaseSettings):
         default=5, ge=0, le=10_000, description="Short-term buffer: newest N chunks per namespace."
     )
     top_k: int = Field(default=10, ge=1, le=1000, description="MTM results per query variant.")
+    max_k: int = Field(
+        default=100,
+        ge=1,
+        le=1000,
+        description="Largest k a query may ask for over the bus or HTTP (refused with 422 "
+        "above it): k bounds the candidates and so the pairs κ may have to score. Queries "
+        "without k use TOP_K.",
+    )
     max_text_chars: int = Field(
         default=32_768, ge=16, le=1_000_000, description="Largest turn text accepted."
     )
@@ -216,6 +224,14 @@ class Settings(BaseSettings):
         le=1.0,
         description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
         "every pair; see the README for the recall a floor costs).",
+    )
+    oracle_pair_budget: int | None = Field(
+        default=1024,
+        ge=1,
+        description="κ pairs one query may have judged (verdict log or model), the most "
+        "relevant pairs first; beyond it only the pairs decided without κ count (equal times, "
+        "same content, ledger keys) and the rest is reported in the result's budgets, not "
+        "scored (unset = no limit).",
     )
     verdict_precompute_m: int = Field(
         default=10,
@@ -352,6 +368,37 @@ class Settings(BaseSettings):
     )
     pipeline_query_timeout_s: float = Field(
         default=30.0, gt=0, le=3600, description="Query request/reply timeout on the bus."
+    )
+    max_json_depth: int = Field(
+        default=32,
+        ge=4,
+        le=512,
+        description="Deepest JSON nesting accepted in a stream entry or HTTP body; deeper "
+        "ones are rejected ('depth').",
+    )
+    query_deadline_s: float = Field(
+        default=20.0,
+        gt=0,
+        le=3600,
+        description="A query not answered within this is refused (HTTP 504, a 'timeout' "
+        "reply on the bus); keep it under PIPELINE_QUERY_TIMEOUT_S.",
+    )
+    query_workers: int = Field(
+        default=4, ge=1, le=256, description="Threads answering queries in one process."
+    )
+    query_queue: int = Field(
+        default=64,
+        ge=0,
+        le=100_000,
+        description="Queries waiting for a query thread; beyond it requests are refused at once "
+        "(HTTP 503, a 'busy' reply on the bus).",
+    )
+    shutdown_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="On SIGTERM: how long in-flight batches, requests and background tasks "
+        "get to finish before the process exits anyway.",
     )
     pipeline_index: Literal["local", "bus"] = Field(
         default="local",

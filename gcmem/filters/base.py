@@ -22,6 +22,9 @@ class QueryContext:
     query_vector: np.ndarray | None = None
     # Candidate chunk id -> its normalised embedding (cosine = dot product).
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+    # Stage name -> what a per-query budget left undone (filled in by the stages, copied
+    # into ``RetrievalResult.budgets``).
+    budgets: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 class FilterOutcome(NamedTuple):

@@ -11,6 +11,12 @@ dominate.
 κ comes from the verdict log (one batched oracle call for all of a query's misses); pairs the
 ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
 pairs under a cosine floor never reach the oracle (``gcmem.filters.pairs``).
+
+A per-query pair budget bounds κ's work: when more pairs need κ than the budget allows, the
+most relevant pairs (by the lower, then the higher, relevance score of the two chunks) are
+judged and the rest are not: they count as κ = 0 and are reported in the result's
+``budgets``. The choice depends only on the candidates, never on what the verdict log holds,
+so the same query over the same memory still gives the same decisions.
 """
 
 from __future__ import annotations
@@ -115,6 +121,7 @@ class DominanceReport:
     hits: int = 0
     misses: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    unscored: int = 0  # pairs that needed κ beyond the pair budget
 
 
 class TemporalDominance:
@@ -123,11 +130,17 @@ class TemporalDominance:
     name = STAGE
 
     def __init__(
-        self, log: VerdictLog, *, facts: FactReader, cosine_floor: float | None = None
+        self,
+        log: VerdictLog,
+        *,
+        facts: FactReader,
+        cosine_floor: float | None = None,
+        pair_budget: int | None = None,
     ) -> None:
         self.log = log
         self.facts = facts
         self.cosine_floor = cosine_floor
+        self.pair_budget = pair_budget
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
         """κ for every pair Φ_T needs: keyed pairs decided here, the rest in one log call."""
@@ -142,20 +155,46 @@ class TemporalDominance:
             PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
             for old, new, conflict, keys in plan.keyed
         ]
+        judged = within_budget(plan.oracle, self.pair_budget)
+        unscored = len(plan.oracle) - len(judged)
+        if self.pair_budget is not None and unscored:
+            query.budgets[STAGE] = {
+                "pair_budget": self.pair_budget,
+                "oracle_pairs": len(plan.oracle),
+                "judged": len(judged),
+                "unscored": unscored,
+            }
         lookup = self.log.scores(
-            query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle], query.query
+            query.namespace, [(a.chunk, b.chunk) for a, b in judged], query.query
         )
         timings.update(lookup.timings_ms)
         decisions = self.log.decide(lookup.scores)
         verdicts += [
             PairVerdict(a, b, float(s), bool(d))
-            for (a, b), s, d in zip(plan.oracle, lookup.scores, decisions, strict=True)
+            for (a, b), s, d in zip(judged, lookup.scores, decisions, strict=True)
         ]
-        return DominanceReport(verdicts, plan, lookup.hits, lookup.misses, timings)
+        return DominanceReport(
+            verdicts, plan, lookup.hits, lookup.misses, timings, unscored=unscored
+        )
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         report = self.verdicts(candidates, query)
         return temporal_dominance(candidates, report.verdicts, threshold=self.log.threshold)
+
+
+def within_budget(
+    pairs: Sequence[tuple[ScoredChunk, ScoredChunk]], budget: int | None
+) -> list[tuple[ScoredChunk, ScoredChunk]]:
+    """The pairs κ judges: all of them, or the ``budget`` most relevant (in their order)."""
+    if budget is None or len(pairs) <= budget:
+        return list(pairs)
+
+    def priority(pair: tuple[ScoredChunk, ScoredChunk]) -> tuple[float, float, str, str]:
+        a, b = pair
+        return (-min(a.score, b.score), -max(a.score, b.score), a.id, b.id)
+
+    chosen = {(a.id, b.id) for a, b in sorted(pairs, key=priority)[:budget]}
+    return [(a, b) for a, b in pairs if (a.id, b.id) in chosen]
 
 
 @register(STAGE)
@@ -166,4 +205,5 @@ def _build(resources: Resources) -> TemporalDominance:
         shared_verdict_log(resources),
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
+        pair_budget=resources.settings.oracle_pair_budget,
     )
