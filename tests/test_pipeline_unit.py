@@ -48,8 +48,10 @@ def test_every_malformed_kind_is_rejected_with_its_reason(case: Any) -> None:
     assert decoded.reason.strip()
 
 
-def test_corpus_has_at_least_twenty_kinds() -> None:
-    assert len({c.name for c in malformed_corpus()}) >= 20
+def test_corpus_has_at_least_thirty_kinds() -> None:
+    corpus = malformed_corpus()
+    assert len({c.name for c in corpus}) == len(corpus) >= 30
+    assert {"depth", "encoding", "json", "envelope", "schema"} <= {c.kind for c in corpus}
 
 
 async def test_valid_entry_decodes_raw_and_in_faststream_envelope() -> None:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm.auto import tqdm
 
-from gcmem.settings import Settings, SettingsError, load_settings
+from gcmem.settings import Settings, SettingsError, install_log_masking, load_settings
 
 if TYPE_CHECKING:
     from gcmem.pipeline.app import PipelineApp, Roles
@@ -57,6 +57,7 @@ def _build(settings: Settings, roles: Roles, consumer: str | None) -> PipelineAp
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    install_log_masking()  # no URL password in any log line
 
     try:
         return create_app(settings, roles=roles, consumer=consumer)
