@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gcmem.memory import Memory
-from gcmem.pipeline.codec import BINARY_MAGIC
 from gcmem.mtm.index import MediumTermIndex
+from gcmem.pipeline.codec import BINARY_MAGIC
 from gcmem.settings import Settings
 from tests.doubles import HashingEmbedder
 
