@@ -425,7 +425,7 @@ class Settings(BaseSettings):
         default=4, ge=1, le=256, description="Threads answering queries in one process."
     )
     query_queue: int = Field(
-        default=64,
+        default=256,
         ge=0,
         le=100_000,
         description="Queries waiting for a query thread; beyond it requests are refused at once "

@@ -111,7 +111,12 @@ def serve(
 
         assert isinstance(built.app, AsgiFastStream)
         console.print(f"HTTP on http://{settings.http_host}:{settings.http_port}")
-        options = {"host": settings.http_host, "port": settings.http_port}
+        # In-flight requests get half the shutdown time; the other half closes the rest.
+        options = {
+            "host": settings.http_host,
+            "port": settings.http_port,
+            "timeout_graceful_shutdown": max(1, int(settings.shutdown_timeout_s / 2)),
+        }
         asyncio.run(built.app.run(run_extra_options=options))  # type: ignore[arg-type]
     else:
         asyncio.run(built.app.run())

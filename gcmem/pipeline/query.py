@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -22,6 +22,7 @@ from gcmem.pipeline.metrics import PipelineMetrics
 from gcmem.pipeline.runner import DeadlineExceeded, MemoryRunner, QueryOverloaded
 
 MAX_QUERY_CHARS = 8192
+T = TypeVar("T")
 
 
 class QueryRequest(BaseModel):
@@ -78,6 +79,11 @@ class QueryService:
         self.deadline_s = self.memory.settings.query_deadline_s
 
     async def answer(self, request: QueryRequest) -> RetrievalResult:
+        return await self._run(request, lambda result: result)
+
+    async def _run(self, request: QueryRequest, render: Callable[[RetrievalResult], T]) -> T:
+        """Retrieve in the query pool; ``render`` runs there too (serialising a large result
+        is CPU work the event loop should not do)."""
         memory = self.memory
         t0 = time.perf_counter()
         if request.k is not None and request.k > self.max_k:
@@ -91,14 +97,16 @@ class QueryService:
                 if request.filters is not None
                 else None
             )
-            result = await self.runner.query(
-                lambda: memory.retrieve(
-                    request.query,
-                    namespace=request.namespace,
-                    k=request.k,
-                    stm=request.stm,
-                    as_of=request.as_of,
-                    filters=chain,
+            rendered = await self.runner.query(
+                lambda: render(
+                    memory.retrieve(
+                        request.query,
+                        namespace=request.namespace,
+                        k=request.k,
+                        stm=request.stm,
+                        as_of=request.as_of,
+                        filters=chain,
+                    )
                 ),
                 deadline_s=self.deadline_s,
             )
@@ -111,7 +119,7 @@ class QueryService:
             await self._record(counts)
             raise
         await self._record({"query_requests": 1}, {"query": time.perf_counter() - t0})
-        return result
+        return rendered
 
     async def _record(
         self, counts: Mapping[str, int], latencies: Mapping[str, float] | None = None
@@ -122,13 +130,25 @@ class QueryService:
 
     async def reply(self, body: QueryRequest | Mapping[str, Any]) -> QueryReply:
         """Validate a request body and answer it; every failure becomes an error reply."""
+        outcome = await self._reply(body, lambda result: result)
+        if isinstance(outcome, QueryReply):
+            return outcome
+        return QueryReply(ok=True, result=outcome)
+
+    async def reply_json(self, body: QueryRequest | Mapping[str, Any]) -> bytes | QueryReply:
+        """The ``RetrievalResult`` as JSON bytes, or the error reply (HTTP)."""
+        return await self._reply(body, lambda result: result.model_dump_json().encode())
+
+    async def _reply(
+        self, body: QueryRequest | Mapping[str, Any], render: Callable[[RetrievalResult], T]
+    ) -> T | QueryReply:
         try:
             request = QueryRequest.model_validate(body)
         except ValidationError as exc:
             await self._record({"query_requests": 1, "query_errors": 1})
             return QueryReply(ok=False, error=describe_validation_error(exc), error_kind="invalid")
         try:
-            return QueryReply(ok=True, result=await self.answer(request))
+            return await self._run(request, render)
         except DeadlineExceeded as exc:
             return QueryReply(
                 ok=False,
