@@ -352,3 +352,27 @@ async def test_slow_queries_get_504_a_full_pool_503_and_health_stays_fast(
         metrics = await built.runtime.require()[1].metrics.render()
     assert "gcmem_pipeline_query_timeouts_total 2" in metrics
     assert "gcmem_pipeline_query_rejected_busy_total 1" in metrics
+
+
+async def test_snapshot_task_survives_a_failing_save(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The embedded Redis snapshot (a disk that fills up) fails: the task restarts with
+    backoff and keeps snapshotting once the disk is back."""
+    import gcmem.pipeline.app as app_module
+
+    s = settings.model_copy(update={"ephemeral": False, "embedded_snapshot_interval_s": 0.05})
+    calls = {"n": 0}
+
+    def flaky_save(settings: Settings) -> bool:
+        calls["n"] += 1
+        if calls["n"] <= 2:
+            raise OSError(28, "No space left on device")
+        return False
+
+    monkeypatch.setattr(app_module, "save_embedded_if_dirty", flaky_save)
+    built = create_app(s, roles=Roles(worker=False, query=True), memory_factory=hashing_memory)
+    async with running(built):
+        await wait_until(lambda: _async(calls["n"] >= 4), timeout=20, what="snapshots again")
+        report = built.runtime.task_report()["snapshot"]
+    assert report["restarts"] == 2 and "No space left" in str(report["last_error"])

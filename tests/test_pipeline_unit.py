@@ -379,3 +379,18 @@ def test_asyncapi_documents_every_message_payload(tmp_path: Path) -> None:
     assert dead["title"] == DeadLetter.__name__
     assert {"source_id", "kind", "reason", "attempts"} <= set(dead["properties"])
     assert "original" not in dead["properties"], "original fields ride as orig:<name>"
+
+
+async def test_bus_queries_are_bounded_and_never_go_unanswered(test_app: PipelineApp) -> None:
+    requests = test_app.runtime.topology.query_requests
+    max_k = test_app.runtime.settings.max_k
+    over = await test_app.broker.request({"query": "x", "k": max_k + 1}, list=requests)
+    reply = QueryReply.model_validate(await over.decode())
+    assert not reply.ok and reply.error_kind == "invalid" and "GCMEM_MAX_K" in (reply.error or "")
+    at_max = await test_app.broker.request({"query": "x", "k": max_k}, list=requests)
+    assert QueryReply.model_validate(await at_max.decode()).ok
+    # A body FastStream itself cannot decode still gets an error reply, not a timeout.
+    for raw in (b"[" * 100_000, b'{"query": "\\ud800"}', b"\xff\xfe"):
+        msg = await test_app.broker.request(raw, list=requests, timeout=10)
+        bad = QueryReply.model_validate(await msg.decode())
+        assert not bad.ok and bad.error_kind == "invalid", (raw[:20], bad)
