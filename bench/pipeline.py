@@ -44,7 +44,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, replace
@@ -378,41 +377,68 @@ async def _load_round(
 ) -> tuple[list[tuple[int, int, float]], list[tuple[int, float]]]:
     """All queries at once; /healthz polled until they are answered. Returns
     [(k, status, seconds)] and [(status, seconds)] of the health probes."""
-    import httpx
-
     results: list[tuple[int, int, float]] = []
     health: list[tuple[int, float]] = []
-    done = threading.Event()
-    limits = httpx.Limits(max_connections=len(ks) + 4, max_keepalive_connections=len(ks) + 4)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+    host, port = base.removeprefix("http://").split(":")
 
-        async def ask(i: int, k: int) -> None:
-            body = {"query": query_sentence(i), "namespace": f"ns-{i % NAMESPACES}", "k": k}
-            t0 = time.perf_counter()
-            r = await http.post("/v1/query", json=body)
-            results.append((k, r.status_code, time.perf_counter() - t0))
+    async def ask(i: int, k: int) -> None:
+        body = {"query": query_sentence(i), "namespace": f"ns-{i % NAMESPACES}", "k": k}
+        t0 = time.perf_counter()
+        status = await _post_json(host, int(port), "/v1/query", body)
+        results.append((k, status, time.perf_counter() - t0))
 
-        def probe() -> None:
-            # Its own thread and connection: what is measured is the server, not this
-            # process's event loop juggling the burst's connections.
-            with httpx.Client(base_url=base, timeout=30) as own:
-                while not done.is_set():
-                    t0 = time.perf_counter()
-                    try:
-                        status = own.get("/healthz").status_code
-                    except httpx.HTTPError:
-                        status = 0
-                    health.append((status, time.perf_counter() - t0))
-                    done.wait(health_every_s)
-
-        prober = threading.Thread(target=probe, name="healthz-probe")
-        prober.start()
-        try:
-            await asyncio.gather(*(ask(i, k) for i, k in enumerate(ks)))
-        finally:
-            done.set()
-            await asyncio.to_thread(prober.join)
+    # The prober is its own process: a thread here would share this process's GIL with
+    # the client's bookkeeping of the burst's connections and measure that, not the server.
+    ctx = get_context("spawn")
+    stop = ctx.Event()
+    samples: Any = ctx.Queue()
+    prober = ctx.Process(target=_probe_health, args=(base, health_every_s, stop, samples))
+    prober.start()
+    try:
+        await asyncio.gather(*(ask(i, k) for i, k in enumerate(ks)))
+    finally:
+        stop.set()
+        while (sample := await asyncio.to_thread(samples.get, True, 60)) is not None:
+            health.append(sample)
+        await asyncio.to_thread(prober.join, 30)
     return results, health
+
+
+async def _post_json(host: str, port: int, path: str, body: Any, timeout: float = 120) -> int:
+    """One HTTP/1.1 POST on its own connection; the status (0 if the connection failed).
+    A minimal client on purpose: a pooled client's bookkeeping for hundreds of concurrent
+    connections costs seconds of CPU on this machine, which the latencies would include."""
+    payload = json.dumps(body).encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        writer.write(head + payload)
+        await writer.drain()
+        status_line = await asyncio.wait_for(reader.readline(), timeout)
+        await asyncio.wait_for(reader.read(), timeout)  # the body, until the server closes
+        writer.close()
+        return int(status_line.split()[1])
+    except (OSError, TimeoutError, IndexError, ValueError):
+        return 0
+
+
+def _probe_health(base: str, every_s: float, stop: Any, samples: Any) -> None:
+    """GET /healthz every ``every_s`` until ``stop``; (status, seconds) per probe, then None."""
+    import httpx
+
+    with httpx.Client(base_url=base, timeout=30) as client:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            try:
+                status = client.get("/healthz").status_code
+            except httpx.HTTPError:
+                status = 0
+            samples.put((status, time.perf_counter() - t0))
+            stop.wait(every_s)
+    samples.put(None)
 
 
 def _http_get(url: str, timeout: float = 2.0) -> int:

@@ -396,8 +396,10 @@ def _register_handlers(broker: RedisBroker, runtime: PipelineRuntime) -> None:
         # A body FastStream could not even decode (too deep, not JSON) still gets a reply.
         @errors.add_handler(Exception, publish=True)
         def failed_request(exc: Exception) -> dict[str, Any]:
-            text = f"request could not be read: {type(exc).__name__}: {printable(str(exc), 300)}"
-            return QueryReply(ok=False, error=text, error_kind="invalid").model_dump(mode="json")
+            # Decoding errors (too deep, not JSON) are the requester's; anything else ours.
+            kind = "invalid" if isinstance(exc, ValueError | RecursionError) else "internal"
+            text = f"request failed: {type(exc).__name__}: {printable(str(exc), 300)}"
+            return QueryReply(ok=False, error=text, error_kind=kind).model_dump(mode="json")
 
         router = RedisRouter(middlewares=[errors])
 

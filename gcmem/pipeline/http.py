@@ -38,6 +38,7 @@ from pydantic import ValidationError
 from gcmem.models import Turn
 from gcmem.pipeline.codec import JsonRejected, describe_validation_error, printable, strict_json
 from gcmem.pipeline.query import QueryRequest
+from gcmem.pipeline.runner import EngineBusy
 from gcmem.settings import Settings
 
 if TYPE_CHECKING:
@@ -223,18 +224,15 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         except Exception as exc:
             checks["redis"] = f"{type(exc).__name__}: {printable(str(exc), 200)}"
         runner, memory = runtime.runner, runtime.memory
-        if runner.busy:
+        try:
+            await runner.probe(lambda: memory.index.count(settings.namespace), timeout_s=0.5)
+            checks["index"] = "ok"
+        except EngineBusy:
             checks["index"] = "busy"  # a batch or query holds the embedded engine: alive
-        else:
-            try:
-                await asyncio.wait_for(
-                    asyncio.to_thread(memory.index.count, settings.namespace), timeout=0.5
-                )
-                checks["index"] = "ok"
-            except TimeoutError:
-                checks["index"] = "slow"
-            except Exception as exc:
-                checks["index"] = f"{type(exc).__name__}: {printable(str(exc), 200)}"
+        except TimeoutError:
+            checks["index"] = "slow"
+        except Exception as exc:
+            checks["index"] = f"{type(exc).__name__}: {printable(str(exc), 200)}"
         checks["queries_in_flight"] = runner.queries_in_flight
         checks["tasks"] = runtime.task_report()
         return checks, redis_ok

@@ -31,6 +31,10 @@ class DeadlineExceeded(TimeoutError):
     """The work did not finish within its deadline."""
 
 
+class EngineBusy(RuntimeError):
+    """The embedded engine is held by a batch or a query (a health check does not wait)."""
+
+
 class DaemonPool:
     """A fixed set of daemon threads taking callables from a queue."""
 
@@ -79,6 +83,7 @@ class MemoryRunner:
         self.memory = memory
         self._lock = asyncio.Lock() if exclusive else None
         self._query_pool: DaemonPool | None = None
+        self._probe_pool: DaemonPool | None = None
         self.query_workers = query_workers
         self._slots = query_workers + query_queue
         self._in_use = 0
@@ -160,7 +165,38 @@ class MemoryRunner:
         except TimeoutError:
             raise DeadlineExceeded(f"not answered within {deadline_s:g} s") from None
 
+    async def probe(self, fn: Callable[[], T], *, timeout_s: float) -> T:
+        """A health check's engine call: never waits for the engine (``EngineBusy`` when a
+        batch or query holds it) and gives up after ``timeout_s`` (``DeadlineExceeded``);
+        the lock, if taken, goes back when the call ends, not when we stop waiting."""
+        if self._lock is not None and self._lock.locked():
+            raise EngineBusy("the engine is in use")
+        if self._probe_pool is None:
+            self._probe_pool = DaemonPool(1, "gcmem-probe")
+        loop = asyncio.get_running_loop()
+        lock = self._lock
+        if lock is not None:
+            try:  # free a moment ago; others may be queued for it, and we do not queue
+                await asyncio.wait_for(lock.acquire(), timeout=0.05)
+            except TimeoutError:
+                raise EngineBusy("the engine is in use") from None
+        future = self._probe_pool.submit(fn)
+
+        def done(_: object) -> None:
+            if lock is not None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(lock.release)
+
+        future.add_done_callback(done)
+        waiting = asyncio.wrap_future(future, loop=loop)
+        waiting.add_done_callback(lambda f: f.cancelled() or f.exception())
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting), timeout=timeout_s)
+        except TimeoutError:
+            raise DeadlineExceeded(f"no answer within {timeout_s:g} s") from None
+
     def close(self) -> None:
-        if self._query_pool is not None:
-            self._query_pool.shutdown()
-            self._query_pool = None
+        for pool in (self._query_pool, self._probe_pool):
+            if pool is not None:
+                pool.shutdown()
+        self._query_pool = self._probe_pool = None
