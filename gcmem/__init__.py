@@ -5,13 +5,14 @@ contradicted chunks are excised before generation; facts nothing contradicts sur
 """
 
 from gcmem.memory import IngestReport, Memory, TurnValidationError
-from gcmem.models import Chunk, Decision, Fact, RetrievalResult, ScoredChunk, Turn
+from gcmem.models import Chunk, Conflict, Decision, Fact, RetrievalResult, ScoredChunk, Turn
 from gcmem.settings import Settings, load_settings
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Chunk",
+    "Conflict",
     "Decision",
     "Fact",
     "IngestReport",

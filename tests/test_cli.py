@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gcmem.demo import TIMELINE
+from gcmem.cli.demo import TIMELINE
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 

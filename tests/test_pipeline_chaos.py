@@ -23,10 +23,10 @@ import redis.asyncio
 
 from gcmem.memory import Memory
 from gcmem.models import Chunk
-from gcmem.mtm.index import MediumTermIndex
 from gcmem.pipeline.app import Roles, create_app
 from gcmem.pipeline.ingest import DONE
 from gcmem.settings import Settings
+from gcmem.storage.mtm.index import MediumTermIndex
 from tests.conftest import make_settings
 from tests.pipeline_support import data, drained, free_port, hashing_memory, running, turn
 

@@ -24,8 +24,8 @@ from gcmem.pipeline.reclaim import Reclaimer
 from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.supervisor import Supervisor
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import open_async_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_async_redis
 from tests.pipeline_support import (
     data,
     drained,

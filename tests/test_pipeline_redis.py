@@ -19,12 +19,12 @@ from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from gcmem.cli import app as cli_app
-from gcmem.filters.ledger import SupersessionLedger
 from gcmem.models import RetrievalResult
 from gcmem.pipeline.app import Roles, create_app
 from gcmem.pipeline.query import QueryReply, request_body
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
+from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.redis import Keyspace, open_redis
 from tests.pipeline_support import (
     assert_dead_letter_written_once_across_a_crash,
     data,
@@ -135,7 +135,7 @@ async def test_dead_letter_survives_a_crash_before_the_ack_exactly_once(
     from gcmem.pipeline.metrics import PipelineMetrics
     from gcmem.pipeline.runner import MemoryRunner
     from gcmem.pipeline.topology import Topology
-    from gcmem.redis_backend import open_async_redis
+    from gcmem.storage.redis import open_async_redis
 
     memory = hashing_memory(real_redis_settings, None)
     client = open_async_redis(real_redis_settings)

@@ -1,4 +1,4 @@
-"""``gcmem config``: the effective settings, and the reference table the README embeds."""
+"""``gcmem config``: the effective settings, and the reference table of the docs."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 from rich.console import Console
 
-from gcmem.redis_backend import Keyspace
 from gcmem.settings import ENV_PREFIX, Settings, SettingsError, load_settings, mask_url
+from gcmem.storage.redis import Keyspace
 
 config_app = typer.Typer(no_args_is_help=True)
 REFERENCE_START = "<!-- config-reference:start -->\n"
@@ -97,18 +97,22 @@ def show() -> None:
 
 @config_app.command("reference")
 def reference(
-    readme: Annotated[
-        Path | None, typer.Option(help="Rewrite this file's config-reference block instead.")
+    write: Annotated[
+        Path | None,
+        typer.Option(
+            help="Rewrite this file's config-reference block instead "
+            "(the docs page: docs/configuration.md)."
+        ),
     ] = None,
 ) -> None:
-    """Every GCMEM_ variable with its type, default and meaning (markdown; the README's table)."""
+    """Every GCMEM_ variable with its type, default and meaning (markdown; the docs' table)."""
     table = settings_reference()
-    if readme is None:
+    if write is None:
         typer.echo(table, nl=False)
         return
-    text = readme.read_text(encoding="utf-8")
+    text = write.read_text(encoding="utf-8")
     head, sep, rest = text.partition(REFERENCE_START)
     _, sep_end, tail = rest.partition(REFERENCE_END)
     if not (sep and sep_end):
-        raise typer.BadParameter(f"{readme} has no {REFERENCE_START} ... {REFERENCE_END} block")
-    readme.write_text(head + REFERENCE_START + table + REFERENCE_END + tail, encoding="utf-8")
+        raise typer.BadParameter(f"{write} has no {REFERENCE_START} ... {REFERENCE_END} block")
+    write.write_text(head + REFERENCE_START + table + REFERENCE_END + tail, encoding="utf-8")

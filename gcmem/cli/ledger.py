@@ -17,7 +17,7 @@ from rich.table import Table
 from gcmem.settings import SettingsError, load_settings
 
 if TYPE_CHECKING:
-    from gcmem.filters.ledger import LedgerRow, SupersessionLedger
+    from gcmem.storage.ledger import LedgerRow, SupersessionLedger
 
 ledger_app = typer.Typer(no_args_is_help=True)
 console = Console()
@@ -27,9 +27,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _open(namespace: str | None) -> tuple[SupersessionLedger, str]:
-    from gcmem.filters.ledger import SupersessionLedger
     from gcmem.memory import Memory
-    from gcmem.redis_backend import Keyspace, open_redis
+    from gcmem.storage.ledger import SupersessionLedger
+    from gcmem.storage.redis import Keyspace, open_redis
 
     try:
         settings = load_settings()

@@ -10,7 +10,7 @@ dominate.
 
 κ comes from the verdict log (one batched oracle call for all of a query's misses); pairs the
 ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
-pairs under a cosine floor never reach the oracle (``gcmem.filters.pairs``).
+pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
 
 A per-query pair budget bounds κ's work: when more pairs need κ than the budget allows, the
 most relevant pairs (by the lower, then the higher, relevance score of the two chunks) are
@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
-from gcmem.filters.registry import Resources, register
-from gcmem.models import Decision, ScoredChunk
+from gcmem.filters.resources import Resources
+from gcmem.models import Conflict, Decision, ScoredChunk
+from gcmem.oracle.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
+from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
 
 STAGE = "dominance"
@@ -135,11 +136,17 @@ class TemporalDominance:
         *,
         facts: FactReader,
         cosine_floor: float | None = None,
+        require_same_subject: bool = False,
+        surface_threshold: float | None = None,
+        confirm: VerdictLog | None = None,
         pair_budget: int | None = None,
     ) -> None:
         self.log = log
         self.facts = facts
         self.cosine_floor = cosine_floor
+        self.require_same_subject = require_same_subject
+        self.surface_threshold = surface_threshold
+        self.confirm = confirm
         self.pair_budget = pair_budget
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
@@ -178,8 +185,64 @@ class TemporalDominance:
         )
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
+        """Φ_T over the verdicts it may act on; κ verdicts that may not drop (no common
+        subject, not confirmed in both directions, a score in the uncertain band) are
+        surfaced as conflicts instead."""
         report = self.verdicts(candidates, query)
-        return temporal_dominance(candidates, report.verdicts, threshold=self.log.threshold)
+        decided, conflicts = self.split(report.verdicts, query)
+        outcome = temporal_dominance(candidates, decided, threshold=self.log.threshold)
+        return FilterOutcome(outcome.kept, outcome.dropped, conflicts)
+
+    def split(
+        self, verdicts: Sequence[PairVerdict], query: QueryContext
+    ) -> tuple[list[PairVerdict], list[Conflict]]:
+        """The verdicts Φ_T may act on, and the pairs to surface. Keyed verdicts are the
+        ledger's rule and always act; a κ verdict acts only when its pair names a common
+        subject (if required) and contradicts in both directions (if a confirmation log is
+        set: one batched lookup for all of the query's candidate drops)."""
+        decided: list[PairVerdict] = []
+        conflicts: list[Conflict] = []
+        pending: list[PairVerdict] = []
+        threshold = self.log.threshold
+        for v in verdicts:
+            if v.source == "keyed" or v.older.chunk.ts == v.newer.chunk.ts:
+                decided.append(v)  # equal times never dominate
+            elif not v.contradicts:
+                decided.append(v)
+                if self.surface_threshold is not None and v.score >= self.surface_threshold:
+                    conflicts.append(
+                        _conflict(v, f"P(contradiction) {v.score:.2f} is below {threshold:.2f}")
+                    )
+            elif self.require_same_subject and not same_subject(
+                v.older.chunk.text, v.newer.chunk.text
+            ):
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f}, but the two "
+                        "statements name no common subject",
+                    )
+                )
+            else:
+                pending.append(v)
+        if self.confirm is None or not pending:
+            return decided + pending, conflicts
+        lookup = self.confirm.scores(
+            query.namespace, [(v.older.chunk, v.newer.chunk) for v in pending], query.query
+        )
+        confirmed = self.confirm.decide(lookup.scores)
+        for v, both, ok in zip(pending, lookup.scores, confirmed, strict=True):
+            if ok:
+                decided.append(v)
+            else:
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f} in one direction, "
+                        f"{float(both):.2f} < {self.confirm.threshold:.2f} in both",
+                    )
+                )
+        return decided, conflicts
 
 
 def within_budget(
@@ -197,13 +260,20 @@ def within_budget(
     return [(a, b) for a, b in pairs if (a.id, b.id) in chosen]
 
 
-@register(STAGE)
-def _build(resources: Resources) -> TemporalDominance:
-    from gcmem.oracle.factory import shared_verdict_log
+def _conflict(v: PairVerdict, why: str) -> Conflict:
+    older, newer = (
+        (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
+    )
+    return Conflict(older=older, newer=newer, stage=STAGE, reason=why, score=v.score)
 
+
+def build(resources: Resources) -> TemporalDominance:
     return TemporalDominance(
-        shared_verdict_log(resources),
+        resources.verdict_log,
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
+        require_same_subject=resources.settings.dominance_same_subject,
+        surface_threshold=resources.settings.dominance_surface_threshold,
+        confirm=resources.confirm_log,
         pair_budget=resources.settings.oracle_pair_budget,
     )

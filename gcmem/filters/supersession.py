@@ -23,12 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from gcmem.facts.extract import chunk_facts
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.extract import chunk_facts, display_key, fact_key
-from gcmem.filters.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
-from gcmem.filters.registry import Resources, register
+from gcmem.filters.resources import Resources
 from gcmem.models import Chunk, Decision, ScoredChunk
-from gcmem.mtm.index import SUPERSEDED_FLAG, MediumTermIndex
+from gcmem.normalize import display_key, fact_key
+from gcmem.storage.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
+from gcmem.storage.mtm.index import SUPERSEDED_FLAG, MediumTermIndex
 
 log = logging.getLogger(__name__)
 
@@ -152,11 +153,7 @@ def _decision(cand: ScoredChunk, assertions: Sequence[AssertionStatus]) -> Decis
     )
 
 
-@register(STAGE)
-def _build(resources: Resources) -> SupersessionStage:
-    ledger = resources.get_or_create(
-        "ledger", lambda: SupersessionLedger(resources.redis, resources.keys)
-    )
+def build(resources: Resources) -> SupersessionStage:
     return SupersessionStage(
-        ledger, resources.index, write_time_gc=resources.settings.supersession_gc
+        resources.ledger, resources.index, write_time_gc=resources.settings.supersession_gc
     )

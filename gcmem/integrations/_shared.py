@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gcmem.documents import DocumentFilter, ExternalDocument, TimestampError, parse_timestamp
+from gcmem.memory.documents import DocumentFilter, ExternalDocument, TimestampError, parse_timestamp
 from gcmem.models import Decision, RetrievalResult, ScoredChunk, Turn
 
 if TYPE_CHECKING:

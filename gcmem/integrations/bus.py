@@ -25,8 +25,8 @@ from gcmem.models import RetrievalResult, Turn
 from gcmem.pipeline.codec import DATA_FIELD
 from gcmem.pipeline.query import QueryReply, request_body, unwrap
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import bus_config_error, connection_kwargs, open_bus_redis
 from gcmem.settings import Settings, load_settings
+from gcmem.storage.redis import bus_config_error, connection_kwargs, open_bus_redis
 
 __all__ = ["BusClient", "TurnStreamSink"]
 

@@ -27,12 +27,6 @@ from langchain_core.messages import BaseMessage
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 
-from gcmem.documents import (
-    DocumentFilter,
-    DocumentFilterResult,
-    ExternalDocument,
-    parse_timestamp,
-)
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
@@ -50,6 +44,12 @@ from gcmem.integrations._shared import (
     to_external,
 )
 from gcmem.memory import Memory
+from gcmem.memory.documents import (
+    DocumentFilter,
+    DocumentFilterResult,
+    ExternalDocument,
+    parse_timestamp,
+)
 from gcmem.models import Decision, RetrievalResult, Turn
 
 __all__ = [
@@ -142,7 +142,7 @@ class ConsistencyFilter(BaseDocumentCompressor):
     The chain is the one a ``Memory`` is configured with (``ConsistencyFilter(memory=m)``), an
     explicit ``DocumentFilter``, or, with neither, one built from the ``GCMEM_*`` settings.
     Supersession runs on a per-call scratch ledger: documents only supersede each other (see
-    ``gcmem.documents``).
+    ``gcmem.memory.documents``).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)

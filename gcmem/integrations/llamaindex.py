@@ -22,7 +22,6 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
-from gcmem.documents import DocumentFilter, ExternalDocument
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
@@ -36,6 +35,7 @@ from gcmem.integrations._shared import (
     to_external,
 )
 from gcmem.memory import Memory
+from gcmem.memory.documents import DocumentFilter, ExternalDocument
 from gcmem.models import Decision, RetrievalResult
 
 __all__ = ["ConsistencyPostprocessor", "GCMemEmbedding", "GCMemRetriever"]

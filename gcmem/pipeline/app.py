@@ -36,7 +36,6 @@ from redis.exceptions import ResponseError
 from gcmem import __version__
 from gcmem.memory import Memory
 from gcmem.models import TURN_SCHEMA_VERSION, Turn
-from gcmem.mtm.index import MediumTermIndex
 from gcmem.pipeline.codec import (
     DATA_FIELD,
     StreamEntry,
@@ -55,13 +54,14 @@ from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.spec import declare_payload
 from gcmem.pipeline.supervisor import Supervisor
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import (
+from gcmem.settings import Settings, load_settings
+from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.redis import (
     bus_config_error,
     connection_kwargs,
     open_async_bus_redis,
     save_embedded_if_dirty,
 )
-from gcmem.settings import Settings, load_settings
 
 log = logging.getLogger(__name__)
 
