@@ -312,8 +312,9 @@ class RetrievalResult(BaseModel):
     budgets: dict[str, dict[str, int]] = Field(
         default_factory=dict,
         description="Work a per-query budget left undone, by stage: e.g. dominance "
-        "{pair_budget, oracle_pairs, judged, unscored}: pairs beyond the κ budget were not "
-        "judged (both chunks of such a pair are kept unless something else drops them).",
+        "{pair_budget, oracle_pairs, judged, unscored, past_deadline}: pairs beyond the κ "
+        "budget, or left when the query's deadline came, were not judged (both chunks of "
+        "such a pair are kept unless something else drops them).",
     )
 
     @property

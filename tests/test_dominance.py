@@ -408,6 +408,7 @@ def test_pair_budget_judges_the_most_relevant_pairs_and_reports_the_rest() -> No
         "oracle_pairs": 66,
         "judged": 10,
         "unscored": 56,
+        "past_deadline": 0,
     }
     # Deterministic: the same candidates in another order judge the same pairs, and a
     # second run (with the log now holding those verdicts) decides the same.
@@ -445,3 +446,36 @@ def test_retrieval_result_carries_the_budget_report(settings: Settings) -> None:
     assert result.budgets["dominance"]["judged"] == 3
     assert result.budgets["dominance"]["unscored"] == 15 - 3
     assert len(oracle.pairs_scored) == 3
+
+
+class _SlowOracle(ScriptedOracle):
+    """Stands for a model on a slow device: each batch takes a while."""
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        import time
+
+        time.sleep(0.05)
+        return super().score(pairs)
+
+
+def test_a_deadline_stops_kappa_between_slices_most_relevant_first() -> None:
+    from gcmem.filters.base import work_deadline
+    from gcmem.filters.dominance import DEADLINE_SLICE
+
+    cands = [cand(f"statement number {i}", i, score=1.0 - i / 1000) for i in range(40)]
+    pairs = 40 * 39 // 2
+    oracle = _SlowOracle()
+    oracle.contradict(cands[0].chunk.text, cands[1].chunk.text)  # the most relevant pair
+    context = ctx()
+    with work_deadline(0.12):
+        _, dropped = stage_for(oracle).apply(cands, context)
+    report = context.budgets["dominance"]
+    assert 0 < report["judged"] < pairs and report["judged"] % DEADLINE_SLICE == 0
+    assert report["past_deadline"] == report["unscored"] == pairs - report["judged"]
+    assert [d.chunk.id for d in dropped] == [cands[0].id], "the most relevant pairs went first"
+    # Without a deadline: one oracle call for every pair, nothing reported.
+    unbounded = _SlowOracle()
+    context2 = ctx()
+    stage_for(unbounded).apply(cands, context2)
+    assert unbounded.calls == 1 and len(unbounded.pairs_scored) == pairs
+    assert context2.budgets == {}

@@ -376,3 +376,54 @@ async def test_snapshot_task_survives_a_failing_save(
         await wait_until(lambda: _async(calls["n"] >= 4), timeout=20, what="snapshots again")
         report = built.runtime.task_report()["snapshot"]
     assert report["restarts"] == 2 and "No space left" in str(report["last_error"])
+
+
+@pytest.mark.redis
+async def test_a_heavy_kappa_query_answers_within_its_deadline_with_what_it_decided(
+    real_redis_settings: Settings,
+) -> None:
+    """κ over a slow device for a max-k query: instead of a 504 (or a thread that scores for
+    minutes), the answer comes before the deadline, says how many pairs it did not judge,
+    and the server's next query is not stuck behind the first."""
+    import numpy as np
+
+    from gcmem.filters.registry import build_filters
+    from tests.doubles import ScriptedOracle
+
+    class SlowOracle(ScriptedOracle):
+        def score(self, pairs: Any) -> np.ndarray:
+            time.sleep(0.25)
+            return super().score(pairs)
+
+    def memory_with_slow_kappa(settings: Settings, index: Any) -> Any:
+        memory = hashing_memory(settings, index)
+        memory.resources.given_oracle = SlowOracle()
+        memory.filters = build_filters(["dominance"], memory.resources)
+        return memory
+
+    s = _settings(real_redis_settings, query_deadline_s=2.0, stm_size=0, max_k=60)
+    built = create_app(
+        s, roles=Roles(worker=False, query=True, http=True), memory_factory=memory_with_slow_kappa
+    )
+    async with (
+        serving_http(built, free_port()) as base,
+        httpx.AsyncClient(base_url=base, timeout=30) as http,
+    ):
+        memory = built.runtime.memory
+        assert memory is not None
+        memory.ingest(
+            [
+                turn(i, text=f"Alice enjoyed concert number {i} in the old hall a lot.")
+                for i in range(60)
+            ]
+        )
+        body = {"query": "did Alice enjoy the concert", "namespace": "ns-a", "k": 60}
+        t0 = time.perf_counter()
+        r = await http.post("/v1/query", json=body)
+        seconds = time.perf_counter() - t0
+        assert r.status_code == 200, r.text
+        assert seconds < 2.0, seconds
+        report = r.json()["budgets"]["dominance"]
+        assert report["past_deadline"] > 0 and report["judged"] > 0, report
+        light = await http.post("/v1/query", json={**body, "k": 1})
+        assert light.status_code == 200

@@ -17,6 +17,11 @@ most relevant pairs (by the lower, then the higher, relevance score of the two c
 judged and the rest are not: they count as κ = 0 and are reported in the result's
 ``budgets``. The choice depends only on the candidates, never on what the verdict log holds,
 so the same query over the same memory still gives the same decisions.
+
+A query run with a deadline (the pipeline's query pool sets one, ``base.work_deadline``) sends
+its pairs to the log in slices, most relevant first, and starts no slice past the deadline:
+what it did not judge is reported the same way (``past_deadline``), and the query answers
+with the decisions it could make instead of not at all.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gcmem.filters.base import FilterOutcome, QueryContext
+from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
 from gcmem.filters.resources import Resources
 from gcmem.models import Conflict, Decision, ScoredChunk
 from gcmem.oracle.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
@@ -34,6 +39,8 @@ from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
 
 STAGE = "dominance"
+# Pairs per verdict-log call when the query has a deadline (a few oracle batches).
+DEADLINE_SLICE = 128
 
 
 @dataclass(frozen=True)
@@ -162,27 +169,40 @@ class TemporalDominance:
             PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
             for old, new, conflict, keys in plan.keyed
         ]
-        judged = within_budget(plan.oracle, self.pair_budget)
+        chosen = within_budget(plan.oracle, self.pair_budget)
+        # Under a deadline the pairs go to the log in slices, most relevant first, and no
+        # slice starts past it; without one, in one call (one oracle batch) as always.
+        step = DEADLINE_SLICE if has_deadline() else max(len(chosen), 1)
+        if has_deadline():
+            chosen = within_budget(chosen, None, ranked=True)
+        judged: list[tuple[ScoredChunk, ScoredChunk]] = []
+        hits = misses = 0
+        for start in range(0, len(chosen), step):
+            if past_deadline():
+                break
+            part = chosen[start : start + step]
+            lookup = self.log.scores(
+                query.namespace, [(a.chunk, b.chunk) for a, b in part], query.query
+            )
+            for name, ms in lookup.timings_ms.items():
+                timings[name] = timings.get(name, 0.0) + ms
+            hits, misses = hits + lookup.hits, misses + lookup.misses
+            decisions = self.log.decide(lookup.scores)
+            verdicts += [
+                PairVerdict(a, b, float(s), bool(d))
+                for (a, b), s, d in zip(part, lookup.scores, decisions, strict=True)
+            ]
+            judged += part
         unscored = len(plan.oracle) - len(judged)
-        if self.pair_budget is not None and unscored:
+        if unscored:
             query.budgets[STAGE] = {
-                "pair_budget": self.pair_budget,
+                "pair_budget": self.pair_budget if self.pair_budget is not None else 0,
                 "oracle_pairs": len(plan.oracle),
                 "judged": len(judged),
                 "unscored": unscored,
+                "past_deadline": len(chosen) - len(judged),
             }
-        lookup = self.log.scores(
-            query.namespace, [(a.chunk, b.chunk) for a, b in judged], query.query
-        )
-        timings.update(lookup.timings_ms)
-        decisions = self.log.decide(lookup.scores)
-        verdicts += [
-            PairVerdict(a, b, float(s), bool(d))
-            for (a, b), s, d in zip(judged, lookup.scores, decisions, strict=True)
-        ]
-        return DominanceReport(
-            verdicts, plan, lookup.hits, lookup.misses, timings, unscored=unscored
-        )
+        return DominanceReport(verdicts, plan, hits, misses, timings, unscored=unscored)
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         """Φ_T over the verdicts it may act on; κ verdicts that may not drop (no common
@@ -246,16 +266,19 @@ class TemporalDominance:
 
 
 def within_budget(
-    pairs: Sequence[tuple[ScoredChunk, ScoredChunk]], budget: int | None
+    pairs: Sequence[tuple[ScoredChunk, ScoredChunk]], budget: int | None, *, ranked: bool = False
 ) -> list[tuple[ScoredChunk, ScoredChunk]]:
-    """The pairs κ judges: all of them, or the ``budget`` most relevant (in their order)."""
-    if budget is None or len(pairs) <= budget:
-        return list(pairs)
+    """The pairs κ judges: all of them, or the ``budget`` most relevant; in their order, or
+    most relevant first (``ranked``)."""
 
     def priority(pair: tuple[ScoredChunk, ScoredChunk]) -> tuple[float, float, str, str]:
         a, b = pair
         return (-min(a.score, b.score), -max(a.score, b.score), a.id, b.id)
 
+    if ranked:
+        return sorted(pairs, key=priority)[:budget]
+    if budget is None or len(pairs) <= budget:
+        return list(pairs)
     chosen = {(a.id, b.id) for a, b in sorted(pairs, key=priority)[:budget]}
     return [(a, b) for a, b in pairs if (a.id, b.id) in chosen]
 

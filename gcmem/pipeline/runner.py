@@ -18,9 +18,12 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from gcmem.filters.base import work_deadline
 from gcmem.memory import Memory
 
 T = TypeVar("T")
+# Share of a query's deadline its stages may spend before wrapping up (see ``query``).
+WORK_FRACTION = 0.75
 
 
 class QueryOverloaded(RuntimeError):
@@ -142,7 +145,15 @@ class MemoryRunner:
         except BaseException:
             self._in_use -= 1
             raise
-        future = self._query_pool.submit(fn)
+        # The work itself is told to wrap up at 3/4 of the deadline (κ stops starting new
+        # batches and reports what it left undone), so a heavy query still answers in time.
+        work_s = deadline_s * WORK_FRACTION
+
+        def bounded() -> T:
+            with work_deadline(work_s):
+                return fn()
+
+        future = self._query_pool.submit(bounded)
 
         def release(_: object) -> None:
             self._in_use -= 1
