@@ -26,7 +26,7 @@ above it, which must be refused with 422) while ``/healthz`` is polled every 50 
 second burst cut short by SIGTERM, timing the exit. Reported: statuses (no 5xx but 503/504
 from the bounds), p50/p99 query latency, the slowest ``/healthz``, the exit time.
 
-    python -m bench.pipeline --load                 # bench/results/pipeline/load.{json,md}
+    python -m bench pipeline --load                 # bench/results/pipeline/load.{json,md}
 
 Each deployment gets its own key prefix, removed afterwards. Torch threads: one process uses
 every core; N worker processes get cores/N threads each.
