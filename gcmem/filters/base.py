@@ -30,9 +30,11 @@ def work_deadline(seconds: float | None) -> Iterator[None]:
         _WORK_DEADLINE.reset(token)
 
 
-def past_deadline() -> bool:
+def past_deadline(ahead_s: float = 0.0) -> bool:
+    """The deadline has passed, or will have ``ahead_s`` from now (work that long would end
+    after it)."""
     deadline = _WORK_DEADLINE.get()
-    return deadline is not None and time.monotonic() >= deadline
+    return deadline is not None and time.monotonic() + ahead_s >= deadline
 
 
 def has_deadline() -> bool:

@@ -39,8 +39,9 @@ from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
 
 STAGE = "dominance"
-# Pairs per verdict-log call when the query has a deadline (a few oracle batches).
-DEADLINE_SLICE = 128
+# Pairs per verdict-log call when the query has a deadline: about one oracle batch, so on a
+# slow device the deadline is overshot by little.
+DEADLINE_SLICE = 32
 
 
 @dataclass(frozen=True)
@@ -177,9 +178,12 @@ class TemporalDominance:
             chosen = within_budget(chosen, None, ranked=True)
         judged: list[tuple[ScoredChunk, ScoredChunk]] = []
         hits = misses = 0
+        spent = 0.0  # seconds in the log calls so far: the next slice's cost, estimated
         for start in range(0, len(chosen), step):
-            if past_deadline():
+            expected = spent / len(judged) * step if judged else 0.0
+            if past_deadline(expected):
                 break
+            t_slice = time.perf_counter()
             part = chosen[start : start + step]
             lookup = self.log.scores(
                 query.namespace, [(a.chunk, b.chunk) for a, b in part], query.query
@@ -193,6 +197,7 @@ class TemporalDominance:
                 for (a, b), s, d in zip(part, lookup.scores, decisions, strict=True)
             ]
             judged += part
+            spent += time.perf_counter() - t_slice
         unscored = len(plan.oracle) - len(judged)
         if unscored:
             query.budgets[STAGE] = {
