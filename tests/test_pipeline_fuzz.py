@@ -2,9 +2,10 @@
 families: random bytes, random JSON, lone surrogates, non-finite numbers, numeric and
 garbage timestamps, bad envelope headers, deep nesting, corrupt binary envelopes, unknown
 fields) with valid turns (raw, in FastStream's binary envelope, in its JSON envelope) and
-sends them to a live worker over the real Redis server, and the same bodies to the HTTP body
-reader. Every bad entry is dead-lettered once with a reason, every bad body is a 4xx, every
-valid turn is ingested exactly once, and worker and server stay healthy."""
+sends them to a live worker over the real Redis server, and the same bodies (valid turns
+under ids of their own) to the HTTP body reader. Every bad entry is dead-lettered once with a
+reason, every bad body is a 4xx, every valid turn is ingested exactly once, and worker and
+server stay healthy."""
 
 from __future__ import annotations
 
@@ -220,6 +221,12 @@ async def test_fuzzed_entries_and_bodies_never_stop_the_pipeline(
                 r = await http.post("/v1/turns", content=body)
                 http_statuses.setdefault(entry.family, set()).add(r.status_code)
                 assert r.status_code in (400, 413, 422), (entry.family, r.status_code, r.text)
+            elif entry.kinds is None:
+                # A valid turn over HTTP too (its own id): published, then ingested once.
+                fresh = _base_turn(f"Posted over HTTP next to {entry.family}.")
+                r = await http.post("/v1/turns", json=fresh)
+                assert r.status_code == 202, r.text
+                valid_ids.add(fresh["id"])
         await wait_until(
             lambda: drained(client, t.stream, t.group), timeout=30, what="drained", every=0.02
         )
