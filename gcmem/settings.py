@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from gcmem.models import NAMESPACE_PATTERN
@@ -89,6 +98,34 @@ def check_template(template: str, allowed: set[str], required: set[str], setting
             f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
         )
     return template
+
+
+PolicyName = Literal["latest", "evidence", "confirm", "accumulate"]
+
+
+class PolicyRule(BaseModel):
+    """One row of the resolution-policy table. Patterns are shell globs (``*``, ``?``,
+    ``[..]``) matched against the normalised key (lowercase, articles dropped); an omitted
+    pattern matches anything. ``source`` matches the asserting turn's source."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    policy: PolicyName
+    namespace: str | None = None
+    subject: str | None = None
+    relation: str | None = None
+    source: str | None = None
+    confirm_ttl_s: float | None = Field(default=None, ge=0)
+    name: str | None = Field(default=None, description="Label shown in audit rows.")
+
+    @model_validator(mode="after")
+    def _multiplicity_is_per_key(self) -> PolicyRule:
+        # Whether a key holds one value or many cannot depend on who states it.
+        if self.policy == "accumulate" and self.source is not None:
+            raise ValueError("an accumulate rule cannot select by source")
+        if self.confirm_ttl_s is not None and self.policy != "confirm":
+            raise ValueError("confirm_ttl_s applies to confirm rules only")
+        return self
 
 
 class Settings(BaseSettings):
@@ -218,6 +255,41 @@ class Settings(BaseSettings):
         "(supersession) measures what it does to recall under accumulation.",
     )
 
+    # --- resolution policies: how a (subject, relation) conflict resolves ------------------
+    ledger_policy_file: Path | None = Field(
+        default=None,
+        description="Policy rule table, YAML or JSON (docs/policies.md): rules mapping "
+        "namespace / subject / relation / source glob patterns to latest, evidence, confirm or "
+        "accumulate, optional default and source trust. Unset = LEDGER_POLICIES only.",
+    )
+    ledger_policies: list[PolicyRule] = Field(
+        default_factory=list,
+        description='Policy rules as JSON, matched before the file\'s, e.g. [{"relation": '
+        '"* speak* _", "policy": "accumulate"}]. First match wins; no match = '
+        "LEDGER_POLICY_DEFAULT.",
+    )
+    ledger_policy_default: PolicyName = Field(
+        default="latest",
+        description="Policy of keys no rule matches (latest: the newer event time wins).",
+    )
+    ledger_source_field: str = Field(
+        default="source",
+        min_length=1,
+        description="Turn metadata field naming an assertion's source (evidence trust, "
+        "independent confirmation). Turns without it have no known source.",
+    )
+    ledger_source_trust: dict[str, float] = Field(
+        default_factory=dict,
+        description='evidence policy: trust weight per source, JSON {"ehr": 3.0}; an '
+        "assertion counts its source's weight (unknown or missing source: 1.0).",
+    )
+    ledger_confirm_ttl_s: float = Field(
+        default=7 * 86400.0,
+        ge=0,
+        description="confirm policy: a pending value expires this long after it was recorded "
+        "(server time) unless a rule sets its own confirm_ttl_s; 0 = never.",
+    )
+
     # --- conflict oracle κ and temporal dominance Φ_T (model = nli_model) ------------------
     oracle: Literal["cross-encoder", "llm-judge"] = Field(
         default="cross-encoder",
@@ -285,11 +357,12 @@ class Settings(BaseSettings):
         "(the deterministic entity extractor); other contradicting pairs are surfaced as "
         "conflicts, both chunks kept.",
     )
-    # 0.8: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
-    # (max direction >= 0.6) had pair precision 0.40; confirmed in both directions at 0.8 with
-    # a common subject it dropped no still-true fact.
+    # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
+    # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);
+    # with a common subject and >= 0.6 in both directions: 4 justified drops, none harmful
+    # (none harmful down to 0.5: 0.6 keeps a margin).
     dominance_confirm_threshold: float | None = Field(
-        default=0.8,
+        default=0.6,
         ge=0.0,
         le=1.0,
         description="Φ_T drops on κ only when the pair also contradicts in both directions "

@@ -12,6 +12,10 @@ dominate.
 ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
 pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
 
+A keyed pair whose differing keys resolve under a policy other than latest-wins (evidence,
+confirm, accumulate) is not a time-ordered contradiction: the ledger's policy decided it (the
+supersession stage drops the loser or surfaces the held value), so Φ_T counts it κ = 0.
+
 A per-query pair budget bounds κ's work: when more pairs need κ than the budget allows, the
 most relevant pairs (by the lower, then the higher, relevance score of the two chunks) are
 judged and the rest are not: they count as κ = 0 and are reported in the result's
@@ -27,21 +31,32 @@ with the decisions it could make instead of not at all.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
 from gcmem.filters.resources import Resources
 from gcmem.models import Conflict, Decision, ScoredChunk
-from gcmem.oracle.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
+from gcmem.oracle.pairs import (
+    FactReader,
+    KeyedFacts,
+    PairPlan,
+    ledger_facts,
+    plan_pairs,
+    read_facts,
+)
 from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
+from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "dominance"
 # Pairs per verdict-log call when the query has a deadline: about one oracle batch, so on a
 # slow device the deadline is overshot by little.
 DEADLINE_SLICE = 32
+
+# (namespace, subject, relation, source) -> the resolution policy of that key
+PolicyOf = Callable[[str, str, str, str | None], str]
 
 
 @dataclass(frozen=True)
@@ -147,6 +162,8 @@ class TemporalDominance:
         require_same_subject: bool = False,
         surface_threshold: float | None = None,
         confirm: VerdictLog | None = None,
+        policy: PolicyOf | None = None,
+        source_field: str = "source",
         pair_budget: int | None = None,
     ) -> None:
         self.log = log
@@ -155,6 +172,8 @@ class TemporalDominance:
         self.require_same_subject = require_same_subject
         self.surface_threshold = surface_threshold
         self.confirm = confirm
+        self.policy = policy  # None: every keyed conflict is latest-wins
+        self.source_field = source_field
         self.pair_budget = pair_budget
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
@@ -166,10 +185,13 @@ class TemporalDominance:
             candidates, facts=facts, vectors=query.vectors, cosine_floor=self.cosine_floor
         )
         timings["plan"] = (time.perf_counter() - t0) * 1e3
-        verdicts = [
-            PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
-            for old, new, conflict, keys in plan.keyed
-        ]
+        verdicts = []
+        for old, new, conflict, keys in plan.keyed:
+            if conflict and self._policy_decides(old, new, facts, query.namespace):
+                conflict = False
+            verdicts.append(
+                PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
+            )
         chosen = within_budget(plan.oracle, self.pair_budget)
         # Under a deadline the pairs go to the log in slices, most relevant first, and no
         # slice starts past it; without one, in one call (one oracle batch) as always.
@@ -208,6 +230,24 @@ class TemporalDominance:
                 "past_deadline": len(chosen) - len(judged),
             }
         return DominanceReport(verdicts, plan, hits, misses, timings, unscored=unscored)
+
+    def _policy_decides(
+        self,
+        old: ScoredChunk,
+        new: ScoredChunk,
+        facts: Mapping[str, KeyedFacts],
+        namespace: str,
+    ) -> bool:
+        """Every key on which the pair differs resolves under a non-latest policy."""
+        if self.policy is None:
+            return False
+        fa, fb = facts.get(old.id, {}), facts.get(new.id, {})
+        differing = [k for k in set(fa) & set(fb) if fa[k] != fb[k]]
+        source = new.chunk.metadata.get(self.source_field)
+        return bool(differing) and all(
+            self.policy(namespace, s, r, None if source is None else str(source)) != "latest"
+            for s, r in differing
+        )
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         """Φ_T over the verdicts it may act on; κ verdicts that may not drop (no common
@@ -296,6 +336,13 @@ def _conflict(v: PairVerdict, why: str) -> Conflict:
 
 
 def build(resources: Resources) -> TemporalDominance:
+    table = PolicyTable.from_settings(resources.settings)
+    policy: PolicyOf | None = None
+    if table.rules or table.default != "latest":
+
+        def policy(namespace: str, subject: str, relation: str, source: str | None) -> str:
+            return table.resolve(namespace, subject, relation, source).policy
+
     return TemporalDominance(
         resources.verdict_log,
         facts=ledger_facts,
@@ -303,5 +350,7 @@ def build(resources: Resources) -> TemporalDominance:
         require_same_subject=resources.settings.dominance_same_subject,
         surface_threshold=resources.settings.dominance_surface_threshold,
         confirm=resources.confirm_log,
+        policy=policy,
+        source_field=resources.settings.ledger_source_field,
         pair_budget=resources.settings.oracle_pair_budget,
     )

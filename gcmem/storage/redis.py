@@ -117,6 +117,15 @@ class Keyspace:
     def ledger_stats(self, namespace: str) -> str:
         return f"{self.ledger(namespace)}:stats"
 
+    def ledger_pending(self, namespace: str) -> str:
+        """Hash: key id -> fact id of the key's pending value (confirm policy)."""
+        return f"{self.ledger(namespace)}:pending"
+
+    def ledger_judgements(self, namespace: str) -> str:
+        """Hash: judgement key -> verdict of a confirmation judge. Outside the ledger's own
+        keys on purpose: a rebuilt ledger replays the same verdicts."""
+        return f"{self.namespace(namespace)}:judgements"
+
     def ledger_chunk(self, namespace: str, chunk_id: str) -> str:
         """Set: "key_id:assertion_id" of every assertion one chunk made."""
         return f"{self.ledger(namespace)}:c:{chunk_id}"
