@@ -76,6 +76,8 @@ def chain_settings(tmp_path: Path, request: pytest.FixtureRequest) -> Settings:
         ledger_policies=RULES,
         top_k=20,
         stm_size=0,
+        # the read-time chain is the subject: flagged chunks stay in the search
+        supersession_exclude=False,
     )
 
 
@@ -122,7 +124,13 @@ def test_adapters_carry_the_conflict_on_both_sides(chain_settings: Settings) -> 
 
 
 def test_latest_everywhere_without_rules(tmp_path: Path) -> None:
-    s = make_settings(tmp_path, filters=["supersession", "dominance"], top_k=20, stm_size=0)
+    s = make_settings(
+        tmp_path,
+        filters=["supersession", "dominance"],
+        top_k=20,
+        stm_size=0,
+        supersession_exclude=False,
+    )
     with memory(s) as mem:
         mem.ingest(STREAM)
         result = mem.retrieve("patient medication dose speak port", namespace="chain", k=20)
@@ -198,7 +206,14 @@ async def test_confirm_over_http(real_redis_settings: Settings) -> None:
             again = await http.post("/v1/ledger/confirm", json=req)
             assert again.json()["outcome"] == "none"
             after = RetrievalResult.model_validate((await http.post("/v1/query", json=body)).json())
-            assert after.conflicts == [] and [d.chunk.turn_id for d in after.dropped] == ["t1"]
+            # the confirmation closed the incumbent: its chunk is flagged, so a query about
+            # the present leaves it out before top-k (write-time exclusion is on by default)
+            assert after.conflicts == [] and after.dropped == [] and after.excluded_at_write == 1
+            assert [c.chunk.turn_id for c in after.kept] == ["t2"]
+            old = next(c for c in before.kept if c.chunk.turn_id == "t1")
+            why = await http.get("/v1/why", params={"chunk_id": old.id, "namespace": "chain"})
+            assert why.status_code == 200 and why.json()["superseded"] is True
+            assert why.json()["decision"]["dominated_by_turn_id"] == "t2"
     finally:
         await bus.aclose()
 
