@@ -35,6 +35,7 @@ def show(
     dropped: Iterable[tuple[datetime | str | None, str, str]] = (),
     stale: Sequence[str] = (),
     plain_label: str = "plain retriever",
+    excluded_at_write: int = 0,
 ) -> None:
     print(f"\nQ: {question}")
     print(f"  {plain_label} gives:")
@@ -42,10 +43,13 @@ def show(
     print("  gcmem gives:")
     print("\n".join(_lines(gcmem, stale)))
     drops = list(dropped)
-    if drops:
+    if drops or excluded_at_write:
         print("  gcmem excised:")
         for ts, text, reason in drops:
             print(f"    - {_when(ts)}  {text}\n        because: {reason}")
+    if excluded_at_write:
+        # flagged superseded at ingest, left out before top-k (`gcmem why CHUNK_ID` explains one)
+        print(f"    - {excluded_at_write} chunk(s) superseded at write time, never retrieved")
 
 
 class Checks:

@@ -109,6 +109,7 @@ async def ask(agent: Agent, settings: Settings, url: str, checks: Checks) -> Non
         gcmem=[(c.chunk.ts, f"{c.chunk.text}  ({c.chunk.session_id})") for c in gcmem.kept],
         dropped=[(d.dropped_chunk.ts, d.text, f"[{d.stage}] {d.reason}") for d in gcmem.dropped],
         stale=[stale],
+        excluded_at_write=gcmem.excluded_at_write,
     )
     checks.stale_in_plain(question, plain.texts, stale)
     checks.clean(question, gcmem.texts, stale, current)
