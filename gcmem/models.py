@@ -169,14 +169,32 @@ class Chunk(BaseModel):
 Source = Literal["mtm", "stm", "input"]
 
 
+class StaleSentence(BaseModel):
+    """A statement inside a kept chunk that a newer chunk superseded (the chunk stays because
+    other statements in it are still true): which one, what replaced its value, and when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int = Field(ge=0, description="Position of the statement unit in the chunk.")
+    text: str
+    key: str = Field(description="The superseded ledger key, 'subject / relation'.")
+    value: str = Field(description="The value this statement gives.")
+    current_value: str | None = Field(default=None, description="The value that replaced it.")
+    superseded_by: str | None = Field(default=None, description="Chunk id of the newer value.")
+    superseded_by_turn_id: str | None = None
+    since: AwareDatetime | None = Field(default=None, description="Event time of the change.")
+
+
 class ScoredChunk(BaseModel):
-    """A candidate: a chunk with its relevance to the query and where it came from."""
+    """A candidate: a chunk with its relevance to the query and where it came from.
+    ``stale_sentences`` lists statements in it that are superseded (the chunk is kept)."""
 
     model_config = ConfigDict(frozen=True)
 
     chunk: Chunk
     score: float
     sources: tuple[Source, ...] = ("mtm",)
+    stale_sentences: tuple[StaleSentence, ...] = ()
 
     @property
     def id(self) -> str:

@@ -172,6 +172,19 @@ class Settings(BaseSettings):
         "supersession benchmark for what it does to recall under accumulation.",
     )
 
+    supersession_align: bool = Field(
+        default=True,
+        description="Frame alignment at ingest: a new chunk's statements are aligned with "
+        "those of its nearest MTM neighbours; two identical except for one value span record "
+        "that value under the frame (the statement with the slot masked) in the ledger.",
+    )
+    supersession_align_neighbours: int = Field(
+        default=8,
+        ge=1,
+        le=256,
+        description="MTM neighbours (and same-batch chunks) each new chunk is aligned with.",
+    )
+
     # --- conflict oracle κ and temporal dominance Φ_T (issue 4; model = nli_model) ---------
     oracle: Literal["cross-encoder", "llm-judge"] = Field(
         default="cross-encoder",

@@ -116,6 +116,10 @@ class Keyspace:
     def ledger_stats(self, namespace: str) -> str:
         return f"{self.ledger(namespace)}:stats"
 
+    def ledger_units(self, namespace: str, chunk_id: str) -> str:
+        """Hash: a chunk's statement units -> the ledger keys each states, who restated it."""
+        return f"{self.ledger(namespace)}:u:{chunk_id}"
+
     def ledger_chunk(self, namespace: str, chunk_id: str) -> str:
         """Set: "key_id:assertion_id" of every assertion one chunk made."""
         return f"{self.ledger(namespace)}:c:{chunk_id}"
