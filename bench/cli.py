@@ -17,6 +17,7 @@ BENCHMARKS = {
     "sweep": "bench.sweep.cli",  # the accumulation-ratio sweep (headline benchmark)
     "sweep-generate": "bench.scenarios.generate",  # its scenario generator
     "pipeline": "bench.pipeline",  # stream ingest vs embedder, lag, bus queries
+    "no-harm": "bench.heldout.run",  # still-true facts dropped on held-out text, per family
 }
 
 for _name, _module in BENCHMARKS.items():
