@@ -172,6 +172,11 @@ class Settings(BaseSettings):
         "supersession benchmark for what it does to recall under accumulation.",
     )
 
+    supersession_grammar: bool = Field(
+        default=True,
+        description="The extractor's grammar at ingest: sentences it recognises record their "
+        "(subject, relation, object) triples in the ledger.",
+    )
     supersession_align: bool = Field(
         default=True,
         description="Frame alignment at ingest: a new chunk's statements are aligned with "

@@ -460,6 +460,7 @@ def build(resources: Resources) -> SupersessionStage:
         resources.ledger,
         resources.index,
         write_time_gc=s.supersession_gc,
+        grammar=s.supersession_grammar,
         align=s.supersession_align,
         neighbours=s.supersession_align_neighbours,
     )
