@@ -102,6 +102,10 @@ _SPAN_VERBS = _COPULAS | _words(
     holds hold keeps keep kept needs need needed wants want wanted likes like liked loves love
     hates hate prefers prefer"""
 )
+# Words two different values may share ("Chief of the Defence Staff" / "commander of ...").
+_FUNCTION_WORDS = _words("of and & de du la le von van der den del da di do y e et und")
+# A relative clause or clause boundary ends the slot's clause when looking right of it.
+_CLAUSE_END = _words("which who whom whose that where when because , ; — – ( )")
 # Clause openers that keep a clause attached to its neighbour: a scope or a condition.
 _ATTACH = _words(
     """in on at for under within inside across during per outside except when if unless while
@@ -409,25 +413,38 @@ def _align_runs(
         return None  # insertion or deletion
     if len(sx) > MAX_SPAN or len(sy) > MAX_SPAN:
         return None
-    words_x = {t.norm for t in sx if not t.punct}
-    words_y = {t.norm for t in sy if not t.punct}
+    words_x = {t.norm for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
+    words_y = {t.norm for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
     if words_x & words_y:
         return None  # two differing places
     left, right = x[:p], x[len(x) - s :]
     frame_words = [t for t in (*left, *right) if not t.punct]
-    norms = {t.norm for t in x} | {t.norm for t in y}
-    if norms & (_NEGATIONS | _MODALS) or any(t.norm and t.norm.endswith("n't") for t in (*x, *y)):
-        return None
+    # Negation and modality matter in the slot's clause: "I don't use X" / "I don't use Y".
+    for run, span_start, span_end in ((x, p, len(x) - s), (y, p, len(y) - s)):
+        lo = span_start
+        while lo > 0 and run[lo - 1].norm not in _CLAUSE_END:
+            lo -= 1
+        hi = span_end
+        while hi < len(run) and run[hi].norm not in _CLAUSE_END:
+            hi += 1
+        clause = [t.norm or "" for t in run[lo:hi]]
+        if any(n in _NEGATIONS or n in _MODALS or n.endswith("n't") for n in clause):
+            return None
     for span in (sx, sy):
-        if any(t.norm in _HARD_PUNCT or t.norm in _SPAN_VERBS for t in span):
+        if any(t.norm in _HARD_PUNCT for t in span):
+            return None
+        if any(t.norm in _SPAN_VERBS and not t.text[:1].isupper() for t in span):
             return None
         for i, t in enumerate(span[:-1]):
             if t.norm == "," and span[i + 1].norm in _ATTACH:
                 return None
     if not left:
         return None  # the slot opens the statement: it is the subject
-    if any(t.norm in _COPULAS for t in right):
-        return None  # the slot sits inside the subject
+    for t in right:
+        if t.norm in _CLAUSE_END:
+            break
+        if t.norm in _COPULAS:
+            return None  # the slot sits inside the subject
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
     lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
     if not lead_ok and not (_value_like(sx) and _value_like(sy)):
@@ -471,8 +488,8 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     longest frame kept)."""
     if old.context != new.context or not (_eligible(old) and _eligible(new)):
         return None
-    best: tuple[str, str, str] | None = None
-    best_len = -1
+    best = _align_runs(old, old.tokens, new, new.tokens)
+    best_len = len(best[0]) if best is not None else -1
     oc, nc = _clauses(old), _clauses(new)
     for i in range(len(oc)):
         for j in range(i, len(oc)):
