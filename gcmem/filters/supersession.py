@@ -200,9 +200,21 @@ class SupersessionStage:
             keys[chunk.id].add((unit, key))
             stated[(chunk.id, unit)][key.key_id] = key
 
+        grammar: dict[str, dict[int, set[str]]] = {}
+        if self.grammar and self.facts is None:
+            for cid, us in units.items():
+                per_unit: dict[int, set[str]] = defaultdict(set)
+                for unit, key in self._grammar_keys(us):
+                    per_unit[unit].add(key.key_id)
+                grammar[cid] = per_unit
         alignments = [(o, n, align_units(units[o.id], units[n.id])) for o, n in pairs]
         for older, newer, al in alignments:
             for f in al.frames:
+                shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
+                    newer.id, {}
+                ).get(f.new_unit, set())
+                if shared:
+                    continue  # the grammar keys this pair already: one decision, one key
                 state(older, f.old_unit, f.frame, f.old_value)
                 state(newer, f.new_unit, f.frame, f.new_value)
         for older, newer, al in alignments:
@@ -216,13 +228,16 @@ class SupersessionStage:
         writes = []
         for cid in sorted(write_ids):
             cu_units = units[cid]
-            grammar = self._grammar_keys(cu_units) if self.grammar and self.facts is None else []
+            grammar_keys = (
+                self._grammar_keys(cu_units) if self.grammar and self.facts is None else []
+            )
             writes.append(
                 UnitWrite(
                     chunk_id=cid,
                     units=len(cu_units),
                     skip=[u.index for u in cu_units if not u.content],
-                    keys=sorted(keys.get(cid, set()), key=lambda x: (x[0], x[1].key_id)) + grammar,
+                    keys=sorted(keys.get(cid, set()), key=lambda x: (x[0], x[1].key_id))
+                    + grammar_keys,
                     restated=restated.get(cid, []),
                 )
             )
