@@ -40,6 +40,8 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
         # a differing scope is part of the frame
         ("In staging, the API runs on port 8080.", "In production, the API runs on port 9090."),
         ("The port is 8080 when running locally.", "The port is 9090 when running in CI."),
+        ("The API runs on port 8000 in staging.", "The API runs on port 8080."),
+        ("The API runs on port 8000 behind the load balancer.", "The API runs on port 8080."),
         # the slot inside the subject: parallel keys with the same value
         ("The port for staging is 8080.", "The port for production is 8080."),
         ("Alice leads the search team.", "Bob leads the search team."),

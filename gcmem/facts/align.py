@@ -102,6 +102,8 @@ _SPAN_VERBS = _COPULAS | _words(
     holds hold keeps keep kept needs need needed wants want wanted likes like liked loves love
     hates hate prefers prefer"""
 )
+# A scope inside a span ("8000 in staging" / "8080") makes it a value *and* a qualifier.
+_SPAN_SCOPE = _words("in on at for under within inside across during behind via through when if")
 # Words two different values may share ("Chief of the Defence Staff" / "commander of ...").
 _FUNCTION_WORDS = _words("of and & de du la le von van der den del da di do y e et und")
 # A relative clause or clause boundary ends the slot's clause when looking right of it.
@@ -435,6 +437,14 @@ def _align_runs(
             return None
         if any(t.norm in _SPAN_VERBS and not t.text[:1].isupper() for t in span):
             return None
+        # a scope inside the span with more of the span after it is a qualifier; a preposition
+        # ending the span belongs to the shared frame after it ("engineer on" / "manager of")
+        # ("The Dome at Americas Center" is a name: capitals on both sides of the word)
+        for i in range(1, len(span) - 1):
+            if span[i].norm in _SPAN_SCOPE and not (
+                span[0].text[:1].isupper() and span[i + 1].text[:1].isupper()
+            ):
+                return None
         for i, t in enumerate(span[:-1]):
             if t.norm == "," and span[i + 1].norm in _ATTACH:
                 return None

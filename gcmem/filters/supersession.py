@@ -93,8 +93,11 @@ class SupersessionStage:
     def record(self, chunks: Sequence[Chunk], vectors: np.ndarray | None = None) -> RecordReport:
         """Ledger writes (grammar, then frame alignment when ``vectors`` are given) and
         write-time GC for a batch; the report says what each write did."""
-        report = self.ledger.record(chunks, self.facts or chunk_facts) if self.grammar else None
-        report = report or RecordReport()
+        report = (
+            self.ledger.record(chunks, self.facts or chunk_facts)
+            if self.grammar
+            else RecordReport()
+        )
         recheck: dict[str, set[str]] = defaultdict(set)
         if self.align and vectors is not None and len(chunks):
             aligned, touched = self.align_batch(chunks, vectors)
