@@ -19,6 +19,8 @@ BENCHMARKS = {
     "sweep-generate": "bench.scenarios.generate",  # its scenario generator
     "pipeline": "bench.pipeline",  # stream ingest vs embedder, lag, bus queries
     "no-harm": "bench.heldout.run",  # still-true facts dropped on held-out text, per family
+    "no-harm-pairs": "bench.heldout.pairs",  # κ's pairs on held-out text, labelled, with features
+    "policies": "bench.policies",  # resolution policies x concurrent writers: anomaly matrix
 }
 
 for _name, _module in BENCHMARKS.items():

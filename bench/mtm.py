@@ -1,6 +1,6 @@
 """Medium-term index engines compared: qdrant-client local mode vs Qdrant Edge, in process.
 
-    python -m bench.mtm --chunks 10000       # the README's numbers: one run per size,
+    python -m bench.mtm --chunks 10000       # docs/benchmarks.md: one run per size,
     python -m bench.mtm --chunks 137760      # each under flock /tmp/gcmem-bench.lock
     python -m bench.mtm                      # both sizes in one run
     python -m bench.mtm --smoke              # seconds; what the test suite runs

@@ -1,6 +1,6 @@
 """The conflict oracle κ measured: quality, throughput, and what it adds to query latency.
 
-    python -m bench.oracle                        # all three (the README's numbers)
+    python -m bench.oracle                        # all three (docs/benchmarks.md)
     python -m bench.oracle --mode quality         # P/R/F1 of "contradiction", threshold sweep
     python -m bench.oracle --mode throughput      # pairs/s by batch size vs raw forward passes
     python -m bench.oracle --mode latency         # per-stage query latency, p50/p95

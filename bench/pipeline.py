@@ -1,6 +1,6 @@
 """The stream pipeline end to end: ingest throughput, consumer lag under a burst, queries.
 
-    flock /tmp/gcmem-bench.lock python -m bench.pipeline            # the README's numbers
+    flock /tmp/gcmem-bench.lock python -m bench.pipeline            # docs/benchmarks.md
     python -m bench.pipeline --smoke                                # seconds; the test runs it
 
 Everything runs as a deployment would: ``gcmem serve`` / ``gcmem worker`` processes on the

@@ -107,9 +107,7 @@ async def ask(agent: Agent, settings: Settings, url: str, checks: Checks) -> Non
         question,
         plain=[(c.chunk.ts, f"{c.chunk.text}  ({c.chunk.session_id})") for c in plain.kept],
         gcmem=[(c.chunk.ts, f"{c.chunk.text}  ({c.chunk.session_id})") for c in gcmem.kept],
-        dropped=[
-            (d.chunk.chunk.ts, d.chunk.chunk.text, f"[{d.stage}] {d.reason}") for d in gcmem.dropped
-        ],
+        dropped=[(d.dropped_chunk.ts, d.text, f"[{d.stage}] {d.reason}") for d in gcmem.dropped],
         stale=[stale],
     )
     checks.stale_in_plain(question, plain.texts, stale)

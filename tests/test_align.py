@@ -21,14 +21,14 @@ def test_one_value_span_is_a_frame_with_both_values() -> None:
     assert frames(
         "Marco sits on the developer-experience team in the platform org.",
         "Since the reshuffle in March, Marco sits on the observability team in the platform org.",
-    ) == [("marco sits on {} team in platform org", "developer-experience", "observability")]
+    ) == [("marco sits on _ team in platform org", "developer-experience", "observability")]
 
 
 def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
     assert frames(
         "The local dev server listens on port 3000.",
         "The local dev server listens on port 5173 now, after we switched bundlers.",
-    ) == [("local dev server listens on port {}", "3000", "5173")]
+    ) == [("local dev server listens on port _", "3000", "5173")]
 
 
 @pytest.mark.parametrize(
@@ -108,11 +108,11 @@ def test_questions_and_conditions_state_nothing() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "frame", "values"),
     [
-        ("LOG_LEVEL = info", "LOG_LEVEL = debug", "LOG_LEVEL = {}", ("info", "debug")),
-        ("timeout: 30", "timeout: 60", "timeout : {}", ("30", "60")),
-        ("--max-workers=4", "--max-workers=8", "--max-workers = {}", ("4", "8")),
-        ("fastapi==0.110.0", "fastapi==0.111.0", "fastapi == {}", ("0.110.0", "0.111.0")),
-        ('  "react": "^18.2",', '  "react": "^19.0",', "react : {}", ("^18.2", "^19.0")),
+        ("LOG_LEVEL = info", "LOG_LEVEL = debug", "LOG_LEVEL = _", ("info", "debug")),
+        ("timeout: 30", "timeout: 60", "timeout : _", ("30", "60")),
+        ("--max-workers=4", "--max-workers=8", "--max-workers = _", ("4", "8")),
+        ("fastapi==0.110.0", "fastapi==0.111.0", "fastapi == _", ("0.110.0", "0.111.0")),
+        ('  "react": "^18.2",', '  "react": "^19.0",', "react : _", ("^18.2", "^19.0")),
     ],
 )
 def test_code_and_config_lines(old: str, new: str, frame: str, values: tuple[str, str]) -> None:
@@ -126,8 +126,8 @@ def test_a_config_file_yields_one_frame_per_changed_line() -> None:
     assert chunk_old.count("\n") == 3  # lines stay lines in the chunk
     al = align_units(units_of(chunk_old), units_of(chunk_new))
     assert sorted((f.frame, f.old_value, f.new_value) for f in al.frames) == [
-        ("DB_HOST = {}", "db1.internal", "db2.internal"),
-        ("LOG_LEVEL = {}", "info", "debug"),
+        ("DB_HOST = _", "db1.internal", "db2.internal"),
+        ("LOG_LEVEL = _", "info", "debug"),
     ]
     assert sorted(al.restated) == [(1, 1), (3, 3)]
 
@@ -135,19 +135,19 @@ def test_a_config_file_yields_one_frame_per_changed_line() -> None:
 def test_yaml_keys_carry_their_parents() -> None:
     old = "services:\n  db:\n    image: postgres:14.8\n  web:\n    image: nginx:1.25"
     new = "services:\n  db:\n    image: postgres:16.3\n  web:\n    image: nginx:1.25"
-    assert frames(old, new) == [("services > db > image : {}", "postgres:14.8", "postgres:16.3")]
+    assert frames(old, new) == [("services > db > image : _", "postgres:14.8", "postgres:16.3")]
     # the same key under another parent is another frame, never aligned with this one
     assert frames("db:\n  port: 5432", "cache:\n  port: 6379") == []
 
 
 def test_toml_sections_and_blocks_are_context() -> None:
     assert frames('[jwt]\nexpiry = "1h"', 'Tighter now:\n[jwt]\nexpiry = "15m"') == [
-        ("jwt > expiry = {}", "1h", "15m")
+        ("jwt > expiry = _", "1h", "15m")
     ]
     assert frames(
         'terraform {\n  required_version = "~> 1.5"\n}',
         'terraform {\n  required_version = "~> 1.8"\n}',
-    ) == [("terraform > required_version = ~> {}", "1.5", "1.8")]
+    ) == [("terraform > required_version = ~> _", "1.5", "1.8")]
 
 
 def test_paragraph_revision_changes_one_sentence() -> None:

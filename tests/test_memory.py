@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gcmem import Memory, Turn, TurnValidationError
+from gcmem import AsyncMemoryClient, Memory, MemoryClient, Turn, TurnValidationError
 from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.integrations.bus import BusClient
 from gcmem.models import Chunk, chunk_id
 from gcmem.settings import Settings
 from gcmem.storage.redis import Keyspace, open_redis
@@ -204,3 +205,11 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
     stm_keys = [k for k in restored.scan_iter() if b":stm:" in k]
     assert stm_keys, "the STM written by ingest is in the background snapshot"
     mem.index.close()
+
+
+def test_memory_and_the_bus_client_share_one_client_interface(tmp_path: Path) -> None:
+    memory = Memory(make_settings(tmp_path), embedder=HashingEmbedder())
+    bus = BusClient(make_settings(tmp_path), url="redis://127.0.0.1:6379/15")
+    assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
+    assert isinstance(bus, AsyncMemoryClient)
+    memory.close()

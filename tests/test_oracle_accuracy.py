@@ -1,4 +1,4 @@
-"""Issue 8: relatedness gating, calibration, the uncertainty band, and `gcmem oracle finetune`."""
+"""κ accuracy tools: relatedness gate, calibration, uncertainty band, `gcmem oracle finetune`."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ machine and the embedded engine is single-process, so the MTM is hosted the way 
 multi-process deployment runs it: this test process plays ``gcmem serve --host-index`` (the
 real Qdrant engine, local mode) and the workers run with ``GCMEM_PIPELINE_INDEX=bus``.
 ``GCMEM_TEST_PIPELINE_TURNS`` scales the run: the default (1,000 turns, under a minute on two
-cores) keeps CI short; the issue's full run is ``GCMEM_TEST_PIPELINE_TURNS=10000 pytest
+cores) keeps CI short; the full-size run is ``GCMEM_TEST_PIPELINE_TURNS=10000 pytest
 tests/test_pipeline_kill.py`` (1-4 minutes, by load). Either way the kill lands mid-stream, inside
 a batch the victim holds unacknowledged (frozen with SIGSTOP, checked, then SIGKILLed), and
 the test asserts that it did."""

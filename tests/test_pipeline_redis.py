@@ -19,6 +19,7 @@ from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from gcmem.cli import app as cli_app
+from gcmem.integrations.bus import BusClient
 from gcmem.models import RetrievalResult
 from gcmem.pipeline.app import Roles, create_app
 from gcmem.pipeline.query import QueryReply, request_body
@@ -210,6 +211,11 @@ async def test_query_over_bus_and_http_equal_the_library_call(
         assert "gcmem_pipeline_processed_total 40" in metrics.text
         assert 'gcmem_pipeline_consumer_lag{stream="' in metrics.text
         assert 'gcmem_stage_latency_seconds_count{stage="query"} 3' in metrics.text
+
+        # The agent-side client answers with the same result as the library call.
+        async with BusClient(s) as client:
+            via_client = await client.aretrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        assert via_client.model_dump(mode="json", exclude={"timings_ms"}) == expected
 
 
 async def test_two_workers_superseding_one_key_leave_one_open_assertion(

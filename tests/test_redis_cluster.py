@@ -317,6 +317,39 @@ def _chunk(ns: str, turn: str, text: str, when: float) -> Chunk:
 
 
 @pytest.mark.redis_cluster
+def test_resolution_policies_on_a_cluster(cluster_settings: Settings) -> None:
+    """confirm's pending index and the confirmation script live under the namespace's hash
+    tag: the write, the call and the reads work on any shard."""
+    from gcmem.settings import PolicyRule
+    from gcmem.storage.ledger.policy import PolicyTable
+
+    client = cluster_client(cluster_settings)
+    keys = Keyspace(cluster_settings.key_prefix)
+    table = PolicyTable(
+        rules=(
+            PolicyRule(relation="port", policy="confirm"),
+            PolicyRule(relation="tags", policy="accumulate"),
+        )
+    )
+    ledger = SupersessionLedger(client, keys, policies=table)
+    for ns in spread_namespaces(client, keys, 3):
+        batch = [
+            _chunk(ns, f"{ns}-1", "The payments service runs on port 8000.", 0),
+            _chunk(ns, f"{ns}-2", "The payments service runs on port 8080.", 3),
+        ]
+        report = ledger.record(batch, chunk_facts)
+        assert [r.action for r in report.results] == ["open", "pending"]
+        assert [p.pending.object for p in ledger.pending(ns)] == ["8080"]
+        assert ledger.confirm(ns, "payments service", "port", "8080").outcome == "promoted"
+        current = ledger.current(ns, "payments service", "port")
+        assert current is not None and current.object == "8080"
+        assert [d.outcome for d in ledger.decisions(ns, "payments service", "port")] == [
+            "pending",
+            "promoted",
+        ]
+
+
+@pytest.mark.redis_cluster
 def test_ledger_supersedes_in_namespaces_on_different_slots(cluster_settings: Settings) -> None:
     client = cluster_client(cluster_settings)
     keys = Keyspace(cluster_settings.key_prefix)

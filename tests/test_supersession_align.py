@@ -15,7 +15,7 @@ from gcmem.facts.align import FRAME_SUBJECT
 from gcmem.filters.supersession import SupersessionStage
 from gcmem.memory import Memory
 from gcmem.models import RetrievalResult, Turn
-from gcmem.settings import Settings
+from gcmem.settings import PolicyRule, Settings
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
@@ -82,7 +82,7 @@ def test_a_value_change_the_grammar_misses_drops_the_stale_chunk(memory: Memory)
     assert d.stage == "supersession" and d.dominated_by_turn_id == "t3"
     [a] = d.details["assertions"]
     assert a["subject"] == FRAME_SUBJECT
-    assert a["relation"] == "marco sits on {} team in platform org"
+    assert a["relation"] == "marco sits on _ team in platform org"
     assert a["object"] == "developer-experience"
     assert a["superseded_by"]["object"] == "observability"
     assert "developer-experience" in d.reason and "observability" in d.reason and "t3" in d.reason
@@ -158,7 +158,7 @@ def test_a_config_diff_records_one_assertion_per_changed_line(align_only: Memory
     align_only.ingest([turn("c2", "DB_HOST=db2.internal\nDB_PORT=5432\nLOG_LEVEL=debug", 2)])
     ledger = stage(align_only).ledger
     frames = sorted(r for s, r in ledger.keys_of(NS) if s == FRAME_SUBJECT)
-    assert frames == ["db_host = {}", "log_level = {}"]
+    assert frames == ["db_host = _", "log_level = _"]
     result = align_only.retrieve("What is DB_HOST?", namespace=NS, k=10)
     # DB_PORT is restated by the newer file, so nothing still true is lost with c1
     assert outcome(result) == {"c1": "dropped", "c2": "kept"}
@@ -211,4 +211,23 @@ def test_alignment_off_leaves_the_grammar_alone(
         m.ingest([turn("t1", "Marco sits on the infra team in the platform org.", 0)])
         m.ingest([turn("t2", "Marco sits on the payments team in the platform org.", 2)])
         result = m.retrieve("Which team does Marco sit on?", namespace=NS, k=10)
+        assert outcome(result) == {"t1": "kept", "t2": "kept"}
+
+
+def test_an_accumulate_policy_keeps_a_multi_valued_frame(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    rule = PolicyRule(subject="frame", relation="* speaks _ *", policy="accumulate")
+    turns = [
+        turn("t1", "Alice speaks French with her colleagues in Lyon.", 0),
+        turn("t2", "Alice speaks Spanish with her colleagues in Lyon.", 3),
+    ]
+    with make(redis_settings, hashing_embedder) as plain:
+        plain.ingest(turns)
+        result = plain.retrieve("Which languages does Alice speak?", namespace=NS, k=10)
+        assert outcome(result) == {"t1": "dropped", "t2": "kept"}
+    other = [t.model_copy(update={"namespace": "align2"}) for t in turns]
+    with make(redis_settings, hashing_embedder, ledger_policies=[rule]) as m:
+        m.ingest(other)
+        result = m.retrieve("Which languages does Alice speak?", namespace="align2", k=10)
         assert outcome(result) == {"t1": "kept", "t2": "kept"}

@@ -81,12 +81,19 @@ def load_jsonl(path: Path) -> list[Instance]:
 
 
 def load_set(name: str, split: str, *, limit: int | None = None, seed: int = 0) -> list[Instance]:
-    """A named set's split ("dev" or "test"; the real sets have one split, "test")."""
+    """A named set's split: "dev" (for development) or "test" (held out). Time-Sensitive QA's
+    dev split is built from its train file, its test split from its test file; LoCoMo has
+    only a test split."""
     if name in WRITTEN_SETS:
         items = load_jsonl(DATA_DIR / name / f"{split}.jsonl")
     elif name == "tsqa-revisions":
-        items = list(tsqa_revisions(REAL_DIR / "time_sensitive_qa" / "human_annotated_test.json"))
+        source = "train" if split == "dev" else "test"
+        items = list(
+            tsqa_revisions(REAL_DIR / "time_sensitive_qa" / f"human_annotated_{source}.json")
+        )
     elif name == "locomo":
+        if split != "test":
+            raise ValueError("LoCoMo is held out: it has only a test split")
         items = list(locomo_questions(REAL_DIR / "locomo" / "locomo10.json"))
     else:
         raise ValueError(f"unknown set {name!r}; known: {', '.join(WRITTEN_SETS + REAL_SETS)}")

@@ -9,6 +9,7 @@ checked to be identical, so the numbers compare filters, not retrieval. Per fami
 - ``current_lost``: queries whose answer-bearing chunks were in R_k and all dropped;
 - ``current_present``: queries with an answer-bearing chunk in the final context;
 - ``stale_exposure``: queries (with a stale turn) whose context still shows a stale value;
+  ``stale_unflagged``: ... without a surfaced conflict noting that it may be superseded;
 - ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
 
 Conditions: ``rag`` (no filter), ``v0.1`` (the chain that was the default before the no-harm
@@ -49,6 +50,9 @@ V01: dict[str, Any] = {
     "oracle_calibration": None,
     "oracle_threshold": 0.6,
     "oracle_direction": "max",
+    "dominance_same_subject": False,
+    "dominance_surface_threshold": None,
+    "dominance_confirm_threshold": None,
 }
 CONDITIONS: dict[str, dict[str, Any]] = {"rag": {"filters": []}, "v0.1": V01, "default": {}}
 
@@ -88,7 +92,9 @@ class Tally:
     current_present: int = 0
     with_stale: int = 0
     stale_exposed: int = 0
+    stale_unflagged: int = 0
     unlabelled_dropped: int = 0
+    conflicts: int = 0
     filter_ms: list[float] = field(default_factory=list)
     drops: list[dict[str, Any]] = field(default_factory=list)
 
@@ -106,6 +112,8 @@ class Tally:
             "current_present": rate(self.current_present, self.queries),
             "queries_with_stale": self.with_stale,
             "stale_exposure": rate(self.stale_exposed, self.with_stale),
+            "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
+            "conflicts_surfaced": self.conflicts,
             "unlabelled_dropped": self.unlabelled_dropped,
             "filter_ms_p50": round(float(np.median(self.filter_ms)), 2) if self.filter_ms else None,
         }
@@ -145,10 +153,19 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             tally.current_lost += 1
     if any(label.get(t) == "current" and x in answer_texts for t, x in kept):
         tally.current_present += 1
+    tally.conflicts += len(result.conflicts)
     if instance.stale_turns:
         tally.with_stale += 1
-        if any(label.get(t) == "stale" and bearing(x, "stale") for t, x in kept):
+        shown = [
+            c.id
+            for c in result.kept
+            if label.get(c.chunk.turn_id) == "stale" and bearing(c.chunk.text, "stale")
+        ]
+        if shown:
             tally.stale_exposed += 1
+            flagged = {c.older.id for c in result.conflicts}
+            if any(cid not in flagged for cid in shown):
+                tally.stale_unflagged += 1
     for tid, text in cand:
         kind = label.get(tid)
         if kind == "still" or (kind == "stale" and not bearing(text, "stale")):
@@ -260,8 +277,8 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
             f"## {set_name}",
             "",
             "| family | condition | queries | still-true dropped | drop rate | current lost "
-            "| current present | stale exposure |",
-            "|---|---|---|---|---|---|---|---|",
+            "| current present | stale exposure | stale unflagged |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         conds = [c for c in per_cond if not c.startswith("_")]
         families = sorted({f for c in conds for f in per_cond[c]}, key=lambda f: (f == "all", f))
@@ -274,7 +291,7 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
                     f"| {fam} | {cond} | {r['queries']} | {r['still_true_dropped']}/"
                     f"{r['still_true_candidates']} | {_fmt(r['still_true_drop_rate'])} | "
                     f"{r['current_lost']} | {_fmt(r['current_present'])} | "
-                    f"{_fmt(r['stale_exposure'])} |"
+                    f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} |"
                 )
         lines.append("")
     (out / f"{tag}.md").write_text("\n".join(lines))
@@ -310,7 +327,7 @@ def cli(
     if only:
         conds = {n: c for n, c in conds.items() if n in only}
     n = 6 if smoke else limit
-    data = {s: load_set(s, "test" if s in REAL_SETS else split, limit=n) for s in sets}
+    data = {s: load_set(s, split, limit=n) for s in sets}
     embedder = CachedEmbedder(TransformerEmbedder(Settings().embedder))
     report = evaluate(data, conds, embedder=embedder, k=k)
     report["split"] = split
@@ -323,5 +340,6 @@ def cli(
             typer.echo(
                 f"{set_name:16s} {cond:10s} still-true dropped {a['still_true_dropped']}/"
                 f"{a['still_true_candidates']}  current lost {a['current_lost']}  "
-                f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])}"
+                f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])} "
+                f"(unflagged {_fmt(a['stale_unflagged'])})"
             )

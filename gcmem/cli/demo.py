@@ -86,6 +86,13 @@ def render_result(result: RetrievalResult, console: Console, title: str | None =
         why = escape(why)  # rich would read "[dominance]" (or brackets in memory text) as markup
         table.add_row("[red]drop[/red]", _when(d.chunk.chunk.ts), escape(d.chunk.chunk.text), why)
     console.print(table)
+    for conflict in result.conflicts:
+        older, newer = conflict.older.chunk, conflict.newer.chunk
+        console.print(
+            f"[yellow]surfaced[/yellow] {escape(repr(older.text))} ({_when(older.ts)}) may be "
+            f"superseded by {escape(repr(newer.text))} ({_when(newer.ts)}): "
+            f"{escape(conflict.reason)}"
+        )
     timings = ", ".join(f"{k} {v:.1f} ms" for k, v in result.timings_ms.items())
     console.print(f"[dim]{result.candidates} candidates; {timings}[/dim]")
 

@@ -31,12 +31,12 @@ or condition ("in staging", "when running locally") stay attached to their neigh
 scope is always part of the frame. Leading discourse words and trailing "now"/"currently"
 are not part of any frame.
 
-The **frame** is the aligned run with the slot masked: its normalised tokens with ``{}`` for
-the span, prefixed by the line's block context (``services > db > image : {}``). It becomes
+The **frame** is the aligned run with the slot masked: its normalised tokens with ``_`` for
+the span, prefixed by the line's block context (``services > db > image : _``). It becomes
 the ledger key ``(FRAME_SUBJECT, frame)``; the spans' surface text are the objects. Relation
-strings are plain lower-case text, so per-relation policies can match them with glob patterns
-(``*team in platform org``, ``*speak*``); a frame longer than ``MAX_FRAME_CHARS`` keeps its
-first characters and ends in ``#<digest>``.
+strings are plain lower-case text, so per-relation resolution policies match them with glob
+patterns (``* speak* _``, ``*team in platform org``; see docs/policies.md); a frame longer
+than ``MAX_FRAME_CHARS`` keeps its first characters and ends in ``#<digest>``.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 FRAME_SUBJECT = "frame"
-SLOT = "{}"
+SLOT = "_"
 MIN_PROSE_FRAME = 3
 MAX_SPAN = 8
 MAX_FRAME_CHARS = 200
@@ -306,7 +306,7 @@ class FrameMatch:
 
     old_unit: int
     new_unit: int
-    frame: str  # the relation: normalised frame text with the slot as {}
+    frame: str  # the relation: normalised frame text with the slot as _
     old_value: str
     new_value: str
 

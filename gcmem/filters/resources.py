@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gcmem.embedding import Embedder
-from gcmem.oracle.base import ConflictOracle
+from gcmem.oracle.base import ConflictOracle, Redirectable
 from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
 from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.ledger.policy import PolicyTable
 from gcmem.storage.mtm.index import MediumTermIndex
 from gcmem.storage.redis import Keyspace, RedisClient
 
@@ -37,8 +38,29 @@ class Resources:
         return VerdictLog(self.redis, self.keys, self.oracle)
 
     @cached_property
+    def confirm_log(self) -> VerdictLog | None:
+        """Verdicts of the same model in both directions (``DOMINANCE_CONFIRM_THRESHOLD``):
+        the bare cross-encoder under the configured gate and calibration, viewed with
+        direction "both". ``None`` when unset or when κ is not a cross-encoder."""
+        if self.settings.dominance_confirm_threshold is None:
+            return None
+        oracle: object = self.oracle
+        while not isinstance(oracle, Redirectable):
+            oracle = getattr(oracle, "inner", None)
+            if oracle is None:
+                return None
+        view = oracle.with_direction("both")
+        view.threshold = self.settings.dominance_confirm_threshold
+        return VerdictLog(self.redis, self.keys, view)
+
+    @cached_property
     def ledger(self) -> SupersessionLedger:
-        return SupersessionLedger(self.redis, self.keys)
+        return SupersessionLedger(
+            self.redis,
+            self.keys,
+            policies=PolicyTable.from_settings(self.settings),
+            source_field=self.settings.ledger_source_field,
+        )
 
     @property
     def oracle_loaded(self) -> bool:

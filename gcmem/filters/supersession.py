@@ -25,15 +25,23 @@ when every unit that states something is superseded (one of its keys closed) or 
 newer chunk, and at least one is superseded; otherwise it is kept and its superseded units are
 listed on the kept candidate (``ScoredChunk.stale_sentences``). Chunks alignment never touched
 keep the assertion rule above.
+
+Resolution policies decide what "superseded" means per key (``gcmem.storage.ledger.policy``):
+an evidence loser or an expired held value is closed like a latest-wins loser and dropped the
+same way; accumulate values never close; a value held *pending* (confirm) is neither dropped
+nor silently kept: the chunk stays and the result carries a ``Conflict`` naming it and the
+incumbent that reads still return. Frame keys are ``("frame", <frame text>)``, so a policy rule
+selects frames by relation pattern (``{"subject": "frame", "relation": "*speak*", "policy":
+"accumulate"}``).
 """
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -42,7 +50,7 @@ from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.extract import chunk_facts, extract_triples
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
-from gcmem.models import Chunk, Decision, Fact, ScoredChunk, StaleSentence
+from gcmem.models import Chunk, Conflict, Decision, Fact, ScoredChunk, StaleSentence
 from gcmem.normalize import display_key, fact_key, normalize_key, normalize_object
 from gcmem.storage.ledger import (
     AssertionStatus,
@@ -278,9 +286,9 @@ class SupersessionStage:
         for cid, assertions in status.items():
             cu = maps.get(cid)
             if cu is not None:
-                if unit_verdict(cu, assertions, None).drop:
+                if unit_verdict(cu, assertions, _closed_for_good).drop:
                     flagged.append(cid)
-            elif assertions and all(a.superseded_at(None) for a in assertions):
+            elif assertions and all(_closed_for_good(a) for a in assertions):
                 flagged.append(cid)
         if flagged:
             self.index.set_payload(namespace, flagged, {SUPERSEDED_FLAG: True})
@@ -299,25 +307,92 @@ class SupersessionStage:
             status.update(self.ledger.chunk_status(namespace, ids, query.as_of))
             if self.align:
                 maps.update(self.units.read(namespace, ids))
+        now = datetime.now(UTC)
+
+        def lost(a: AssertionStatus) -> bool:
+            return _lost(a, query.as_of, now)
+
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
+        held: list[tuple[ScoredChunk, AssertionStatus]] = []
         for cand in candidates:
             assertions = [a for a in status.get(cand.id, []) if a.version is not None]
             cu = maps.get(cand.id)
             if cu is None:
-                if assertions and all(a.superseded_at(query.as_of) for a in assertions):
+                if assertions and all(lost(a) for a in assertions):
                     dropped.append(_decision(cand, assertions))
-                else:
-                    kept.append(cand)
-                continue
-            verdict = unit_verdict(cu, assertions, query.as_of)
-            if verdict.drop:
-                dropped.append(_decision(cand, verdict.superseded(), verdict.describe(cand)))
-            elif verdict.stale:
-                kept.append(cand.model_copy(update={"stale_sentences": verdict.notes(cand)}))
-            else:
+                    continue
                 kept.append(cand)
-        return FilterOutcome(kept, dropped)
+            else:
+                verdict = unit_verdict(cu, assertions, lost, query.as_of)
+                if verdict.drop:
+                    dropped.append(_decision(cand, verdict.superseded(), verdict.describe(cand)))
+                    continue
+                if verdict.stale:
+                    cand = cand.model_copy(update={"stale_sentences": verdict.notes(cand)})
+                kept.append(cand)
+            held += [(cand, a) for a in assertions if _held(a, now)]
+        return FilterOutcome(kept, dropped, _conflicts(held, kept, status))
+
+
+def _closed_for_good(a: AssertionStatus) -> bool:
+    """Closed at all, and not a claim that may take over again (write-time flags only go up)."""
+    return a.superseded_at(None) and not _may_return(a)
+
+
+def _may_return(a: AssertionStatus) -> bool:
+    """An evidence claim that is outweighed today takes over once its support is larger: its
+    chunks are dropped at query time while it trails, but never flagged (flags only go up)."""
+    return a.version is not None and a.version.status == "outweighed"
+
+
+def _held(a: AssertionStatus, now: datetime) -> bool:
+    return a.version is not None and a.version.pending_at(now)
+
+
+def _lost(a: AssertionStatus, as_of: datetime, now: datetime) -> bool:
+    """Superseded as of the query, or a held value past its deadline (the ledger retires it
+    on the key's next call; reads do not wait for that)."""
+    version = a.version
+    if version is not None and version.pending and not version.pending_at(now):
+        return True
+    return a.superseded_at(as_of)
+
+
+def _conflicts(
+    held: Sequence[tuple[ScoredChunk, AssertionStatus]],
+    kept: Sequence[ScoredChunk],
+    status: dict[str, list[AssertionStatus]],
+) -> list[Conflict]:
+    """One conflict per held assertion whose incumbent a kept candidate states: older = that
+    candidate (the value reads return), newer = the chunk whose value is held."""
+    by_fact: dict[str, ScoredChunk] = {}
+    for cand in kept:
+        for a in status.get(cand.id, []):
+            if a.version is not None and a.version.open:
+                by_fact.setdefault(a.version.fact_id, cand)
+    out = []
+    for cand, a in held:
+        version, incumbent = a.version, a.successor
+        assert version is not None
+        older = by_fact.get(incumbent.fact_id) if incumbent is not None else None
+        if older is None or incumbent is None:
+            continue  # the incumbent was not retrieved: nothing to set the held value against
+        key = display_key(fact_key(version.subject, version.relation))
+        until = version.pending_until.isoformat() if version.pending_until else "no deadline"
+        sources = ", ".join(x for x in version.sources if x) or "unknown sources"
+        out.append(
+            Conflict(
+                older=older,
+                newer=cand,
+                stage=STAGE,
+                reason=f"policy confirm: {key} = {version.object!r} (from {sources}) is held "
+                f"pending confirmation; the ledger's value is still {incumbent.object!r} "
+                f"(held until {until})",
+                score=None,
+            )
+        )
+    return out
 
 
 def _describe(a: AssertionStatus) -> dict[str, Any]:
@@ -331,6 +406,8 @@ def _describe(a: AssertionStatus) -> dict[str, Any]:
         "fact_id": version.fact_id,
         "valid_from": version.valid_from.isoformat(),
         "valid_to": version.valid_to.isoformat() if version.valid_to else None,
+        # None for a version that lost to a newer one; else how the policy ruled the value out
+        "status": version.status,
     }
     for name, row in (("superseded_by", a.successor), ("valid_at_query", a.valid)):
         if row is not None:
@@ -443,11 +520,14 @@ def _key_of(a: AssertionStatus) -> str:
 
 
 def unit_verdict(
-    units: ChunkUnits, assertions: Sequence[AssertionStatus], as_of: datetime | None
+    units: ChunkUnits,
+    assertions: Sequence[AssertionStatus],
+    lost: Callable[[AssertionStatus], bool],
+    as_of: datetime | None = None,
 ) -> UnitVerdict:
-    """Stale units (a key they state superseded by ``as_of``; None: at any time), restated
-    units (a newer chunk, at or before ``as_of``, states them identically), and whether the
-    chunk goes: every stating unit covered, at least one superseded."""
+    """Stale units (a key they state ``lost``), restated units (a newer chunk, at or before
+    ``as_of``, None: ever, states them identically), and whether the chunk goes: every
+    stating unit covered, at least one stale."""
     by_kid: dict[str, list[AssertionStatus]] = defaultdict(list)
     for a in assertions:
         by_kid[a.key_id].append(a)
@@ -456,12 +536,7 @@ def unit_verdict(
     restated: dict[int, Restatement] = {}
     content = units.content_units()
     for i in content:
-        hit = [
-            a
-            for kid in units.keys.get(i, {})
-            for a in by_kid.get(kid, [])
-            if a.superseded_at(as_of)
-        ]
+        hit = [a for kid in units.keys.get(i, {}) for a in by_kid.get(kid, []) if lost(a)]
         if hit:
             stale[i] = hit
             continue

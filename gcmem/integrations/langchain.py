@@ -30,10 +30,12 @@ from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
+    CONFLICTS_KEY,
     DROPPED_KEY,
     MemorySink,
     MissingTimestamp,
     TurnSink,
+    attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     decision_record,
@@ -121,11 +123,14 @@ class GCMemRetriever(BaseRetriever):
 
     def _documents(self, result: RetrievalResult) -> list[Document]:
         drops = attribute_drops(result) if self.include_dropped else {}
+        conflicts = attribute_conflicts(result)
         docs = []
         for sc in result.kept:
             meta = chunk_metadata(sc)
             if self.include_dropped:
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
+            if sc.chunk.id in conflicts:
+                meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
             docs.append(Document(id=sc.chunk.id, page_content=sc.chunk.text, metadata=meta))
         return docs
 

@@ -25,9 +25,11 @@ from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, Te
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
+    CONFLICTS_KEY,
     DROPPED_KEY,
     TS_KEY,
     MissingTimestamp,
+    attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     document_filter_for,
@@ -52,6 +54,7 @@ _HIDDEN_FROM_LLM = [
     "score",
     "sources",
     DROPPED_KEY,
+    CONFLICTS_KEY,
 ]
 
 
@@ -108,11 +111,14 @@ class GCMemRetriever(BaseRetriever):
 
     def _nodes(self, result: RetrievalResult) -> list[NodeWithScore]:
         drops = attribute_drops(result) if self.include_dropped else {}
+        conflicts = attribute_conflicts(result)
         nodes = []
         for sc in result.kept:
             meta = chunk_metadata(sc)
             if self.include_dropped:
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
+            if sc.chunk.id in conflicts:
+                meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
             node = TextNode(
                 id_=sc.chunk.id,
                 text=sc.chunk.text,

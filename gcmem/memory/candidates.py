@@ -13,7 +13,7 @@ import numpy as np
 
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, QueryContext
-from gcmem.models import Decision, RetrievalResult, ScoredChunk, Source
+from gcmem.models import Conflict, Decision, RetrievalResult, ScoredChunk, Source
 from gcmem.storage.mtm.index import Hit, MediumTermIndex
 from gcmem.storage.stm import ShortTermBuffer
 
@@ -132,12 +132,17 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
     (``Memory.filter``) and other retrievers' documents (``gcmem.memory.documents``) alike."""
     kept: list[ScoredChunk] = list(candidates.candidates)
     dropped: list[Decision] = []
+    conflicts: list[Conflict] = []
     timings = dict(candidates.timings_ms)
     for stage in chain:
         t0 = time.perf_counter()
-        kept, decisions = stage.apply(kept, candidates.context)
+        outcome = stage.apply(kept, candidates.context)
         timings[stage.name] = (time.perf_counter() - t0) * 1e3
-        dropped.extend(decisions)
+        kept = outcome.kept
+        dropped.extend(outcome.dropped)
+        conflicts.extend(outcome.conflicts)
+    alive = {c.id for c in kept}
+    conflicts = [c for c in conflicts if c.older.id in alive and c.newer.id in alive]
     ctx = candidates.context
     return RetrievalResult(
         query=ctx.query,
@@ -146,6 +151,7 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
         as_of=ctx.as_of,
         kept=kept,
         dropped=dropped,
+        conflicts=conflicts,
         candidates=len(candidates.candidates),
         variants=candidates.variants,
         filters=[s.name for s in chain],

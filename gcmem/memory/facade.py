@@ -23,6 +23,7 @@ from gcmem.facts.chunking import chunk_turn
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.registry import build_chain, with_ingest_sides
 from gcmem.filters.resources import Resources
+from gcmem.filters.supersession import SupersessionStage
 from gcmem.memory.candidates import (
     CandidateSet,
     KeywordExpander,
@@ -33,6 +34,7 @@ from gcmem.memory.candidates import (
 from gcmem.models import Chunk, Namespace, RetrievalResult, Turn
 from gcmem.oracle.base import ConflictOracle
 from gcmem.settings import Settings, load_settings
+from gcmem.storage.ledger import ConfirmResult, PendingConflict
 from gcmem.storage.mtm import open_index
 from gcmem.storage.mtm.index import MediumTermIndex
 from gcmem.storage.redis import (
@@ -276,6 +278,34 @@ class Memory:
         as_of: datetime | None = None,
     ) -> DocumentFilterResult:
         return await asyncio.to_thread(self.filter_documents, query, list(documents), as_of=as_of)
+
+    # --- resolution policies ---------------------------------------------------------------
+    def confirm(
+        self,
+        subject: str,
+        relation: str,
+        object: str | None = None,
+        *,
+        namespace: str | None = None,
+        by: str = "api",
+        reject: bool = False,
+    ) -> ConfirmResult:
+        """Promote (``reject=True``: retire) the value held pending on a confirm-policy key.
+        ``object`` guards against confirming a value that was displaced meanwhile. The
+        incumbent's chunks get their write-time ``superseded`` flag like any closed version."""
+        ns = self.validate_namespace(namespace or self.settings.namespace)
+        result = self.resources.ledger.confirm(ns, subject, relation, object, by=by, reject=reject)
+        if result.closed_chunks:
+            for stage in self.filters:
+                if isinstance(stage, SupersessionStage):
+                    stage.mirror_flags(ns, list(result.closed_chunks))
+                    break
+        return result
+
+    def pending(self, namespace: str | None = None) -> list[PendingConflict]:
+        """Values held pending confirmation, with the incumbents reads still return."""
+        ns = self.validate_namespace(namespace or self.settings.namespace)
+        return self.resources.ledger.pending(ns)
 
     # --- misc ------------------------------------------------------------------------------
     @staticmethod

@@ -20,8 +20,10 @@ import numpy as np
 # "forward": one pass, premise = the older statement, hypothesis = the newer one.
 # "max": both orders, the larger probability (NLI is asymmetric: a value flip often scores
 # high in one direction only).
-Direction = Literal["forward", "max"]
-DIRECTIONS: tuple[Direction, ...] = ("forward", "max")
+# "both": both orders, the smaller probability: the pair contradicts whichever statement is
+# the premise, which parallel keys and elaborations rarely do (the no-harm rule's default).
+Direction = Literal["forward", "max", "both"]
+DIRECTIONS: tuple[Direction, ...] = ("forward", "max", "both")
 
 Pair = tuple[str, str]
 
@@ -68,6 +70,15 @@ class ConflictOracle(Protocol):
     def decide(self, scores: np.ndarray | float) -> np.ndarray: ...
 
 
+@runtime_checkable
+class Redirectable(Protocol):
+    """A model oracle that can score the same pairs under another direction policy."""
+
+    threshold: float
+
+    def with_direction(self, direction: Direction) -> ConflictOracle: ...
+
+
 def decide(scores: np.ndarray | float, threshold: float) -> np.ndarray:
     """κ = 1 where the contradiction probability reaches the threshold."""
     return np.asarray(scores, dtype=np.float64) >= threshold
@@ -102,6 +113,8 @@ def apply_direction(
     both = list(pairs) + [(b, a) for a, b in pairs]
     scores = np.asarray(score_directed(both), dtype=np.float64)
     n = len(pairs)
+    if direction == "both":
+        return np.minimum(scores[:n], scores[n:])
     return np.maximum(scores[:n], scores[n:])
 
 

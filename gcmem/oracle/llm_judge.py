@@ -93,7 +93,7 @@ class LLMJudgeOracle:
 
     @property
     def symmetric(self) -> bool:
-        return self.direction == "max"
+        return self.direction != "forward"
 
     def decide(self, scores: np.ndarray | float) -> np.ndarray:
         return decide(scores, self.threshold)

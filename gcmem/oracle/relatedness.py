@@ -253,6 +253,12 @@ def related(a: str, b: str) -> bool:
     return not ea or not eb or bool(ea & eb)
 
 
+def same_subject(a: str, b: str) -> bool:
+    """True only when both statements name a common entity: the positive test a drop on κ
+    needs (``related`` is the negative one, for gating)."""
+    return bool(entities(a) & entities(b))
+
+
 class EntityGatedOracle(WrappedOracle):
     """κ behind the entity gate: unrelated pairs score 0 without reaching ``inner``.
 

@@ -52,7 +52,7 @@ class Keyspace:
     def stm_data(self, namespace: str) -> str:
         return f"{self.namespace(namespace)}:stm:data"
 
-    # --- conflict oracle (issue 4) ---------------------------------------------------------
+    # --- conflict oracle ---------------------------------------------------------------
     def verdicts(self, namespace: str, theta: str) -> str:
         """Hash: content-hash pair -> P(contradiction), for one namespace under oracle θ."""
         return f"{self.namespace(namespace)}:verdicts:{theta}"
@@ -67,7 +67,7 @@ class Keyspace:
         """Hash: θ digest -> θ as JSON, so a stored verdict can be traced to its model."""
         return f"{self.prefix}:oracle:identities"
 
-    # --- pipeline (issue 5): deployment-wide bus keys share one hash tag, per-turn keys are
+    # --- pipeline: deployment-wide bus keys share one hash tag, per-turn keys are
     # per namespace ---------------------------------------------------------------------------
     def pipeline(self) -> str:
         return f"{self.prefix}:{{pipeline}}"
@@ -93,7 +93,7 @@ class Keyspace:
     def turn_digests(self, namespace: str) -> str:
         return f"{self.namespace(namespace)}:turns"
 
-    # --- supersession ledger (issue 3): per (subject, relation) key id, three keys ----------
+    # --- supersession ledger: per (subject, relation) key id, three keys ------------------
     def ledger(self, namespace: str) -> str:
         return f"{self.namespace(namespace)}:ledger"
 
@@ -120,11 +120,20 @@ class Keyspace:
         """Hash: a chunk's statement units -> the ledger keys each states, who restated it."""
         return f"{self.ledger(namespace)}:u:{chunk_id}"
 
+    def ledger_pending(self, namespace: str) -> str:
+        """Hash: key id -> fact id of the key's pending value (confirm policy)."""
+        return f"{self.ledger(namespace)}:pending"
+
+    def ledger_judgements(self, namespace: str) -> str:
+        """Hash: judgement key -> verdict of a confirmation judge. Outside the ledger's own
+        keys on purpose: a rebuilt ledger replays the same verdicts."""
+        return f"{self.namespace(namespace)}:judgements"
+
     def ledger_chunk(self, namespace: str, chunk_id: str) -> str:
         """Set: "key_id:assertion_id" of every assertion one chunk made."""
         return f"{self.ledger(namespace)}:c:{chunk_id}"
 
-    # --- baseline rankers (issue 6) ----------------------------------------------------------
+    # --- baseline rankers ------------------------------------------------------------------
     def usage(self, namespace: str) -> str:
         """Hash: chunk id -> times the multi-factor ranker served it in a context."""
         return f"{self.namespace(namespace)}:usage"

@@ -15,9 +15,17 @@ Per namespace and per normalised (subject, relation) key, the ledger keeps
   winner) and a new current row is written, ``recorded_at`` the same instant. Nothing is
   deleted. As-of(valid time T, system time S) reads the rows live at S whose validity covers T.
 
-The rule, decided inside one atomic Lua script call (so concurrent writers cannot lose an
-update or leave two versions open; one call may carry several keys of one namespace, which
-all share the namespace's cluster hash tag):
+How a conflict on a key resolves is the key's *policy* (``policy.py``; a rule table in the
+settings): ``latest`` is the rule below and the default; ``evidence`` (more support wins),
+``confirm`` (a contradicting value is held pending until confirmed) and ``accumulate`` (every
+value stays current) are decided in the same script call. A value a policy keeps from winning
+is a *claim*: a current row with a ``status`` (``outweighed``, ``pending``, ``late``, ...),
+never valid in as-of reads. Every resolution, under every policy, also writes a decision row
+(``LedgerDecision``: policy, rule, both values with their provenance, the deciding input).
+
+The latest-wins rule, decided inside one atomic Lua script call (so concurrent writers cannot
+lose an update or leave two versions open; one call may carry several keys of one namespace,
+which all share the namespace's cluster hash tag):
 
 - new key -> open version;
 - the same object as the version the assertion lands in (or right after) -> reinforce: the
@@ -53,6 +61,7 @@ from typing import Any, Literal, cast
 
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import fact_key, normalize_key, normalize_object
+from gcmem.storage.ledger.policy import PolicyTable, Resolution
 from gcmem.storage.redis import Keyspace, RedisClient, is_cluster
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -65,19 +74,30 @@ def _script(name: str) -> str:
     return files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
-Action = Literal["open", "reinforce", "supersede", "late", "split", "extend", "duplicate"]
+Action = Literal[
+    "open",
+    "reinforce",
+    "supersede",
+    "late",
+    "split",
+    "extend",
+    "duplicate",
+    # resolution policies (``policy.py``): evidence, confirm
+    "outweighed",
+    "pending",
+    "promote",
+]
 
 # One call records the assertions of one or more keys of one namespace; the call is atomic,
-# so every key's decision is too.
-# KEYS: 1 key index hash, 2 stats hash, then per key: assertions zset, versions zset, data
-#       hash, followed by the chunk set of each of its assertions.
-# ARGV: 1 number of keys, then per key: key id, subject, relation, number of assertions, and
-#       per assertion: assertion id, event time (integer microseconds since the epoch),
-#       object, turn id, chunk id.
-# Data hash fields: a:<aid> assertion JSON, f:<aid> its version's fact id, r:<n> row JSON,
-# c:<fact> a copy of the fact's current row (one read on the query path), and counters
-# seq / rows / facts / sys / open.
-_WRITE = _script("write.lua")
+# so every key's decision is too. Each assertion carries the policy it resolves under.
+# KEYS and ARGV: see write.lua. Data hash fields: a:<aid> assertion JSON, f:<aid> its
+# version's fact id, r:<n> row JSON, c:<fact> a copy of the fact's current row (one read on
+# the query path), d:<n> decision (audit) rows, counters seq / rows / facts / sys /
+# decisions, open (the open fact), pending (the held fact, confirm), tally (evidence),
+# o:<object> (accumulate: the value's fact), cl:<object> (evidence: the value's claim).
+_COMMON = _script("common.lua")
+_WRITE = _COMMON + _script("write.lua")
+_CONFIRM = _COMMON + _script("confirm.lua")
 
 # KEYS: 1 key index hash, then (versions zset, data hash) per key id.
 # ARGV: 1 valid time (integer microseconds, or "inf"), 2 "full" or "brief", then per
@@ -135,13 +155,30 @@ class LedgerRow:
     retired_by: str | None = None
     retired_by_chunk: str | None = None
     retired_by_turn: str | None = None
+    # The source of each provenance entry ("" = unknown), aligned with ``provenance``.
+    sources: tuple[str, ...] = ()
+    # None: a version. Otherwise a value the policy has not (or not yet) let win:
+    # "pending" (confirm: held, its deadline ``pending_until``), "outweighed" (evidence),
+    # "late" (older than what it contradicts), "expired", "displaced", "rejected".
+    status: str | None = None
+    pending_until: datetime | None = None
 
     @property
     def open(self) -> bool:
-        """Current and still valid: the key's present value."""
-        return self.kind == "current" and self.valid_to is None
+        """Current and still valid: the key's present value (a pending value is not)."""
+        return self.kind == "current" and self.valid_to is None and self.status is None
+
+    @property
+    def pending(self) -> bool:
+        return self.kind == "current" and self.status == "pending"
+
+    def pending_at(self, now: datetime) -> bool:
+        """Held and not past its deadline at ``now``."""
+        return self.pending and (self.pending_until is None or now < self.pending_until)
 
     def valid_at(self, ts: datetime) -> bool:
+        if self.status is not None:
+            return False  # a held or losing claim was never the key's value
         return self.valid_from <= ts and (self.valid_to is None or ts < self.valid_to)
 
     def live_at(self, system_time: datetime) -> bool:
@@ -158,6 +195,7 @@ class LedgerRow:
             value = getattr(self, name)
             out[name] = value.isoformat() if isinstance(value, datetime) else value
         out["provenance"] = list(self.provenance)
+        out["sources"] = list(self.sources)
         return out
 
     @classmethod
@@ -173,6 +211,7 @@ class LedgerRow:
             return from_micros(int(value)) if value is not None else None
 
         prov = d.get("prov") or []
+        srcs = d.get("srcs") or []
         return cls(
             row=int(d["row"]),
             fact_id=str(d["fact"]),
@@ -195,7 +234,150 @@ class LedgerRow:
             retired_by=opt("by"),
             retired_by_chunk=opt("by_chunk"),
             retired_by_turn=opt("by_turn"),
+            sources=tuple(str(x) for x in (srcs if isinstance(srcs, list) else [])),
+            status=opt("st"),
+            pending_until=when("exp"),
         )
+
+
+@dataclass(frozen=True)
+class DecisionSide:
+    """One value in a resolution, with its provenance as the decision saw it."""
+
+    fact_id: str
+    object: str
+    valid_from: datetime
+    chunk_id: str
+    turn_id: str
+    turns: tuple[str, ...]
+    sources: tuple[str, ...]
+    status: str | None
+
+    @classmethod
+    def parse(cls, d: Any) -> DecisionSide | None:
+        if not isinstance(d, dict):
+            return None
+        turns, srcs = d.get("turns") or [], d.get("sources") or []
+        return cls(
+            fact_id=str(d["fact"]),
+            object=str(d["object"]),
+            valid_from=from_micros(int(d["valid_from"])),
+            chunk_id=str(d.get("chunk", "")),
+            turn_id=str(d.get("turn", "")),
+            turns=tuple(str(t) for t in (turns if isinstance(turns, list) else [])),
+            sources=tuple(str(x) for x in (srcs if isinstance(srcs, list) else [])),
+            status=str(d["status"]) if d.get("status") else None,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fact_id": self.fact_id,
+            "object": self.object,
+            "valid_from": self.valid_from.isoformat(),
+            "chunk_id": self.chunk_id,
+            "turn_id": self.turn_id,
+            "turns": list(self.turns),
+            "sources": list(self.sources),
+            "status": self.status,
+        }
+
+
+@dataclass(frozen=True)
+class LedgerDecision:
+    """The audit row of one resolution: under which policy and rule, between which two values
+    (``winner`` kept or won, ``loser`` lost or is held), with the input that decided it.
+
+    Outcomes: ``superseded`` (the loser was the value until the winner), ``late`` (the loser
+    was older than what it contradicted), ``outweighed`` (evidence: less support), ``pending``
+    (confirm: the loser is held), ``promoted`` (a held value won; ``input.by`` says how),
+    ``expired`` / ``displaced`` / ``rejected`` (a held value lost), ``coexist`` (accumulate:
+    both values stay current)."""
+
+    n: int
+    decided_at: datetime
+    subject: str
+    relation: str
+    policy: str
+    rule: str
+    outcome: str
+    winner: DecisionSide | None
+    loser: DecisionSide | None
+    input: dict[str, Any]
+
+    @classmethod
+    def parse(cls, raw: str | bytes, subject: str, relation: str) -> LedgerDecision:
+        d = json.loads(raw)
+        inp = d.get("input")
+        return cls(
+            n=int(d["n"]),
+            decided_at=from_micros(int(d["at"])),
+            subject=subject,
+            relation=relation,
+            policy=str(d["policy"]),
+            rule=str(d.get("rule") or ""),
+            outcome=str(d["outcome"]),
+            winner=DecisionSide.parse(d.get("winner")),
+            loser=DecisionSide.parse(d.get("loser")),
+            input=_readable_times(inp) if isinstance(inp, dict) else {},
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "decided_at": self.decided_at.isoformat(),
+            "subject": self.subject,
+            "relation": self.relation,
+            "policy": self.policy,
+            "rule": self.rule,
+            "outcome": self.outcome,
+            "winner": self.winner.to_dict() if self.winner else None,
+            "loser": self.loser.to_dict() if self.loser else None,
+            "input": self.input,
+        }
+
+
+# Fields of a decision's input that the scripts write as integer microseconds.
+_TIME_FIELDS = frozenset({"winner_t", "loser_t", "latest", "deadline", "now"})
+
+
+def _readable_times(d: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out[k] = _readable_times(v)
+        elif k in _TIME_FIELDS and isinstance(v, str | int) and str(v).isdigit():
+            out[k] = from_micros(int(v)).isoformat()
+        else:
+            out[k] = v
+    return out
+
+
+@dataclass(frozen=True)
+class PendingConflict:
+    """A held value (confirm policy) and the incumbent that reads still return."""
+
+    namespace: str
+    subject: str
+    relation: str
+    pending: LedgerRow
+    incumbent: LedgerRow | None
+
+
+ConfirmOutcome = Literal["promoted", "rejected", "expired", "mismatch", "none"]
+
+
+@dataclass(frozen=True)
+class ConfirmResult:
+    outcome: ConfirmOutcome
+    fact_id: str | None
+    object: str | None
+    closed_chunks: tuple[str, ...] = ()
+
+
+# A confirmation judge sees a held value and its incumbent and answers "confirm", "reject" or
+# "hold" (leave it pending). Its answers are logged by key, so a replay decides the same.
+Verdict = Literal["confirm", "reject", "hold"]
+ConfirmationJudge = Callable[[PendingConflict], Verdict]
 
 
 @dataclass(frozen=True)
@@ -273,11 +455,38 @@ def chunk_assertions(chunk: Chunk, facts: FactReader) -> tuple[list[Fact], int]:
 class SupersessionLedger:
     """Writes and reads the ledger. Thread-safe as far as the Redis client is."""
 
-    def __init__(self, client: RedisClient, keys: Keyspace) -> None:
+    def __init__(
+        self,
+        client: RedisClient,
+        keys: Keyspace,
+        *,
+        policies: PolicyTable | None = None,
+        source_field: str = "source",
+        judge: ConfirmationJudge | None = None,
+        judge_id: str = "judge",
+    ) -> None:
         self.client = client
         self.keys = keys
+        self.policies = policies or PolicyTable()
+        self.source_field = source_field
+        self.judge = judge
+        self.judge_id = judge_id
         self._write = client.register_script(_WRITE)
         self._status = client.register_script(_STATUS)
+        self._confirm = client.register_script(_CONFIRM)
+
+    def policy_of(
+        self, namespace: str, subject: str, relation: str, source: str | None = None
+    ) -> Resolution:
+        """The policy an assertion on this key (from this source) resolves under."""
+        s, r = normalize_key(subject, relation)
+        return self.policies.resolve(namespace, s, r, source)
+
+    def _source(self, stated: Chunk | _Stated) -> str | None:
+        if isinstance(stated, _Stated):
+            return stated.source
+        value = stated.metadata.get(self.source_field)
+        return None if value is None or value == "" else str(value)
 
     # --- writes ----------------------------------------------------------------------------
     def record(self, chunks: Sequence[Chunk], facts: FactReader) -> RecordReport:
@@ -309,6 +518,7 @@ class SupersessionLedger:
                 calls.append((namespace, batch))
         for namespace, items, raw in self._run_writes(calls):
             self._collect(report, namespace, items, raw)
+        self._judge_pending(report)
         return report
 
     def _run_writes(
@@ -347,16 +557,18 @@ class SupersessionLedger:
         ts: datetime,
         turn_id: str,
         chunk_id: str,
+        source: str | None = None,
     ) -> WriteResult:
         """Record one assertion (the same script as ``record``)."""
         s, r = normalize_key(fact.subject, fact.relation)
         if not s or not r:
             raise ValueError(f"fact {fact!r} has an empty subject or relation after normalising")
         norm = Fact(subject=s, relation=r, object=normalize_object(fact.object))
-        item: _Item = (norm, _Stated(namespace, turn_id, chunk_id, ts))
+        item: _Item = (norm, _Stated(namespace, turn_id, chunk_id, ts, source))
         keys, args, items = self._write_args(namespace, {key_id(s, r): [item]})
         report = RecordReport()
         self._collect(report, namespace, items, self._write(keys=keys, args=args))
+        self._judge_pending(report)
         return report.results[0]
 
     def _write_args(
@@ -364,7 +576,11 @@ class SupersessionLedger:
     ) -> tuple[list[str], list[str], list[_Item]]:
         """KEYS and ARGV of one write call for these keys (all under the namespace's hash
         tag, so one cluster slot), and its assertions in argument order."""
-        keys = [self.keys.ledger_key_index(namespace), self.keys.ledger_stats(namespace)]
+        keys = [
+            self.keys.ledger_key_index(namespace),
+            self.keys.ledger_stats(namespace),
+            self.keys.ledger_pending(namespace),
+        ]
         args: list[str] = [str(len(groups))]
         order: list[_Item] = []
         for kid, items in groups.items():
@@ -377,12 +593,19 @@ class SupersessionLedger:
             args += [kid, first.subject, first.relation, str(len(items))]
             for fact, chunk in items:
                 keys.append(self.keys.ledger_chunk(namespace, chunk.id))
+                source = self._source(chunk)
+                how = self.policies.resolve(namespace, fact.subject, fact.relation, source)
                 args += [
                     assertion_id(chunk.turn_id, chunk.id),
                     str(to_micros(chunk.ts)),
                     fact.object,
                     chunk.turn_id,
                     chunk.id,
+                    how.policy,
+                    how.rule,
+                    source or "",
+                    repr(self.policies.weight(source)),
+                    str(round(how.confirm_ttl_s * 1e6)),
                 ]
                 order.append((fact, chunk))
         return keys, args, order
@@ -477,6 +700,159 @@ class SupersessionLedger:
             duplicates=values.get("duplicates", 0),
         )
 
+    def decisions(
+        self,
+        namespace: str,
+        subject: str,
+        relation: str,
+        system_time: datetime | None = None,
+    ) -> list[LedgerDecision]:
+        """The key's resolution audit rows in the order they were decided (up to
+        ``system_time``: what the ledger had decided by then)."""
+        s, r = normalize_key(subject, relation)
+        data = cast(
+            dict[bytes, bytes], self.client.hgetall(self.keys.ledger_data(namespace, key_id(s, r)))
+        )
+        out = [LedgerDecision.parse(v, s, r) for k, v in data.items() if k.startswith(b"d:")]
+        if system_time is not None:
+            out = [d for d in out if d.decided_at <= system_time]
+        return sorted(out, key=lambda d: d.n)
+
+    def pending(self, namespace: str) -> list[PendingConflict]:
+        """Every held value of the namespace (confirm policy) with its incumbent; values past
+        their deadline are left out (the next call on the key retires them)."""
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.keys.ledger_pending(namespace)))
+        names = cast(dict[bytes, bytes], self.client.hgetall(self.keys.ledger_key_index(namespace)))
+        now = datetime.now(UTC)
+        out = []
+        for kid_raw in sorted(raw):
+            name = names.get(kid_raw)
+            if name is None:
+                continue
+            subject, relation = json.loads(name)
+            conflict = self._pending_of(namespace, str(subject), str(relation))
+            if conflict is not None and conflict.pending.pending_at(now):
+                out.append(conflict)
+        return out
+
+    def _pending_of(self, namespace: str, subject: str, relation: str) -> PendingConflict | None:
+        current = self.versions(namespace, subject, relation)
+        held = next((r for r in current if r.pending), None)
+        if held is None:
+            return None
+        incumbent = next((r for r in current if r.open), None)
+        return PendingConflict(namespace, held.subject, held.relation, held, incumbent)
+
+    def confirm(
+        self,
+        namespace: str,
+        subject: str,
+        relation: str,
+        object: str | None = None,
+        *,
+        by: str = "api",
+        reject: bool = False,
+    ) -> ConfirmResult:
+        """Promote (or with ``reject``, retire) the key's pending value. ``object`` guards a
+        race: if given and the held value is another one by now, nothing changes
+        (``mismatch``). Atomic, like a write; audited with ``by``."""
+        return self._decide_pending(
+            namespace, subject, relation, "reject" if reject else "confirm", object, by
+        )
+
+    def expire(self, namespace: str) -> list[ConfirmResult]:
+        """Retire every held value past its deadline now (writes and confirmations on a key
+        also do it, lazily)."""
+        names = cast(dict[bytes, bytes], self.client.hgetall(self.keys.ledger_key_index(namespace)))
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self.keys.ledger_pending(namespace)))
+        out = []
+        for kid_raw in sorted(raw):
+            if kid_raw in names:
+                subject, relation = json.loads(names[kid_raw])
+                result = self._decide_pending(namespace, subject, relation, "expire", None, "")
+                if result.outcome == "expired":
+                    out.append(result)
+        return out
+
+    def _decide_pending(
+        self,
+        namespace: str,
+        subject: str,
+        relation: str,
+        mode: Literal["confirm", "reject", "expire"],
+        expected: str | None,
+        by: str,
+    ) -> ConfirmResult:
+        s, r = normalize_key(subject, relation)
+        kid = key_id(s, r)
+        keys = [
+            self.keys.ledger_key_index(namespace),
+            self.keys.ledger_stats(namespace),
+            self.keys.ledger_pending(namespace),
+            self.keys.ledger_assertions(namespace, kid),
+            self.keys.ledger_versions(namespace, kid),
+            self.keys.ledger_data(namespace, kid),
+        ]
+        rule = self.policies.resolve(namespace, s, r).rule
+        expected_obj = normalize_object(expected) if expected is not None else ""
+        raw = self._confirm(keys=keys, args=[kid, mode, expected_obj, by, rule])
+        d = json.loads(raw)
+        closed = d.get("closed") or []
+        return ConfirmResult(
+            outcome=cast(ConfirmOutcome, d["result"]),
+            fact_id=str(d["fact"]) if d.get("fact") else None,
+            object=str(d["object"]) if d.get("object") is not None else None,
+            closed_chunks=tuple(str(c) for c in (closed if isinstance(closed, list) else [])),
+        )
+
+    # --- the confirmation judge and its keyed log -------------------------------------------
+    def judgement_key(self, conflict: PendingConflict) -> str:
+        """A verdict is keyed by the judge, the key and both values (not by turns or times):
+        the same question gets the same answer, on replay too."""
+        incumbent = conflict.incumbent.object if conflict.incumbent else ""
+        parts = [self.judge_id, conflict.subject, conflict.relation, incumbent]
+        return hashlib.sha256(
+            "\x1f".join([*parts, conflict.pending.object]).encode("utf-8")
+        ).hexdigest()[:32]
+
+    def judgement(self, conflict: PendingConflict) -> Verdict | None:
+        """The logged verdict for this question, else the judge's (logged insert-if-absent,
+        so concurrent workers agree on the first one written). None: no judge."""
+        log = self.keys.ledger_judgements(conflict.namespace)
+        key = self.judgement_key(conflict)
+        found = self.client.hget(log, key)
+        if found is None:
+            if self.judge is None:
+                return None
+            verdict = self.judge(conflict)
+            if verdict not in ("confirm", "reject", "hold"):
+                raise ValueError(f"confirmation judge answered {verdict!r}")
+            self.client.hsetnx(log, key, verdict)
+            found = self.client.hget(log, key)
+        text = found.decode() if isinstance(found, bytes) else str(found)
+        return cast(Verdict, text)
+
+    def _judge_pending(self, report: RecordReport) -> None:
+        if self.judge is None:
+            return
+        for res in report.results:
+            if res.action != "pending":
+                continue
+            conflict = self._pending_of(res.namespace, res.subject, res.relation)
+            if conflict is None or conflict.pending.fact_id != res.fact_id:
+                continue
+            verdict = self.judgement(conflict)
+            if verdict in ("confirm", "reject"):
+                done = self._decide_pending(
+                    res.namespace,
+                    res.subject,
+                    res.relation,
+                    verdict,
+                    conflict.pending.object,
+                    f"judge:{self.judge_id}:{self.judgement_key(conflict)}",
+                )
+                report.closed_chunks[res.namespace].update(done.closed_chunks)
+
     def chunk_status(
         self,
         namespace: str,
@@ -536,6 +912,7 @@ class _Stated:
     turn_id: str
     id: str
     ts: datetime
+    source: str | None = None
 
 
 _Item = tuple[Fact, Chunk | _Stated]
@@ -543,10 +920,17 @@ _Item = tuple[Fact, Chunk | _Stated]
 
 __all__ = [
     "AssertionStatus",
+    "ConfirmResult",
+    "ConfirmationJudge",
+    "DecisionSide",
+    "LedgerDecision",
     "LedgerRow",
     "LedgerStats",
+    "PendingConflict",
+    "PolicyTable",
     "RecordReport",
     "SupersessionLedger",
+    "Verdict",
     "WriteResult",
     "assertion_id",
     "chunk_assertions",

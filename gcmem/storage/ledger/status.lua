@@ -14,7 +14,11 @@ for i = 3, #ARGV, 3 do
       if not names[kid] then names[kid] = redis.call('HGET', KEYS[1], kid) or '' end
       entry.key = names[kid]
       local row = cjson.decode(raw)
-      if row.vt ~= '' and tonumber(row.vt) <= limit then
+      if row.st == 'pending' then
+        -- a held value: the incumbent it contradicts (reads keep that one)
+        local inc = redis.call('HGET', DATA, 'open')
+        if inc and inc ~= '' then entry.next = redis.call('HGET', DATA, 'c:' .. inc) end
+      elseif row.vt ~= '' and tonumber(row.vt) <= limit then
         entry.next = redis.call('HGET', DATA, 'c:' .. row.sb)
         local at = redis.call('ZREVRANGEBYSCORE', VER, score, '-inf', 'LIMIT', 0, 1)[1]
         if at then entry.valid = redis.call('HGET', DATA, 'c:' .. string.sub(at, 14)) end

@@ -11,7 +11,7 @@ Tenancy follows the same pattern as ``QdrantIndex``: a ``namespace`` keyword ind
 (brute-force) segment, and a namespace-filtered query scores only that namespace's points,
 found through the payload index. ``optimize()`` builds per-namespace HNSW graphs for large
 namespaces; it blocks every other call on the shard while it runs, so it is an explicit
-maintenance step, never run on the ingest path (see the README's engine measurement).
+maintenance step, never run on the ingest path (docs/benchmarks.md measures it).
 """
 
 from __future__ import annotations
