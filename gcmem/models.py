@@ -270,14 +270,16 @@ class RetrievalResult(BaseModel):
         return [c.chunk.text for c in self.kept]
 
     def context(self, separator: str = "\n") -> str:
-        """The kept texts. With surfaced conflicts, each text is numbered and dated and a note
-        per conflict says which may be superseded by which, so the reader weighs both."""
+        """The kept texts. With surfaced conflicts or stale statements inside kept chunks, each
+        text is numbered and dated and a note per conflict says which may be superseded by
+        which, and per stale statement what replaced its value, so the reader weighs both."""
         notes = [
             c
             for c in self.conflicts
             if c.older.id in self._positions and c.newer.id in self._positions
         ]
-        if not notes:
+        stale = [(c, s) for c in self.kept for s in c.stale_sentences]
+        if not notes and not stale:
             return separator.join(self.texts)
         pos = self._positions
         lines = [
@@ -288,6 +290,10 @@ class RetrievalResult(BaseModel):
                 f"Note: [{pos[c.older.id]}] ({c.older.chunk.ts.date().isoformat()}) may be "
                 f"superseded by [{pos[c.newer.id]}] ({c.newer.chunk.ts.date().isoformat()})."
             )
+        for c, s in stale:
+            since = f" since {s.since.date().isoformat()}" if s.since else ""
+            now = f"; the current value is {s.current_value!r}" if s.current_value else ""
+            lines.append(f"Note: in [{pos[c.id]}], {s.text!r} is superseded{since}{now}.")
         return separator.join(lines)
 
     @property
