@@ -278,7 +278,7 @@ class RetrievalResult(BaseModel):
             for c in self.conflicts
             if c.older.id in self._positions and c.newer.id in self._positions
         ]
-        stale = [(c, s) for c in self.kept for s in c.stale_sentences]
+        stale = [(k, s) for k in self.kept for s in k.stale_sentences]
         if not notes and not stale:
             return separator.join(self.texts)
         pos = self._positions
@@ -290,10 +290,10 @@ class RetrievalResult(BaseModel):
                 f"Note: [{pos[c.older.id]}] ({c.older.chunk.ts.date().isoformat()}) may be "
                 f"superseded by [{pos[c.newer.id]}] ({c.newer.chunk.ts.date().isoformat()})."
             )
-        for c, s in stale:
+        for k, s in stale:
             since = f" since {s.since.date().isoformat()}" if s.since else ""
             now = f"; the current value is {s.current_value!r}" if s.current_value else ""
-            lines.append(f"Note: in [{pos[c.id]}], {s.text!r} is superseded{since}{now}.")
+            lines.append(f"Note: in [{pos[k.id]}], {s.text!r} is superseded{since}{now}.")
         return separator.join(lines)
 
     @property
