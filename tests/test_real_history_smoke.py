@@ -3,6 +3,7 @@ embedder, embedded Qdrant and Redis, the supersession ledger, the offline NLI ch
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def test_run_from_the_committed_jsonl(
     # The pinned requirement is keyed by the ledger: the pre-filter removes every stale copy,
     # so the forced reader cannot serve the old pin, while plain RAG at r = 3 (three old lines,
     # one new) follows the majority.
-    rows = [json.loads(line) for line in (out / "instances.jsonl").read_text().splitlines()]
+    with gzip.open(out / "instances.jsonl.gz", "rt") as f:
+        rows = [json.loads(line) for line in f]
     trio = {r["ratio"]: r["conditions"] for r in rows if r["transition"] == IDS[0]}
     assert trio[3]["rag"]["stale_answer_majority"] == 1.0
     assert trio[3]["supersession"]["stale_answer_majority"] == 0.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from pathlib import Path
@@ -14,6 +15,7 @@ from bench.real_history import MINING_JSON, TRANSITIONS_JSONL
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 DEFAULT_OUT = Path("bench") / "results" / "real-history"
 SMOKE_TRANSITIONS = 4
+INSTANCES = "instances.jsonl.gz"  # one row per instance: every condition's metrics
 
 
 def read_transitions(path: Path) -> list[dict[str, Any]]:
@@ -147,7 +149,7 @@ def run(
     write_json(out / "results.json", results)
     (out / "results.md").write_text(markdown(results))
     plot(results, out / "stale_error_vs_ratio.png")
-    with (out / "instances.jsonl").open("w") as f:
+    with gzip.open(out / INSTANCES, "wt") as f:
         for row in rows:
             f.write(json.dumps(row, sort_keys=True) + "\n")
     g, rag = by_format[headline]["gcmem"], by_format[headline]["rag"]
@@ -162,11 +164,28 @@ def run(
 @app.command()
 def report(
     out: Annotated[Path, typer.Option(help="Results directory with results.json.")] = DEFAULT_OUT,
+    transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+    reaggregate: Annotated[
+        bool, typer.Option(help="Recompute the aggregates from instances.jsonl.gz first.")
+    ] = False,
 ) -> None:
     """Rewrite the table and the plot from an existing results.json (no model, no run)."""
     from bench.real_history.report import markdown, plot
+    from bench.real_history.run import aggregate, engagement_table, write_json
 
     results = json.loads((out / "results.json").read_text())
+    if reaggregate:
+        with gzip.open(out / INSTANCES, "rt") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        used = {r["transition"] for r in rows}
+        records = [r for r in read_transitions(transitions) if r["id"] in used]
+        results["by_format"] = {
+            fmt: aggregate([r for r in rows if r["format"] == fmt], results["ratios"])
+            for fmt in results["formats"]
+        }
+        results["conditions"] = results["by_format"][results["headline_format"]]
+        results["miss_classes"] = engagement_table(rows, records)
+        write_json(out / "results.json", results)
     (out / "results.md").write_text(markdown(results))
     plot(results, out / "stale_error_vs_ratio.png")
     typer.echo(f"wrote {out / 'results.md'} and {out / 'stale_error_vs_ratio.png'}")

@@ -422,8 +422,10 @@ def aggregate(rows: Sequence[dict[str, Any]], ratios: Sequence[int]) -> dict[str
 def engagement_table(
     rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]]
 ) -> dict[str, Any]:
-    """Per transition (at r = 1): did gcmem's default chain remove the stale line, and if not,
-    which class of miss. Grouped by value kind and file type."""
+    """Per transition (at r = 1): which stage of gcmem's default chain removed the stale line
+    (the ledger alone if the supersession condition removed every stale chunk of R_k, else
+    dominance if the full chain did), and if neither, which class of miss. Also grouped by
+    file type, with the share of transitions the ledger keys and κ flags."""
     by_id = {r["id"]: r for r in records}
     table: dict[str, Counter[str]] = defaultdict(Counter)
     examples: dict[str, list[str]] = defaultdict(list)
@@ -431,24 +433,27 @@ def engagement_table(
         if row["ratio"] != 1:
             continue
         rec = by_id[row["transition"]]
-        g = row["conditions"]["gcmem"]
+        pre, full = row["conditions"]["supersession"], row["conditions"]["gcmem"]
         eng = row["engagement"]
-        if g["stale_in_candidates"] == 0:
+        if full["stale_in_candidates"] == 0:
             outcome = "stale_not_retrieved"
-        elif g["stale_dropped"] == g["stale_in_candidates"]:
-            stage = "supersession" if g["drops_by_stage"].get("supersession") else "dominance"
-            outcome = f"removed_by_{stage}"
+        elif pre["stale_dropped"] == pre["stale_in_candidates"]:
+            outcome = "removed_by_supersession"
+        elif full["stale_dropped"] == full["stale_in_candidates"]:
+            outcome = "removed_by_dominance"
         else:
+            fires = eng.get("kappa_fires")
             outcome = f"missed:{eng['class']}" + (
-                ""
-                if eng.get("kappa_fires") is None
-                else f",kappa_{'fires' if eng['kappa_fires'] else 'silent'}"
+                "" if fires is None else f",kappa_{'fires' if fires else 'silent'}"
             )
-        ftype = file_type(rec["path"])
-        table[row["format"]][outcome] += 1
-        table[f"{row['format']}:{ftype}"][outcome] += 1
-        if outcome.startswith("missed") and len(examples[f"{row['format']}:{outcome}"]) < 4:
-            examples[f"{row['format']}:{outcome}"].append(
+        fmt = row["format"]
+        table[fmt][outcome] += 1
+        table[f"{fmt}:{file_type(rec['path'])}"][outcome] += 1
+        table[f"{fmt}/ledger-class"][eng["class"]] += 1
+        if "kappa_fires" in eng:
+            table[f"{fmt}/kappa-on-old-new-pair"]["fires" if eng["kappa_fires"] else "silent"] += 1
+        if outcome.startswith("missed") and len(examples[f"{fmt}:{outcome}"]) < 4:
+            examples[f"{fmt}:{outcome}"].append(
                 f"{rec['repo']} {rec['path']}: {rec['old_line'].strip()} -> "
                 f"{rec['new_line'].strip()}"
             )
