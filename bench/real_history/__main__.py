@@ -122,8 +122,10 @@ def run(
         formats=fmts,  # type: ignore[arg-type]
     )
     rows, info = run_all(records, config, progress=progress)
+    # The mining summary beside the JSONL, else the committed one (a subset of its transitions).
     mining_path = transitions.parent / MINING_JSON.name
-    mining = json.loads(mining_path.read_text()) if mining_path.exists() else {}
+    mining_path = mining_path if mining_path.exists() else MINING_JSON
+    mining = json.loads(mining_path.read_text())
     by_format = {
         fmt: aggregate([r for r in rows if r["format"] == fmt], config.ratios) for fmt in fmts
     }
