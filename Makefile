@@ -14,7 +14,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 endif
 
-.PHONY: venv demo test lint typecheck unit bench-smoke clean example-langchain example-llamaindex example-fleet
+.PHONY: venv demo test lint typecheck unit bench-smoke clean docs example-langchain example-llamaindex example-fleet
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,12 +39,20 @@ example-llamaindex: venv
 example-fleet: venv
 	$(BIN)/python examples/agent_fleet.py
 
+# Code style, the layer contract (pyproject.toml, [tool.importlinter]) and the docs site:
+# `mkdocs build --strict` fails on a broken internal link or anchor and on a docs page
+# missing from mkdocs.yml's nav.
 lint: venv
 	$(BIN)/ruff check gcmem tests bench examples
 	$(BIN)/ruff format --check gcmem tests bench examples
+	$(BIN)/lint-imports
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 typecheck: venv
 	$(BIN)/mypy
+
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
 
 unit: venv
 	$(BIN)/pytest -q
@@ -52,4 +60,4 @@ unit: venv
 test: lint typecheck unit
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

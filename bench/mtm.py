@@ -1,6 +1,6 @@
 """Medium-term index engines compared: qdrant-client local mode vs Qdrant Edge, in process.
 
-    python -m bench.mtm --chunks 10000       # the README's numbers: one run per size,
+    python -m bench.mtm --chunks 10000       # docs/benchmarks.md: one run per size,
     python -m bench.mtm --chunks 137760      # each under flock /tmp/gcmem-bench.lock
     python -m bench.mtm                      # both sizes in one run
     python -m bench.mtm --smoke              # seconds; what the test suite runs
@@ -158,8 +158,8 @@ def disk_bytes(path: Path) -> int:
 
 
 def open_engine(engine: str, data_dir: Path) -> Any:
-    from gcmem.mtm import open_index
     from gcmem.settings import Settings
+    from gcmem.storage.mtm import open_index
 
     settings = Settings(data_dir=data_dir, ephemeral=False, embedded_engine=engine)
     return open_index(settings)
@@ -215,7 +215,7 @@ def bulk_fill_local(index: Any, chunks: Sequence[Chunk], vectors: np.ndarray) ->
     from qdrant_client._pydantic_compat import construct
     from qdrant_client.local.persistence import CollectionPersistence
 
-    from gcmem.mtm.index import chunk_payload
+    from gcmem.storage.mtm.index import chunk_payload
 
     collection = index.client._client.collections[index.collection]
     rows = []
@@ -242,8 +242,8 @@ def query_phase(spec: dict[str, Any]) -> dict[str, Any]:
     layouts = {name: (data[f"{name}_vectors"], data[f"{name}_ns"]) for name in ("small", "large")}
     warmup = int(spec["warmup"])
     # Load both engines' code first: RSS growth then counts the opened index, not libraries.
-    import gcmem.mtm.edge
-    import gcmem.mtm.qdrant  # noqa: F401
+    import gcmem.storage.mtm.edge
+    import gcmem.storage.mtm.qdrant  # noqa: F401
 
     rss_before = rss_bytes()
     with warnings.catch_warnings(record=True) as caught:
@@ -339,7 +339,7 @@ def exact_recall(
 
 
 def run_benchmark(cfg: Config, embedder: Embedder | None = None) -> dict[str, Any]:
-    from gcmem.embedding import TransformerEmbedder
+    from gcmem.embedding.transformer import TransformerEmbedder
 
     started = datetime.now(UTC)
     embedder = embedder or TransformerEmbedder(cfg.embedder, device="cpu", batch_size=128)

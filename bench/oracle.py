@@ -1,11 +1,11 @@
 """The conflict oracle κ measured: quality, throughput, and what it adds to query latency.
 
-    python -m bench.oracle                        # all three (the README's numbers)
+    python -m bench.oracle                        # all three (docs/benchmarks.md)
     python -m bench.oracle --mode quality         # P/R/F1 of "contradiction", threshold sweep
     python -m bench.oracle --mode throughput      # pairs/s by batch size vs raw forward passes
     python -m bench.oracle --mode latency         # per-stage query latency, p50/p95
     python -m bench.oracle --smoke                # seconds; what the test suite runs
-    gcmem bench oracle ...                        # the same command
+    python -m bench oracle ...                        # the same command
 
 Run with ``HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 GCMEM_NLI_MODEL=<checkpoint>`` (the Makefile
 sets these); the model is whatever ``GCMEM_NLI_MODEL`` names. Results (JSON, markdown, PNG) go
@@ -49,15 +49,16 @@ from bench.oracle_pairs import (
     memory_pairs,
     memory_timeline,
 )
-from gcmem.embedding import Embedder, TransformerEmbedder
+from gcmem.embedding import Embedder
+from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.filters.dominance import TemporalDominance, temporal_dominance
-from gcmem.filters.registry import build_filters, build_ingest_stages, known_stages
+from gcmem.filters.registry import build_chain, build_filters, known_stages
 from gcmem.memory import Memory
 from gcmem.models import Turn
 from gcmem.oracle.base import apply_direction
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
-from gcmem.oracle.factory import ORACLE_RESOURCE, build_oracle, shared_verdict_log
+from gcmem.oracle.factory import build_oracle
 from gcmem.settings import Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -489,14 +490,14 @@ def build_rig(
 ) -> LatencyRig:
     s = settings.model_copy(update={"key_prefix": f"bench-oracle-{uuid.uuid4().hex[:10]}"})
     mem = Memory(s, embedder=embedder, filters=[], ingest_stages=[])
-    mem.resources.shared[ORACLE_RESOURCE] = oracle
+    mem.resources.given_oracle = oracle
     has_ledger = "supersession" in known_stages()
     prefilter = build_filters(["supersession"], mem.resources)[0] if has_ledger else None
     dominance = cast(TemporalDominance, build_filters(["dominance"], mem.resources)[0])
     ingest = (["supersession"] if has_ledger else []) + (
         ["verdict-precompute"] if precompute else []
     )
-    mem.ingest_stages = build_ingest_stages(ingest, mem.resources)
+    mem.ingest_stages = build_chain([], ingest, mem.resources)[1]
     t0 = time.perf_counter()
     for start in tqdm(
         range(0, len(turns), 32),
@@ -505,7 +506,7 @@ def build_rig(
     ):
         mem.ingest(turns[start : start + 32])
     rig = LatencyRig(mem, prefilter, dominance, (time.perf_counter() - t0) * 1e3)
-    log = shared_verdict_log(mem.resources)
+    log = mem.resources.verdict_log
     rig.snapshot = cast(dict[Any, Any], mem.redis.hgetall(mem.keys.verdicts(NS, log.theta)))
     return rig
 

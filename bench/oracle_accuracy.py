@@ -2,7 +2,7 @@
 
     python -m bench.oracle_accuracy data          # training statements + dev/eval candidate pairs
     python -m bench.oracle_accuracy evaluate --model base=<dir> --model tuned=<dir>
-    gcmem bench oracle-accuracy ...               # the same commands
+    python -m bench oracle-accuracy ...               # the same commands
 
 Splits (generator seeds and entity types never shared between training and evaluation):
 - train: statements from generator seeds 11-13, the training categories (every category but
@@ -43,7 +43,8 @@ from bench.scenarios.generate import Generator, SizeSpec
 from bench.scenarios.model import Scenario
 from bench.scenarios.vocab import BEHAVIORS, KEYED
 from bench.sweep.oracles import GoldLabels
-from gcmem.filters.extract import extract_triples, normalize_key, normalize_object
+from gcmem.facts.extract import extract_triples
+from gcmem.normalize import normalize_key, normalize_object
 from gcmem.oracle.calibration import (
     Calibration,
     fit_calibration,
@@ -193,7 +194,7 @@ def make_data(out: Path, threads: int | None = None) -> dict[str, int]:
     import torch
 
     from bench.sweep.harness import CachedEmbedder
-    from gcmem.embedding import TransformerEmbedder
+    from gcmem.embedding.transformer import TransformerEmbedder
     from gcmem.settings import DEFAULT_EMBEDDER
 
     if threads:

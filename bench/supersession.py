@@ -1,4 +1,4 @@
-"""``gcmem bench supersession``: deterministic supersession on marker-free evolving knowledge.
+"""``python -m bench supersession``: deterministic supersession on marker-free evolving knowledge.
 
 Per evolving set (code_mutation, config_migration, dependency_bump, api_evolution) and per
 accumulation level (``copies`` statements of every stale state, the current state once), the
@@ -55,12 +55,13 @@ from bench.supersession_data import (
     Scenario,
     generate_set,
 )
-from gcmem.embedding import Embedder, TransformerEmbedder
-from gcmem.filters.extract import extract_triples
+from gcmem.embedding import Embedder
+from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.facts.extract import extract_triples
 from gcmem.memory import Memory
 from gcmem.models import RetrievalResult, Turn
-from gcmem.redis_backend import open_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_redis
 
 CONDITIONS = ("rag", "prefilter", "index")
 DEFAULT_OUT = Path("bench/results/supersession")

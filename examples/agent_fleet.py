@@ -26,8 +26,8 @@ from _show import Checks, show
 from gcmem import Turn, load_settings
 from gcmem.integrations.bus import BusClient
 from gcmem.pipeline.app import Roles, create_app
-from gcmem.redis_backend import open_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_redis
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 NAMESPACE = "fleet"
@@ -107,9 +107,7 @@ async def ask(agent: Agent, settings: Settings, url: str, checks: Checks) -> Non
         question,
         plain=[(c.chunk.ts, f"{c.chunk.text}  ({c.chunk.session_id})") for c in plain.kept],
         gcmem=[(c.chunk.ts, f"{c.chunk.text}  ({c.chunk.session_id})") for c in gcmem.kept],
-        dropped=[
-            (d.chunk.chunk.ts, d.chunk.chunk.text, f"[{d.stage}] {d.reason}") for d in gcmem.dropped
-        ],
+        dropped=[(d.dropped_chunk.ts, d.text, f"[{d.stage}] {d.reason}") for d in gcmem.dropped],
         stale=[stale],
     )
     checks.stale_in_plain(question, plain.texts, stale)

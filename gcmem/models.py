@@ -200,6 +200,34 @@ class Decision(BaseModel):
     score: float | None = None
     details: dict[str, Any] = Field(default_factory=dict)
 
+    # The dropped candidate is ``chunk`` (a ScoredChunk: relevance and sources) holding the
+    # stored ``Chunk``; these name what a reader of the record usually wants.
+    @property
+    def dropped_chunk(self) -> Chunk:
+        return self.chunk.chunk
+
+    @property
+    def text(self) -> str:
+        return self.chunk.chunk.text
+
+    @property
+    def chunk_id(self) -> str:
+        return self.chunk.chunk.id
+
+
+class Conflict(BaseModel):
+    """Two candidates that may disagree, both kept: the newer may supersede the older, but no
+    decision gcmem can defend says so (an uncertain κ, a pair not shown to be about the same
+    subject and attribute, a value awaiting confirmation). The reader sees both, dated."""
+
+    model_config = ConfigDict(frozen=True)
+
+    older: ScoredChunk
+    newer: ScoredChunk
+    stage: str
+    reason: str = Field(description="Why it was surfaced and not decided.")
+    score: float | None = Field(default=None, description="κ's score for the pair, if any.")
+
 
 class RetrievalResult(BaseModel):
     """The filtered context for one query, with a decision record for every dropped chunk."""
@@ -211,6 +239,9 @@ class RetrievalResult(BaseModel):
     as_of: AwareDatetime
     kept: list[ScoredChunk] = Field(description="Context, most relevant first.")
     dropped: list[Decision] = Field(default_factory=list)
+    conflicts: list[Conflict] = Field(
+        default_factory=list, description="Undecided disagreements among the kept chunks."
+    )
     candidates: int = Field(description="Size of the candidate set R_k before filtering.")
     variants: list[str] = Field(default_factory=list, description="Query expansion variants.")
     filters: list[str] = Field(default_factory=list, description="Stages run, in order.")
@@ -221,4 +252,26 @@ class RetrievalResult(BaseModel):
         return [c.chunk.text for c in self.kept]
 
     def context(self, separator: str = "\n") -> str:
-        return separator.join(self.texts)
+        """The kept texts. With surfaced conflicts, each text is numbered and dated and a note
+        per conflict says which may be superseded by which, so the reader weighs both."""
+        notes = [
+            c
+            for c in self.conflicts
+            if c.older.id in self._positions and c.newer.id in self._positions
+        ]
+        if not notes:
+            return separator.join(self.texts)
+        pos = self._positions
+        lines = [
+            f"[{pos[c.id]}] ({c.chunk.ts.date().isoformat()}) {c.chunk.text}" for c in self.kept
+        ]
+        for c in notes:
+            lines.append(
+                f"Note: [{pos[c.older.id]}] ({c.older.chunk.ts.date().isoformat()}) may be "
+                f"superseded by [{pos[c.newer.id]}] ({c.newer.chunk.ts.date().isoformat()})."
+            )
+        return separator.join(lines)
+
+    @property
+    def _positions(self) -> dict[str, int]:
+        return {c.id: n for n, c in enumerate(self.kept, 1)}

@@ -6,8 +6,6 @@ import importlib
 import os
 from pathlib import Path
 
-import torch
-
 
 def quiet_transformers() -> None:
     """Weight-loading progress bars and hub chatter are noise in a CLI and in logs."""
@@ -19,6 +17,8 @@ def quiet_transformers() -> None:
 
 def resolve_device(device: str) -> str:
     """'auto' -> 'cuda' when a CUDA device is visible, else 'cpu'."""
+    import torch  # only where a model is being placed: ``import gcmem`` loads no torch
+
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cuda" and not torch.cuda.is_available():

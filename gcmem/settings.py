@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import json
 import os
+import string
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from gcmem.models import NAMESPACE_PATTERN
@@ -30,6 +40,54 @@ def _default_data_dir() -> Path:
     """`$XDG_DATA_HOME/gcmem`, else `~/.local/share/gcmem`"""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "gcmem"
+
+
+def template_fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def check_template(template: str, allowed: set[str], required: set[str], setting: str) -> str:
+    """A str.format template may name only ``allowed`` fields and must name ``required`` ones."""
+    try:
+        names = template_fields(template)
+    except ValueError as exc:
+        raise ValueError(f"{setting}: not a valid template ({exc}): {template!r}") from exc
+    unknown = names - allowed
+    missing = required - names
+    if unknown or missing:
+        raise ValueError(
+            f"{setting}: template must use {sorted(required)} and only {sorted(allowed)}; "
+            f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
+        )
+    return template
+
+
+PolicyName = Literal["latest", "evidence", "confirm", "accumulate"]
+
+
+class PolicyRule(BaseModel):
+    """One row of the resolution-policy table. Patterns are shell globs (``*``, ``?``,
+    ``[..]``) matched against the normalised key (lowercase, articles dropped); an omitted
+    pattern matches anything. ``source`` matches the asserting turn's source."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    policy: PolicyName
+    namespace: str | None = None
+    subject: str | None = None
+    relation: str | None = None
+    source: str | None = None
+    confirm_ttl_s: float | None = Field(default=None, ge=0)
+    name: str | None = Field(default=None, description="Label shown in audit rows.")
+
+    @model_validator(mode="after")
+    def _multiplicity_is_per_key(self) -> PolicyRule:
+        # Whether a key holds one value or many cannot depend on who states it.
+        if self.policy == "accumulate" and self.source is not None:
+            raise ValueError("an accumulate rule cannot select by source")
+        if self.confirm_ttl_s is not None and self.policy != "confirm":
+            raise ValueError("confirm_ttl_s applies to confirm rules only")
+        return self
 
 
 class Settings(BaseSettings):
@@ -88,12 +146,12 @@ class Settings(BaseSettings):
         default="gcmem_chunks", pattern=r"^[A-Za-z0-9_-]{1,128}$", description="Collection."
     )
     embedded_engine: Literal["local", "edge"] = Field(
-        # Chosen by bench/mtm.py (README, "Embedded vector engine"): Edge answers namespace-
-        # filtered top-10 in ~1 ms with exact recall where local mode scans every payload in
-        # Python per query, and it ingests 10x+ faster behind a WAL.
+        # Chosen by bench/mtm.py (docs/benchmarks.md, "Embedded vector engine"): Edge answers
+        # namespace-filtered top-10 in ~1 ms with exact recall where local mode scans every
+        # payload in Python per query, and it ingests 10x+ faster behind a WAL.
         default="edge",
         description="In-process vector engine when QDRANT_URL is unset: Qdrant Edge (default) "
-        "or qdrant-client local mode (see the README's measurement).",
+        "or qdrant-client local mode (measured in docs/benchmarks.md).",
     )
 
     # --- models --------------------------------------------------------------------------
@@ -137,7 +195,7 @@ class Settings(BaseSettings):
         description="Ingest-side stages run per batch after MTM/STM writes (JSON list).",
     )
 
-    # --- supersession: ledger, pre-filter, write-time GC (issue 3; stage "supersession") ---
+    # --- supersession: ledger, pre-filter, write-time GC (stage "supersession") -----------
     supersession_gc: bool = Field(
         default=True,
         description="Write-time GC: when every assertion of a chunk is superseded, set the "
@@ -147,11 +205,46 @@ class Settings(BaseSettings):
     supersession_exclude: bool = Field(
         default=False,
         description="MTM search leaves flagged (superseded) chunks out before top-k, for "
-        "queries about the present (no as_of); needs SUPERSESSION_GC. See the README's "
-        "supersession benchmark for what it does to recall under accumulation.",
+        "queries about the present (no as_of); needs SUPERSESSION_GC. docs/benchmarks.md "
+        "(supersession) measures what it does to recall under accumulation.",
     )
 
-    # --- conflict oracle κ and temporal dominance Φ_T (issue 4; model = nli_model) ---------
+    # --- resolution policies: how a (subject, relation) conflict resolves ------------------
+    ledger_policy_file: Path | None = Field(
+        default=None,
+        description="Policy rule table, YAML or JSON (docs/policies.md): rules mapping "
+        "namespace / subject / relation / source glob patterns to latest, evidence, confirm or "
+        "accumulate, optional default and source trust. Unset = LEDGER_POLICIES only.",
+    )
+    ledger_policies: list[PolicyRule] = Field(
+        default_factory=list,
+        description='Policy rules as JSON, matched before the file\'s, e.g. [{"relation": '
+        '"* speak* _", "policy": "accumulate"}]. First match wins; no match = '
+        "LEDGER_POLICY_DEFAULT.",
+    )
+    ledger_policy_default: PolicyName = Field(
+        default="latest",
+        description="Policy of keys no rule matches (latest: the newer event time wins).",
+    )
+    ledger_source_field: str = Field(
+        default="source",
+        min_length=1,
+        description="Turn metadata field naming an assertion's source (evidence trust, "
+        "independent confirmation). Turns without it have no known source.",
+    )
+    ledger_source_trust: dict[str, float] = Field(
+        default_factory=dict,
+        description='evidence policy: trust weight per source, JSON {"ehr": 3.0}; an '
+        "assertion counts its source's weight (unknown or missing source: 1.0).",
+    )
+    ledger_confirm_ttl_s: float = Field(
+        default=7 * 86400.0,
+        ge=0,
+        description="confirm policy: a pending value expires this long after it was recorded "
+        "(server time) unless a rule sets its own confirm_ttl_s; 0 = never.",
+    )
+
+    # --- conflict oracle κ and temporal dominance Φ_T (model = nli_model) ------------------
     oracle: Literal["cross-encoder", "llm-judge"] = Field(
         default="cross-encoder",
         description="κ backend: the NLI cross-encoder (NLI_MODEL) or an OpenAI-compatible LLM "
@@ -160,14 +253,16 @@ class Settings(BaseSettings):
     # Not part of the oracle identity θ: the verdict log stores scores, so changing the
     # threshold re-decides from the log without recomputing.
     # 0.6: the highest threshold at which the offline checkpoint, max direction, keeps
-    # contradiction recall >= 50% on all four benchmark sets (README, "Conflict oracle").
+    # contradiction recall >= 50% on all four NLI benchmark sets. κ = 1 makes a pair a
+    # candidate; whether Φ_T may drop on it is DOMINANCE_CONFIRM_THRESHOLD's and
+    # DOMINANCE_SAME_SUBJECT's to say.
     oracle_threshold: float = Field(
         default=0.6, ge=0.0, le=1.0, description="κ = 1 when P(contradiction) >= this."
     )
-    oracle_direction: Literal["forward", "max"] = Field(
+    oracle_direction: Literal["forward", "max", "both"] = Field(
         default="max",
-        description="forward: P(c | older, newer); max: the larger of both orders (NLI is "
-        "asymmetric; value flips often score high one way only).",
+        description="forward: P(c | older, newer); max: the larger of both orders; both: the "
+        "smaller (the pair must contradict whichever statement is the premise).",
     )
     oracle_max_length: int = Field(
         default=256, ge=16, le=8192, description="Cross-encoder tokens per pair (truncated)."
@@ -186,11 +281,11 @@ class Settings(BaseSettings):
         default="contradiction",
         description="Name of the contradiction class in the model's config.id2label.",
     )
-    # --- κ accuracy on agent memory (issue 8) -----------------------------------------------
+    # --- κ accuracy on agent memory: gate, query conditioning, calibration, band ------------
     oracle_gate: Literal["none", "entity"] = Field(
         default="none",
         description="Relatedness gate before κ: 'entity' scores 0 for pairs whose statements "
-        "name entities and share none (deterministic extractor; see the README).",
+        "name entities and share none (deterministic extractor; see docs/oracle.md).",
     )
     oracle_question_template: str | None = Field(
         default=None,
@@ -210,12 +305,37 @@ class Settings(BaseSettings):
         description="Uncertainty band 'low,high' on the (calibrated) score: pairs inside go "
         "to the LLM judge (LLM_JUDGE_URL/MODEL must be set) instead of being guessed.",
     )
+    dominance_same_subject: bool = Field(
+        default=True,
+        description="Φ_T drops a chunk on κ only when both statements name a common entity "
+        "(the deterministic entity extractor); other contradicting pairs are surfaced as "
+        "conflicts, both chunks kept.",
+    )
+    # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
+    # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);
+    # with a common subject and >= 0.6 in both directions: 4 justified drops, none harmful
+    # (none harmful down to 0.5: 0.6 keeps a margin).
+    dominance_confirm_threshold: float | None = Field(
+        default=0.6,
+        ge=0.0,
+        le=1.0,
+        description="Φ_T drops on κ only when the pair also contradicts in both directions "
+        "(the smaller P(contradiction) of the two orders) at least this much; κ pairs that "
+        "fall short are surfaced as conflicts. Unset = κ alone decides.",
+    )
+    dominance_surface_threshold: float | None = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="κ scores from this up to ORACLE_THRESHOLD are uncertain: the pair is "
+        "surfaced as a conflict, not dropped (unset = not surfaced).",
+    )
     dominance_cosine_floor: float | None = Field(
         default=None,
         ge=-1.0,
         le=1.0,
         description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
-        "every pair; see the README for the recall a floor costs).",
+        "every pair; docs/benchmarks.md measures the recall a floor costs).",
     )
     verdict_precompute_m: int = Field(
         default=10,
@@ -242,15 +362,11 @@ class Settings(BaseSettings):
     @field_validator("oracle_template")
     @classmethod
     def _check_oracle_template(cls, value: str) -> str:
-        from gcmem.oracle.base import check_template
-
         return check_template(value, {"text"}, {"text"}, "oracle_template")
 
     @field_validator("oracle_question_template")
     @classmethod
     def _check_question_template(cls, value: str | None) -> str | None:
-        from gcmem.oracle.base import check_template
-
         if value is None or not value.strip():
             return None
         return check_template(
@@ -278,11 +394,9 @@ class Settings(BaseSettings):
     @field_validator("llm_judge_prompt")
     @classmethod
     def _check_judge_prompt(cls, value: str | None) -> str | None:
-        from gcmem.oracle.base import check_template
-
         return None if value is None else check_template(value, {"a", "b"}, {"a", "b"}, "prompt")
 
-    # --- baseline rankers for comparison (issue 6; "timestamp-rerank", "multi-factor") -----
+    # --- baseline rankers for comparison ("timestamp-rerank", "multi-factor") --------------
     baseline_k: int | None = Field(
         default=None, ge=1, le=10_000, description="Context size the rankers keep (unset = TOP_K)."
     )

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from gcmem.embedding import TransformerEmbedder
-from gcmem.redis_backend import open_redis
+from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_redis
 from tests.doubles import HashingEmbedder
 
 REAL_REDIS_URL = os.environ.get("GCMEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

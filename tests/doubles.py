@@ -42,7 +42,7 @@ class HashingEmbedder:
 
 
 class ScriptedOracle:
-    """A ConflictOracle double (issue 4): P(contradiction) from a table of unordered text pairs
+    """A ConflictOracle double: P(contradiction) from a table of unordered text pairs
     (default 0.0), counting calls and scored pairs. For logic tests of Φ_T and the verdict log;
     the real cross-encoder is tested in tests/test_oracle.py."""
 

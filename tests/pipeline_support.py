@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gcmem.memory import Memory
-from gcmem.mtm.index import MediumTermIndex
 from gcmem.settings import Settings
+from gcmem.storage.mtm.index import MediumTermIndex
 from tests.doubles import HashingEmbedder
 
 BASE_TS = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -11,7 +11,7 @@ import pytest
 
 from bench.mtm import LARGE_NS, SMOKE, exact_recall, namespaces, run_benchmark
 from bench.mtm_corpus import DERIVED_COS_RANGE, derive_vectors, memory_sentence
-from gcmem.embedding import TransformerEmbedder
+from gcmem.embedding.transformer import TransformerEmbedder
 
 
 def test_layout_has_many_small_namespaces_and_one_large() -> None:

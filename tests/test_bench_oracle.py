@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bench import oracle as bench_oracle
+from bench.cli import BENCHMARKS
 from bench.oracle_pairs import memory_pairs
-from gcmem.cli.bench import BENCHMARKS
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcmem.chunking import chunk_text, split_sentences
+from gcmem.facts.chunking import chunk_text, split_sentences
 
 
 def test_versions_and_paths_stay_inside_their_sentence() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gcmem.demo import TIMELINE
+from gcmem.cli.demo import TIMELINE
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
@@ -118,6 +118,11 @@ def test_demo_runs_the_default_chain_on_real_models(tmp_path: Path, nli_model_pa
     assert f"ingested {len(TIMELINE)} turns" in out
     assert "filter chain: supersession, dominance" in out
     assert "standard RAG context" in out
-    # keyed change: the ledger drops the old port; behavioural change: Φ_T drops the old state
+    # keyed change: the ledger drops the old port; behavioural change: κ fires one way only,
+    # so Φ_T may not drop it: both states stay and the pair is surfaced, dated
     assert "[supersession] payments service / port = '8000' superseded by '8080'" in out
-    assert "[dominance] contradicted by newer chunk" in out
+    assert (
+        "surfaced 'Sam is badly out of shape these days.' (2026-03-05) may be superseded by "
+        "'Sam is very fit.' (2026-03-18)"
+    ) in out
+    assert "[dominance]" not in out

@@ -23,8 +23,8 @@ import yaml
 from gcmem.cli import app
 from gcmem.filters.registry import known_stages
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import bus_config_error
 from gcmem.settings import ENV_PREFIX, Settings
+from gcmem.storage.redis import bus_config_error
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 K8S = DEPLOY / "k8s"

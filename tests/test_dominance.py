@@ -13,17 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcmem.filters.base import QueryContext
+from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.dominance import PairVerdict, TemporalDominance, temporal_dominance
-from gcmem.filters.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.filters.precompute import VerdictPrecompute
-from gcmem.filters.registry import Resources, build_filters, build_ingest_stages
+from gcmem.filters.registry import build_chain, build_filters
+from gcmem.filters.resources import Resources
 from gcmem.memory import Memory
+from gcmem.memory.candidates import CandidateSet, run_filter_chain
 from gcmem.models import Chunk, Fact, ScoredChunk, Turn, chunk_id, content_hash
-from gcmem.oracle.factory import ORACLE_RESOURCE, shared_verdict_log
+from gcmem.oracle.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.redis_backend import Keyspace
 from gcmem.settings import Settings
+from gcmem.storage.redis import Keyspace
 from tests.doubles import HashingEmbedder, ScriptedOracle
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -55,8 +56,8 @@ def stage_for(oracle: ScriptedOracle, **kwargs: object) -> TemporalDominance:
     return TemporalDominance(log, facts=kwargs.pop("facts", no_facts), **kwargs)  # type: ignore[arg-type]
 
 
-def kept_texts(outcome: tuple[Sequence[ScoredChunk], object]) -> list[str]:
-    return [c.chunk.text for c in outcome[0]]
+def kept_texts(outcome: FilterOutcome) -> list[str]:
+    return [c.chunk.text for c in outcome.kept]
 
 
 def test_chain_collapses_to_newest() -> None:
@@ -236,13 +237,12 @@ def _scripted() -> ScriptedOracle:
 
 
 def test_registry_shares_one_oracle_and_log(settings: Settings) -> None:
-    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
-    mem.resources.shared[ORACLE_RESOURCE] = oracle
+    mem = Memory(settings, embedder=HashingEmbedder(), oracle=oracle, filters=[], ingest_stages=[])
     (dominance,) = build_filters(["dominance"], mem.resources)
-    (precompute,) = build_ingest_stages(["verdict-precompute"], mem.resources)
+    (precompute,) = build_chain([], ["verdict-precompute"], mem.resources)[1]
     assert isinstance(dominance, TemporalDominance) and isinstance(precompute, VerdictPrecompute)
-    assert dominance.log is precompute.log is shared_verdict_log(mem.resources)
+    assert dominance.log is precompute.log is mem.resources.verdict_log
     assert dominance.log.oracle is oracle
     mem.close()
 
@@ -251,12 +251,12 @@ def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
     mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
     resources: Resources = mem.resources
-    resources.shared[ORACLE_RESOURCE] = oracle
+    resources.given_oracle = oracle
     mem.filters = build_filters(["dominance"], resources)
-    mem.ingest_stages = build_ingest_stages(["verdict-precompute"], resources)
+    mem.ingest_stages = build_chain([], ["verdict-precompute"], resources)[1]
     report = mem.ingest(_turns(MEMORY))
     assert "verdict-precompute" in report.timings_ms
-    log = shared_verdict_log(resources)
+    log = resources.verdict_log
     assert log.size(NS) > 0
     calls = oracle.calls
     result = mem.retrieve("payments service port and Sam's fitness", namespace=NS, k=10)
@@ -273,12 +273,12 @@ def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
 def test_precompute_is_idempotent_on_redelivery(settings: Settings) -> None:
     mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
-    mem.resources.shared[ORACLE_RESOURCE] = oracle
-    mem.ingest_stages = build_ingest_stages(["verdict-precompute"], mem.resources)
+    mem.resources.given_oracle = oracle
+    mem.ingest_stages = build_chain([], ["verdict-precompute"], mem.resources)[1]
     mem.ingest(_turns(MEMORY))
-    calls, size = oracle.calls, shared_verdict_log(mem.resources).size(NS)
+    calls, size = oracle.calls, mem.resources.verdict_log.size(NS)
     mem.ingest(_turns(MEMORY))  # redelivered batch
-    assert oracle.calls == calls and shared_verdict_log(mem.resources).size(NS) == size
+    assert oracle.calls == calls and mem.resources.verdict_log.size(NS) == size
     mem.close()
 
 
@@ -308,7 +308,7 @@ def test_explicit_facts_reach_the_keyed_path(settings: Settings) -> None:
 
 
 def test_the_ledgers_extractor_keys_value_flips_without_the_oracle() -> None:
-    """The default fact reader is the supersession ledger's extractor (gcmem.filters.extract)."""
+    """The default fact reader is the supersession ledger's extractor (gcmem.facts.extract)."""
     old = cand("The payments service runs on port 8000.", 0)
     new = cand("The payments service runs on port 8080.", 4)
     again = cand("The payments service runs on port 8080 .", 6)  # same value, reinforced
@@ -320,3 +320,70 @@ def test_the_ledgers_extractor_keys_value_flips_without_the_oracle() -> None:
     assert {k.id for k in kept} == {new.id, again.id, fit.id}
     # Only pairs involving the unkeyed chunk reached the oracle.
     assert oracle.pairs_scored and all(fit.chunk.text in p for p in oracle.pairs_scored)
+
+
+# --- the no-harm rule: drop only what can be defended, surface the rest -----------------------
+
+
+def _confirmed_stage(
+    oracle: ScriptedOracle, both: ScriptedOracle, **kwargs: object
+) -> TemporalDominance:
+    client = fakeredis.FakeRedis()
+    return TemporalDominance(
+        VerdictLog(client, Keyspace("test"), oracle),
+        facts=no_facts,
+        confirm=VerdictLog(client, Keyspace("test"), both),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_uncertain_pair_is_surfaced_not_dropped() -> None:
+    old, new = cand("Sam is badly out of shape.", 0), cand("Sam is very fit.", 5)
+    oracle = ScriptedOracle(threshold=0.6)
+    oracle.contradict(old.chunk.text, new.chunk.text, 0.55)
+    outcome = stage_for(oracle, surface_threshold=0.5).apply([old, new], ctx())
+    assert kept_texts(outcome) == [old.chunk.text, new.chunk.text]
+    assert outcome.dropped == []
+    (conflict,) = outcome.conflicts
+    assert (conflict.older.id, conflict.newer.id) == (old.id, new.id)
+    assert conflict.score == pytest.approx(0.55) and "below 0.60" in conflict.reason
+
+
+def test_kappa_without_confirmation_in_both_directions_is_surfaced() -> None:
+    old, new = cand("Sam is badly out of shape.", 0), cand("Sam is very fit.", 5)
+    oracle, both = ScriptedOracle(threshold=0.6), ScriptedOracle(threshold=0.8, name="both")
+    oracle.contradict(old.chunk.text, new.chunk.text, 0.9)
+    both.contradict(old.chunk.text, new.chunk.text, 0.3)
+    outcome = _confirmed_stage(oracle, both).apply([old, new], ctx())
+    assert outcome.dropped == [] and len(outcome.kept) == 2
+    assert "0.30 < 0.80 in both" in outcome.conflicts[0].reason
+    both.contradict(old.chunk.text, new.chunk.text, 0.85)  # a new θ would be rebuilt; new stage
+    outcome = _confirmed_stage(oracle, both).apply([old, new], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [old.id] and outcome.conflicts == []
+
+
+def test_kappa_needs_a_common_subject_to_drop() -> None:
+    # parallel keys: the same attribute of two subjects; κ fires, nothing names both
+    us = cand("The US uploads bucket lives in us-east-1.", 0)
+    eu = cand("The EU uploads bucket is in eu-west-1, Ireland.", 3)
+    oracle = ScriptedOracle(threshold=0.6)
+    oracle.contradict(us.chunk.text, eu.chunk.text, 0.95)
+    outcome = stage_for(oracle, require_same_subject=True).apply([us, eu], ctx())
+    assert outcome.dropped == [] and len(outcome.kept) == 2
+    assert "no common subject" in outcome.conflicts[0].reason
+    # the same κ between statements about one named subject is a drop
+    a, b = cand("Priya lives in Leeds.", 0), cand("Priya lives in York now.", 3)
+    oracle.contradict(a.chunk.text, b.chunk.text, 0.95)
+    outcome = stage_for(oracle, require_same_subject=True).apply([a, b], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [a.id]
+
+
+def test_context_dates_and_notes_surfaced_conflicts() -> None:
+    old, new = cand("Sam is badly out of shape.", 0), cand("Sam is very fit.", 5)
+    oracle = ScriptedOracle(threshold=0.6)
+    oracle.contradict(old.chunk.text, new.chunk.text, 0.55)
+    cands = CandidateSet(candidates=[new, old], context=ctx(), k=2, variants=[], timings_ms={})
+    result = run_filter_chain(cands, [stage_for(oracle, surface_threshold=0.5)])
+    text = result.context()
+    assert "[1] (2026-01-10) Sam is very fit." in text
+    assert "Note: [2] (2026-01-05) may be superseded by [1] (2026-01-10)." in text

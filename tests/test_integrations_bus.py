@@ -13,8 +13,8 @@ from gcmem.integrations.bus import TurnStreamSink
 from gcmem.models import Turn
 from gcmem.pipeline.codec import StreamEntry, decode_entry
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import open_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_redis
 
 
 def _turn(i: int) -> Turn:

@@ -1,4 +1,4 @@
-"""The document-level filter core both framework adapters use (``gcmem.documents``)."""
+"""The document-level filter core both framework adapters use (``gcmem.memory.documents``)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from gcmem.documents import (
+from gcmem.filters.base import FilterOutcome, QueryContext
+from gcmem.memory import Memory
+from gcmem.memory.documents import (
     DocumentFilter,
     ExternalDocument,
     TimestampError,
-    _models_only,
     parse_timestamp,
 )
-from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.memory import Memory
 from gcmem.models import Decision, ScoredChunk
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder
@@ -220,18 +219,6 @@ def test_memory_document_filter_is_built_once_by_stage_name(tmp_path: Path) -> N
 def test_unknown_stage_names_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown stage"):
         DocumentFilter(make_settings(tmp_path), embedder=HashingEmbedder(), filters=["nope"])
-
-
-def test_only_models_are_shared() -> None:
-    import fakeredis
-
-    class Log:
-        def __init__(self) -> None:
-            self.client = fakeredis.FakeRedis()
-
-    model = object()
-    shared = {"oracle": model, "verdict-log": Log(), "stage:dominance": object()}
-    assert _models_only(shared) == {"oracle": model}
 
 
 def test_hand_built_stages_need_an_explicit_document_filter(

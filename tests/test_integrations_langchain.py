@@ -19,7 +19,6 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from gcmem.documents import TimestampError
 from gcmem.embedding import Embedder
 from gcmem.integrations.langchain import (
     ConsistencyFilter,
@@ -30,6 +29,7 @@ from gcmem.integrations.langchain import (
     publish_messages,
 )
 from gcmem.memory import Memory
+from gcmem.memory.documents import TimestampError
 from tests import integration_scenario as sc
 
 pytestmark = pytest.mark.model
@@ -191,8 +191,8 @@ def test_inside_a_document_compressor_pipeline(memory: Memory) -> None:
 
 def test_document_filter_shares_the_memorys_model_not_its_store(memory: Memory) -> None:
     scratch = memory.document_filter()
-    assert scratch.resources.shared["oracle"] is memory.resources.shared["oracle"]
-    assert scratch.resources.shared["verdict-log"] is not memory.resources.shared["verdict-log"]
+    assert scratch.resources.oracle is memory.resources.oracle
+    assert scratch.resources.verdict_log is not memory.resources.verdict_log
     assert scratch.redis is not memory.redis
     assert [f.name for f in scratch.filters] == sc.CHAIN
 

@@ -16,7 +16,6 @@ from llama_index.core.llms import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from gcmem.documents import TimestampError
 from gcmem.embedding import Embedder
 from gcmem.integrations.llamaindex import (
     ConsistencyPostprocessor,
@@ -24,6 +23,7 @@ from gcmem.integrations.llamaindex import (
     GCMemRetriever,
 )
 from gcmem.memory import Memory
+from gcmem.memory.documents import TimestampError
 from tests import integration_scenario as sc
 
 pytestmark = pytest.mark.model

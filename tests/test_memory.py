@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from gcmem import Memory, Turn, TurnValidationError
-from gcmem.embedding import TransformerEmbedder
+from gcmem import AsyncMemoryClient, Memory, MemoryClient, Turn, TurnValidationError
+from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.integrations.bus import BusClient
 from gcmem.models import Chunk, chunk_id
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
-from gcmem.stm.buffer import RedisShortTermBuffer
+from gcmem.storage.redis import Keyspace, open_redis
+from gcmem.storage.stm import RedisShortTermBuffer
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder
 
@@ -137,7 +138,7 @@ def test_query_validation(settings: Settings, hashing_embedder: HashingEmbedder)
 
 def test_embedded_memory_persists_between_processes(tmp_path: Path) -> None:
     """The CLI's case: ingest in one Memory, close, query from a fresh one (new engines)."""
-    from gcmem.redis_backend import EmbeddedRedis
+    from gcmem.storage.redis import EmbeddedRedis
 
     settings = make_settings(tmp_path, ephemeral=False)
     emb = HashingEmbedder()
@@ -190,7 +191,7 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
     """A crash (no close, no atexit) loses at most one snapshot interval of embedded Redis."""
     import time as _time
 
-    from gcmem.redis_backend import SNAPSHOT_FILE, EmbeddedRedis
+    from gcmem.storage.redis import SNAPSHOT_FILE, EmbeddedRedis
 
     settings = make_settings(tmp_path, ephemeral=False, embedded_snapshot_interval_s=0.2)
     mem = Memory(settings, embedder=HashingEmbedder())
@@ -204,3 +205,11 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
     stm_keys = [k for k in restored.scan_iter() if b":stm:" in k]
     assert stm_keys, "the STM written by ingest is in the background snapshot"
     mem.index.close()
+
+
+def test_memory_and_the_bus_client_share_one_client_interface(tmp_path: Path) -> None:
+    memory = Memory(make_settings(tmp_path), embedder=HashingEmbedder())
+    bus = BusClient(make_settings(tmp_path), url="redis://127.0.0.1:6379/15")
+    assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
+    assert isinstance(bus, AsyncMemoryClient)
+    memory.close()

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from gcmem.models import Chunk, Turn
-from gcmem.mtm import MediumTermIndex, open_index
-from gcmem.mtm.edge import EdgeIndex, EdgeIndexError
 from gcmem.settings import Settings
+from gcmem.storage.mtm import MediumTermIndex, open_index
+from gcmem.storage.mtm.edge import EdgeIndex, EdgeIndexError
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder
 
@@ -270,7 +270,7 @@ def test_edge_wal_recovers_writes_after_a_crash(tmp_path: Path) -> None:
         from pathlib import Path
         from tests.test_mtm import TEXTS, make_chunks
         from tests.doubles import HashingEmbedder
-        from gcmem.mtm.edge import EdgeIndex
+        from gcmem.storage.mtm.edge import EdgeIndex
 
         idx = EdgeIndex(Path({str(tmp_path)!r}), "c")
         chunks = make_chunks("a", TEXTS)

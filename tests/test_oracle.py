@@ -56,7 +56,7 @@ def test_flags_a_clear_contradiction_and_not_neutral_pairs(nli_oracle: CrossEnco
     decisions = nli_oracle.decide(scores)
     assert decisions[0], f"port flip scored {scores[0]:.2f}"
     assert not decisions[1:].any(), f"neutral pairs scored {scores[1:]}"
-    # The max policy is symmetric; the forward direction alone misses this flip (README: 0.42).
+    # The max policy is symmetric; forward alone misses this flip (docs/oracle.md: 0.42).
     assert nli_oracle.score([PORT[::-1]])[0] == pytest.approx(scores[0], abs=1e-5)
     forward = nli_oracle.score_directed([PORT])[0]
     assert forward < scores[0]

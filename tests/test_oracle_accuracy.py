@@ -1,4 +1,4 @@
-"""Issue 8: relatedness gating, calibration, the uncertainty band, and `gcmem oracle finetune`."""
+"""κ accuracy tools: relatedness gate, calibration, uncertainty band, `gcmem oracle finetune`."""
 
 from __future__ import annotations
 
@@ -257,7 +257,7 @@ def test_query_conditioned_oracle_is_keyed_by_question_in_the_verdict_log(
     tmp_path: Path, nli_model_path: str
 ) -> None:
     from gcmem.oracle.verdicts import VerdictLog
-    from gcmem.redis_backend import Keyspace, open_redis
+    from gcmem.storage.redis import Keyspace, open_redis
     from tests.test_oracle_verdicts import NS, chunk
 
     settings = make_settings(

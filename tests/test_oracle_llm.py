@@ -17,8 +17,8 @@ from gcmem.oracle.base import OracleError
 from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.llm_judge import LLMJudgeOracle
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import Keyspace, open_redis
 from tests.conftest import make_settings
 from tests.test_oracle_verdicts import NS, chunk
 

@@ -13,8 +13,8 @@ import pytest
 from gcmem.models import Chunk, chunk_id, content_hash
 from gcmem.oracle.base import OracleIdentity
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.redis_backend import EmbeddedRedis, Keyspace, open_redis, save_embedded
 from gcmem.settings import Settings
+from gcmem.storage.redis import EmbeddedRedis, Keyspace, open_redis, save_embedded
 from tests.conftest import cleanup_prefix, make_settings, require_real_redis
 from tests.doubles import ScriptedOracle
 

@@ -8,7 +8,7 @@ machine and the embedded engine is single-process, so the MTM is hosted the way 
 multi-process deployment runs it: this test process plays ``gcmem serve --host-index`` (the
 real Qdrant engine, local mode) and the workers run with ``GCMEM_PIPELINE_INDEX=bus``.
 ``GCMEM_TEST_PIPELINE_TURNS`` scales the run: the default (1,000 turns, under a minute on two
-cores) keeps CI short; the issue's full run is ``GCMEM_TEST_PIPELINE_TURNS=10000 pytest
+cores) keeps CI short; the full-size run is ``GCMEM_TEST_PIPELINE_TURNS=10000 pytest
 tests/test_pipeline_kill.py`` (1-4 minutes, by load). Either way the kill lands mid-stream, inside
 a batch the victim holds unacknowledged (frozen with SIGSTOP, checked, then SIGKILLed), and
 the test asserts that it did."""
@@ -28,15 +28,15 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from gcmem.chunking import chunk_turn
-from gcmem.filters.ledger import LedgerRow, SupersessionLedger
+from gcmem.facts.chunking import chunk_turn
 from gcmem.memory import Memory
 from gcmem.models import Turn, chunk_id
 from gcmem.pipeline.app import Roles, create_app
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
-from gcmem.stm.buffer import RedisShortTermBuffer
+from gcmem.storage.ledger import LedgerRow, SupersessionLedger
+from gcmem.storage.redis import Keyspace, open_redis
+from gcmem.storage.stm import RedisShortTermBuffer
 from tests.conftest import cleanup_prefix, make_settings, require_real_redis
 from tests.doubles import HashingEmbedder
 from tests.pipeline_support import BASE_TS, data, drained, hashing_memory, running, wait_until

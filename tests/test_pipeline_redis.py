@@ -19,12 +19,13 @@ from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from gcmem.cli import app as cli_app
-from gcmem.filters.ledger import SupersessionLedger
+from gcmem.integrations.bus import BusClient
 from gcmem.models import RetrievalResult
 from gcmem.pipeline.app import Roles, create_app
 from gcmem.pipeline.query import QueryReply, request_body
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
+from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.redis import Keyspace, open_redis
 from tests.pipeline_support import (
     assert_dead_letter_written_once_across_a_crash,
     data,
@@ -135,7 +136,7 @@ async def test_dead_letter_survives_a_crash_before_the_ack_exactly_once(
     from gcmem.pipeline.metrics import PipelineMetrics
     from gcmem.pipeline.runner import MemoryRunner
     from gcmem.pipeline.topology import Topology
-    from gcmem.redis_backend import open_async_redis
+    from gcmem.storage.redis import open_async_redis
 
     memory = hashing_memory(real_redis_settings, None)
     client = open_async_redis(real_redis_settings)
@@ -210,6 +211,11 @@ async def test_query_over_bus_and_http_equal_the_library_call(
         assert "gcmem_pipeline_processed_total 40" in metrics.text
         assert 'gcmem_pipeline_consumer_lag{stream="' in metrics.text
         assert 'gcmem_stage_latency_seconds_count{stage="query"} 3' in metrics.text
+
+        # The agent-side client answers with the same result as the library call.
+        async with BusClient(s) as client:
+            via_client = await client.aretrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        assert via_client.model_dump(mode="json", exclude={"timings_ms"}) == expected
 
 
 async def test_two_workers_superseding_one_key_leave_one_open_assertion(

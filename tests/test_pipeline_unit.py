@@ -24,8 +24,8 @@ from gcmem.pipeline.query import QueryReply, request_body
 from gcmem.pipeline.reclaim import Reclaimer
 from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import open_async_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import open_async_redis
 from tests.conftest import make_settings
 from tests.pipeline_support import (
     assert_dead_letter_written_once_across_a_crash,

@@ -25,16 +25,16 @@ import redis
 import redis.cluster
 
 from gcmem import Memory, Turn
+from gcmem.facts.extract import chunk_facts
 from gcmem.filters.baselines import UsageCounter
-from gcmem.filters.ledger import SupersessionLedger
-from gcmem.filters.registry import build_filters, build_ingest_stages
+from gcmem.filters.registry import build_chain, build_filters
 from gcmem.integrations.bus import BusClient, TurnStreamSink
 from gcmem.models import Chunk, Fact, content_hash
-from gcmem.oracle.factory import ORACLE_RESOURCE, shared_verdict_log
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.pipeline.app import PipelineConfigError, create_app
-from gcmem.redis_backend import Keyspace, is_cluster, open_async_redis, open_redis
 from gcmem.settings import Settings, SettingsError, load_settings
+from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.redis import Keyspace, is_cluster, open_async_redis, open_redis
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder, ScriptedOracle
 
@@ -242,9 +242,9 @@ def test_memory_supersession_and_dominance_through_the_cluster(
     oracle.contradict(WINDED, JOGGED, 0.9)
     with Memory(s, embedder=HashingEmbedder(), filters=[], ingest_stages=[]) as mem:
         assert mem.redis is not None and is_cluster(mem.redis)
-        mem.resources.shared[ORACLE_RESOURCE] = oracle
+        mem.resources.given_oracle = oracle
         mem.filters = build_filters(["supersession", "dominance"], mem.resources)
-        mem.ingest_stages = build_ingest_stages(["supersession"], mem.resources)
+        mem.ingest_stages = build_chain([], ["supersession"], mem.resources)[1]
         timeline = [(PAYMENTS_OLD, 0), (WINDED, 1), (PAYMENTS_NEW, 3), (JOGGED, 4)]
         batch = [
             Turn(id=f"{ns}-{i}", namespace=ns, text=text, ts=day(d))
@@ -264,7 +264,7 @@ def test_memory_supersession_and_dominance_through_the_cluster(
             ledger = SupersessionLedger(client, keys)
             current = ledger.current(ns, "payments service", "port")
             assert current is not None and current.object == "8080"
-            assert shared_verdict_log(mem.resources).size(ns) >= 1
+            assert mem.resources.verdict_log.size(ns) >= 1
         # Each namespace's keys sit on its own master.
         nodes = {node_of(client, keys.stm_index(ns)) for ns in namespaces}
         assert len(nodes) == 2
@@ -272,7 +272,7 @@ def test_memory_supersession_and_dominance_through_the_cluster(
 
 @pytest.mark.redis_cluster
 def test_stm_keeps_newest_n_under_concurrent_appends(cluster_settings: Settings) -> None:
-    from gcmem.stm.buffer import RedisShortTermBuffer
+    from gcmem.storage.stm import RedisShortTermBuffer
 
     keys = Keyspace(cluster_settings.key_prefix)
     capacity, writers = 10, 8
@@ -317,6 +317,39 @@ def _chunk(ns: str, turn: str, text: str, when: float) -> Chunk:
 
 
 @pytest.mark.redis_cluster
+def test_resolution_policies_on_a_cluster(cluster_settings: Settings) -> None:
+    """confirm's pending index and the confirmation script live under the namespace's hash
+    tag: the write, the call and the reads work on any shard."""
+    from gcmem.settings import PolicyRule
+    from gcmem.storage.ledger.policy import PolicyTable
+
+    client = cluster_client(cluster_settings)
+    keys = Keyspace(cluster_settings.key_prefix)
+    table = PolicyTable(
+        rules=(
+            PolicyRule(relation="port", policy="confirm"),
+            PolicyRule(relation="tags", policy="accumulate"),
+        )
+    )
+    ledger = SupersessionLedger(client, keys, policies=table)
+    for ns in spread_namespaces(client, keys, 3):
+        batch = [
+            _chunk(ns, f"{ns}-1", "The payments service runs on port 8000.", 0),
+            _chunk(ns, f"{ns}-2", "The payments service runs on port 8080.", 3),
+        ]
+        report = ledger.record(batch, chunk_facts)
+        assert [r.action for r in report.results] == ["open", "pending"]
+        assert [p.pending.object for p in ledger.pending(ns)] == ["8080"]
+        assert ledger.confirm(ns, "payments service", "port", "8080").outcome == "promoted"
+        current = ledger.current(ns, "payments service", "port")
+        assert current is not None and current.object == "8080"
+        assert [d.outcome for d in ledger.decisions(ns, "payments service", "port")] == [
+            "pending",
+            "promoted",
+        ]
+
+
+@pytest.mark.redis_cluster
 def test_ledger_supersedes_in_namespaces_on_different_slots(cluster_settings: Settings) -> None:
     client = cluster_client(cluster_settings)
     keys = Keyspace(cluster_settings.key_prefix)
@@ -329,7 +362,7 @@ def test_ledger_supersedes_in_namespaces_on_different_slots(cluster_settings: Se
         for ns in (a, b, c)
         for turn, port, when in (("2", 8080, 3), ("1", 8000, 0), ("3", 9000, 5))
     ]
-    report = ledger.record(batch)
+    report = ledger.record(batch, chunk_facts)
     assert sorted(r.action for r in report.results) == sorted(["open", "late", "supersede"] * 3)
     for ns in (a, b, c):
         assert report.closed_chunks[ns] == {f"chunk-{ns}-2"}
@@ -347,7 +380,7 @@ def test_ledger_supersedes_in_namespaces_on_different_slots(cluster_settings: Se
         assert not status[f"chunk-{ns}-3"][0].superseded_at(None)
         assert ledger.stats(ns).assertions == 3 and ledger.stats(ns).open == 1
     # Redelivery is recognised on every shard; a single assertion takes the same script.
-    again = ledger.record(batch)
+    again = ledger.record(batch, chunk_facts)
     assert {r.action for r in again.results} == {"duplicate"}
     fact = Fact(subject="payments service", relation="port", object="9100")
     assert ledger.assert_fact(a, fact, ts=day(7), turn_id="x", chunk_id="cx").action == (
@@ -363,10 +396,12 @@ def test_scripts_are_reloaded_on_a_node_that_lost_them(cluster_settings: Setting
     keys = Keyspace(cluster_settings.key_prefix)
     (ns,) = spread_namespaces(client, keys, 1)
     ledger = SupersessionLedger(client, keys)
-    ledger.record([_chunk(ns, "r1", "The payments service runs on port 8000.", 0)])
+    ledger.record([_chunk(ns, "r1", "The payments service runs on port 8000.", 0)], chunk_facts)
     client.script_flush()  # every master
     assert client.script_exists(ledger._write.sha) == [False]
-    report = ledger.record([_chunk(ns, "r2", "The payments service runs on port 8080.", 1)])
+    report = ledger.record(
+        [_chunk(ns, "r2", "The payments service runs on port 8080.", 1)], chunk_facts
+    )
     assert [r.action for r in report.results] == ["supersede"]
 
 

@@ -69,15 +69,38 @@ def test_empty_server_url_means_embedded(monkeypatch: pytest.MonkeyPatch) -> Non
     assert s.embedded_redis and s.embedded_qdrant
 
 
-def test_readme_configuration_table_matches_the_settings() -> None:
+def test_docs_configuration_table_matches_the_settings() -> None:
     from gcmem.cli.config import REFERENCE_END, REFERENCE_START, settings_reference
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    start = readme.index(REFERENCE_START) + len(REFERENCE_START)
-    table = readme[start : readme.index(REFERENCE_END)]
-    assert table == settings_reference(), (
-        "README out of date: run `gcmem config reference --readme README.md`"
+    page = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text(
+        encoding="utf-8"
     )
+    start = page.index(REFERENCE_START) + len(REFERENCE_START)
+    table = page[start : page.index(REFERENCE_END)]
+    assert table == settings_reference(), (
+        "docs/configuration.md out of date: run "
+        "`gcmem config reference --write docs/configuration.md`"
+    )
+
+
+def test_config_reference_write_replaces_only_the_block(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from gcmem.cli import app
+    from gcmem.cli.config import REFERENCE_END, REFERENCE_START, settings_reference
+
+    page = tmp_path / "configuration.md"
+    page.write_text(f"# head\n{REFERENCE_START}| stale |\n{REFERENCE_END}\ntail\n")
+    result = CliRunner().invoke(app, ["config", "reference", "--write", str(page)])
+    assert result.exit_code == 0, result.output
+    assert page.read_text() == (
+        f"# head\n{REFERENCE_START}{settings_reference()}{REFERENCE_END}\ntail\n"
+    )
+    no_block = tmp_path / "other.md"
+    no_block.write_text("no markers\n")
+    result = CliRunner().invoke(app, ["config", "reference", "--write", str(no_block)])
+    assert result.exit_code != 0
+    assert no_block.read_text() == "no markers\n"
 
 
 def test_reference_lists_every_variable_with_its_default() -> None:

@@ -16,8 +16,8 @@ from bench.supersession_data import (
     generate_set,
     marker_words,
 )
-from gcmem.embedding import TransformerEmbedder
-from gcmem.filters.extract import extract_triples
+from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.facts.extract import extract_triples
 
 SEEDS = (0, 1, 2, 3)
 
@@ -87,7 +87,7 @@ def test_majority_reader_proxy() -> None:
 @pytest.mark.model
 @pytest.mark.slow
 def test_smoke_run(tmp_path: Path, embedder: TransformerEmbedder) -> None:
-    # two of the four sets keep CI short; `gcmem bench supersession --smoke` runs all four
+    # two of the four sets keep CI short; `python -m bench supersession --smoke` runs all four
     config = BenchConfig(
         sets=("config_migration", "api_evolution"), scenarios=4, statics=3, copies=(1, 3), k=5
     )

@@ -8,16 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcmem.chunking import chunk_turn
-from gcmem.filters.extract import (
-    chunk_facts,
-    extract_triples,
-    fact_key,
-    normalize_key,
-    normalize_object,
-    normalize_term,
-)
+from gcmem.facts.chunking import chunk_turn
+from gcmem.facts.extract import chunk_facts, extract_triples
 from gcmem.models import Fact, Turn
+from gcmem.normalize import fact_key, normalize_key, normalize_object, normalize_term
 
 
 def triples(text: str) -> list[tuple[str, str, str]]:

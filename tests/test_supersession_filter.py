@@ -66,7 +66,8 @@ def test_stage_is_both_sides_and_shared(memory: Memory) -> None:
     assert isinstance(stage, CandidateFilter) and isinstance(stage, IngestStage)
     # GCMEM_FILTERS alone is enough: the memory runs the filter's ingest side too
     assert any(s is stage for s in memory.ingest_stages)
-    assert build("supersession", memory.resources) is stage
+    # a new stage of the same name shares the memory's one ledger
+    assert build("supersession", memory.resources).ledger is stage.ledger
 
 
 def test_prefilter_drops_superseded_with_reasons(memory: Memory) -> None:
@@ -209,7 +210,7 @@ def test_namespaces_do_not_see_each_other(memory: Memory) -> None:
 
 def test_documents_from_other_retrievers(tmp_path: Path, hashing_embedder: HashingEmbedder) -> None:
     """The framework adapters' per-call scratch ledger runs the same stage."""
-    from gcmem.documents import DocumentFilter, ExternalDocument
+    from gcmem.memory.documents import DocumentFilter, ExternalDocument
 
     settings = Settings(data_dir=tmp_path, ephemeral=True, filters=["supersession"])  # type: ignore[call-arg]
     docs = [

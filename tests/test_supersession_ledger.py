@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gcmem.filters.ledger import LedgerRow, SupersessionLedger
+from gcmem.facts.extract import chunk_facts
 from gcmem.models import Chunk, Fact, content_hash
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
+from gcmem.storage.ledger import LedgerRow, SupersessionLedger
+from gcmem.storage.redis import Keyspace, open_redis
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 NS = "proj"
@@ -249,7 +250,7 @@ def test_record_batches_with_chunk_status(ledger: SupersessionLedger) -> None:
         chunk("2", "The payments service runs on port 8080.", 3),
         chunk("3", "Hello, nothing to record here.", 4),
     ]
-    report = ledger.record(batch)
+    report = ledger.record(batch, chunk_facts)
     assert sorted(r.action for r in report.results) == ["open", "open", "supersede"]
     assert report.chunks_without_facts == 1
     assert report.closed_chunks[NS] == {"chunk-1"}

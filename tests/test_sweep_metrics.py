@@ -26,13 +26,14 @@ from gcmem.filters.baselines import (
     UsageCounter,
 )
 from gcmem.filters.dominance import TemporalDominance
-from gcmem.filters.pairs import no_facts
-from gcmem.filters.registry import Resources, build_filters
+from gcmem.filters.registry import build_filters
+from gcmem.filters.resources import Resources
 from gcmem.models import Chunk, ScoredChunk, chunk_id, content_hash
 from gcmem.oracle.base import ConflictOracle
+from gcmem.oracle.pairs import no_facts
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.redis_backend import Keyspace, open_redis
 from gcmem.settings import Settings
+from gcmem.storage.redis import Keyspace, open_redis
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)

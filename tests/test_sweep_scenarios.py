@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bench.cli import app
 from bench.scenarios.generate import SIZES, Generator, SizeSpec, generate, render_behavior
 from bench.scenarios.markers import recency_markers
 from bench.scenarios.model import (
@@ -21,9 +22,9 @@ from bench.scenarios.model import (
     write_scenarios,
 )
 from bench.scenarios.vocab import BEHAVIORS, FIRST_PERSON, GENERIC_DISTRACTORS, KEYED, PEOPLE
-from gcmem.cli import app
-from gcmem.filters.extract import extract_triples, normalize_key
+from gcmem.facts.extract import extract_triples
 from gcmem.models import NAMESPACE_PATTERN
+from gcmem.normalize import normalize_key
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_same_seed_writes_identical_bytes(tmp_path: Path) -> None:
     for path, seed in zip(paths, (3, 3, 4), strict=True):
         result = runner.invoke(
             app,
-            ["bench", "sweep-generate", "--size", "smoke", "--seed", str(seed), "--out", str(path)],
+            ["sweep-generate", "--size", "smoke", "--seed", str(seed), "--out", str(path)],
         )
         assert result.exit_code == 0, result.output
     assert paths[0].read_bytes() == paths[1].read_bytes()

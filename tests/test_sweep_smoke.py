@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 import pytest
 from typer.testing import CliRunner
 
+from bench.cli import app
 from bench.scenarios.generate import generate
 from bench.scenarios.model import write_scenarios
 from bench.sweep.reader import ChatClient, ReaderConfig, ReaderError, match_option
-from gcmem.cli import app
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
@@ -65,7 +65,7 @@ def test_smoke_sweep_end_to_end_and_resume(tmp_path: Path, sweep_env: None, fake
     write_scenarios(generate("smoke", seed=0), scenarios)
     out = tmp_path / "out"
     args = [
-        "bench", "sweep", "--scenarios", str(scenarios), "--k", "5", "--stm-size", "3",
+        "sweep", "--scenarios", str(scenarios), "--k", "5", "--stm-size", "3",
         "--threads", "1", "--noisy-recalls", "0.5,1.0", "--noisy-precisions", "1.0,0.75",
         "--work-dir", str(tmp_path / "work"), "--out", str(out), "--no-progress",
         "--llm-url", fake_llm, "--llm-model", "fake", "--llm-conditions",
@@ -142,7 +142,7 @@ def test_sweep_rejects_a_malformed_scenario_file(tmp_path: Path, sweep_env: None
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x", "kind": "keyed"}\n')
     result = CliRunner().invoke(
-        app, ["bench", "sweep", "--scenarios", str(bad), "--work-dir", str(tmp_path / "w")]
+        app, ["sweep", "--scenarios", str(bad), "--work-dir", str(tmp_path / "w")]
     )
     assert result.exit_code == 2
     assert "bad.jsonl:1" in result.output

@@ -1,4 +1,4 @@
-"""``gcmem bench sweep``: the accumulation-ratio sweep, on a scenario file or a generated size."""
+"""``python -m bench sweep``: the accumulation-ratio sweep, on a scenario file or a size."""
 
 from __future__ import annotations
 

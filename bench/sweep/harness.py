@@ -40,21 +40,21 @@ from bench.scenarios.model import Scenario
 from bench.sweep.archive import VerdictArchive
 from bench.sweep.config import SweepConfig
 from bench.sweep.oracles import GoldLabels, GoldOracle, NoisyGoldOracle
-from gcmem.candidates import CandidateSet, gather_candidates, run_filter_chain
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, QueryContext
 from gcmem.filters.baselines import FactorWeights, MultiFactorRanker, TimestampRerank, UsageCounter
 from gcmem.filters.dominance import TemporalDominance
-from gcmem.filters.pairs import ledger_facts, no_facts
 from gcmem.filters.registry import build_filters
 from gcmem.memory import Memory
+from gcmem.memory.candidates import CandidateSet, gather_candidates, run_filter_chain
 from gcmem.models import Chunk, RetrievalResult, ScoredChunk
-from gcmem.mtm.index import MediumTermIndex
-from gcmem.mtm.qdrant import open_index
 from gcmem.oracle.base import ConflictOracle
+from gcmem.oracle.pairs import ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.redis_backend import Keyspace
 from gcmem.settings import Settings
+from gcmem.storage.mtm import open_index
+from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.redis import Keyspace
 
 # Bumped whenever a record's layout changes, so old work files are never misread.
 RECORD_FORMAT = 2

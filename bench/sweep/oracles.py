@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bench.scenarios.model import Scenario
-from gcmem.chunking import chunk_text
+from gcmem.facts.chunking import chunk_text
 from gcmem.models import content_hash
 from gcmem.oracle.base import OracleError, OracleIdentity, Pair, decide
 

@@ -940,7 +940,7 @@ HEADLINE = (
 
 
 def render_headline(results: dict[str, Any], stm: str = "off") -> str:
-    """The README's table: accuracy on evolving facts across the sweep (ratio columns and all
+    """The headline table: accuracy on evolving facts across the sweep (ratio columns and all
     ratios), their purity and stale exposure, and collateral damage: static retention and
     accuracy on static instances (facts that never changed)."""
     summary, ratios = results["conditions"], results["meta"]["ratios"]

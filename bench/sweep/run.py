@@ -35,9 +35,9 @@ from bench.sweep.report import (
     write_outputs,
 )
 from bench.sweep.store import RecordStore
-from gcmem.embedding import TransformerEmbedder
-from gcmem.redis_backend import open_redis
+from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.settings import Settings, load_settings
+from gcmem.storage.redis import open_redis
 
 
 def machine() -> str:

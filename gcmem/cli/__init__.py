@@ -2,14 +2,12 @@
 
 import typer
 
-from gcmem.cli.bench import bench_app
 from gcmem.cli.config import config_app
 from gcmem.cli.ledger import ledger_app
 from gcmem.cli.main import app
 from gcmem.cli.oracle import oracle_app
 from gcmem.cli.pipeline import register as register_pipeline
 
-app.add_typer(bench_app, name="bench", help="Benchmarks (run from a source checkout).")
 app.add_typer(config_app, name="config", help="Show settings and their reference.")
 app.add_typer(ledger_app, name="ledger", help="Read the supersession ledger.")
 app.add_typer(

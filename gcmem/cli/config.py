@@ -1,4 +1,4 @@
-"""``gcmem config``: the effective settings, and the reference table the README embeds."""
+"""``gcmem config``: the effective settings, and the reference table of the docs."""
 
 from __future__ import annotations
 
@@ -81,18 +81,22 @@ def show() -> None:
 
 @config_app.command("reference")
 def reference(
-    readme: Annotated[
-        Path | None, typer.Option(help="Rewrite this file's config-reference block instead.")
+    write: Annotated[
+        Path | None,
+        typer.Option(
+            help="Rewrite this file's config-reference block instead "
+            "(the docs page: docs/configuration.md)."
+        ),
     ] = None,
 ) -> None:
-    """Every GCMEM_ variable with its type, default and meaning (markdown; the README's table)."""
+    """Every GCMEM_ variable with its type, default and meaning (markdown; the docs' table)."""
     table = settings_reference()
-    if readme is None:
+    if write is None:
         typer.echo(table, nl=False)
         return
-    text = readme.read_text(encoding="utf-8")
+    text = write.read_text(encoding="utf-8")
     head, sep, rest = text.partition(REFERENCE_START)
     _, sep_end, tail = rest.partition(REFERENCE_END)
     if not (sep and sep_end):
-        raise typer.BadParameter(f"{readme} has no {REFERENCE_START} ... {REFERENCE_END} block")
-    readme.write_text(head + REFERENCE_START + table + REFERENCE_END + tail, encoding="utf-8")
+        raise typer.BadParameter(f"{write} has no {REFERENCE_START} ... {REFERENCE_END} block")
+    write.write_text(head + REFERENCE_START + table + REFERENCE_END + tail, encoding="utf-8")

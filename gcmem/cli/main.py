@@ -40,7 +40,7 @@ def demo(
 ) -> None:
     """Ingest a built-in timeline of changing and static facts, then show, per question, the
     context standard RAG gives and what gcmem's filters keep and drop (with reasons)."""
-    from gcmem.demo import run_demo
+    from gcmem.cli.demo import run_demo
 
     overrides: dict[str, object] = {"namespace": "demo"}
     if data_dir is None:
@@ -123,7 +123,7 @@ def query(
     ] = False,
 ) -> None:
     """Retrieve the filtered context for a question."""
-    from gcmem.demo import render_result
+    from gcmem.cli.demo import render_result
 
     with _memory() as memory:
         result = memory.retrieve(text, namespace=namespace, k=k, stm=stm)

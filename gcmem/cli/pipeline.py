@@ -41,7 +41,7 @@ def _settings(**overrides: object) -> Settings:
 
 def _bus_settings(**overrides: object) -> Settings:
     """Settings for a command that talks to the bus, which cannot run on a Redis Cluster."""
-    from gcmem.redis_backend import bus_config_error
+    from gcmem.storage.redis import bus_config_error
 
     settings = _settings(**overrides)
     if (error := bus_config_error(settings)) is not None:
@@ -122,7 +122,7 @@ def publish(
     """Publish turns to the turn stream as they are (the workers validate them; rejected
     lines land in the dead-letter stream with the reason)."""
     from gcmem.pipeline.topology import Topology
-    from gcmem.redis_backend import open_bus_redis
+    from gcmem.storage.redis import open_bus_redis
 
     settings = _bus_settings()
     if settings.redis_url is None:
@@ -186,7 +186,7 @@ def _canonical(doc: dict[str, Any]) -> dict[str, Any]:
 def _dlq() -> tuple[Settings, object]:
     from gcmem.pipeline.dlq import DeadLetterQueue
     from gcmem.pipeline.topology import Topology
-    from gcmem.redis_backend import open_async_bus_redis
+    from gcmem.storage.redis import open_async_bus_redis
 
     settings = _bus_settings()
     topo = Topology.from_settings(settings, consumer="cli")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from gcmem.models import Chunk, Decision, ScoredChunk
+from gcmem.models import Chunk, Conflict, Decision, ScoredChunk
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,19 @@ class QueryContext:
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
-class FilterOutcome(NamedTuple):
+@dataclass(frozen=True)
+class FilterOutcome:
+    """A stage's survivors (input order), its drops, and the pairs it saw disagree but could
+    not decide (both chunks stay; the result surfaces them)."""
+
     kept: list[ScoredChunk]
     dropped: list[Decision]
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[list[ScoredChunk] | list[Decision]]:
+        # ``kept, dropped = stage.apply(...)``: the two lists most callers want.
+        yield self.kept
+        yield self.dropped
 
 
 @runtime_checkable

@@ -11,7 +11,7 @@ input order. Every candidate beyond ``k`` gets a decision record like any filter
   per namespace, bumped for every chunk it keeps); stability is how long a statement has held
   (the time span of the candidates that restate it, cosine >= ``similarity``). Under
   accumulation both favour the stale majority: it was served more and restated longer. The
-  benchmark (``gcmem bench sweep``) measures exactly that.
+  benchmark (``python -m bench sweep``) measures exactly that.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import cast
 import numpy as np
 
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.registry import Resources, register
+from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk
-from gcmem.redis_backend import Keyspace, RedisClient
+from gcmem.storage.redis import Keyspace, RedisClient
 
 TIMESTAMP_STAGE = "timestamp-rerank"
 MULTI_FACTOR_STAGE = "multi-factor"
@@ -202,13 +202,11 @@ def _context_k(resources: Resources) -> int:
     return resources.settings.baseline_k or resources.settings.top_k
 
 
-@register(TIMESTAMP_STAGE)
-def _build_timestamp(resources: Resources) -> TimestampRerank:
+def build_timestamp(resources: Resources) -> TimestampRerank:
     return TimestampRerank(_context_k(resources))
 
 
-@register(MULTI_FACTOR_STAGE)
-def _build_multi_factor(resources: Resources) -> MultiFactorRanker:
+def build_multi_factor(resources: Resources) -> MultiFactorRanker:
     s = resources.settings
     return MultiFactorRanker(
         _context_k(resources),

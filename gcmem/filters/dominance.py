@@ -10,23 +10,39 @@ dominate.
 
 κ comes from the verdict log (one batched oracle call for all of a query's misses); pairs the
 ledger's (subject, relation) keys decide, identical contents, equal timestamps and (optionally)
-pairs under a cosine floor never reach the oracle (``gcmem.filters.pairs``).
+pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
+
+A keyed pair whose differing keys resolve under a policy other than latest-wins (evidence,
+confirm, accumulate) is not a time-ordered contradiction: the ledger's policy decided it (the
+supersession stage drops the loser or surfaces the held value), so Φ_T counts it κ = 0.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.pairs import FactReader, PairPlan, ledger_facts, plan_pairs, read_facts
-from gcmem.filters.registry import Resources, register
-from gcmem.models import Decision, ScoredChunk
+from gcmem.filters.resources import Resources
+from gcmem.models import Conflict, Decision, ScoredChunk
+from gcmem.oracle.pairs import (
+    FactReader,
+    KeyedFacts,
+    PairPlan,
+    ledger_facts,
+    plan_pairs,
+    read_facts,
+)
+from gcmem.oracle.relatedness import same_subject
 from gcmem.oracle.verdicts import VerdictLog
+from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "dominance"
+
+# (namespace, subject, relation, source) -> the resolution policy of that key
+PolicyOf = Callable[[str, str, str, str | None], str]
 
 
 @dataclass(frozen=True)
@@ -123,11 +139,25 @@ class TemporalDominance:
     name = STAGE
 
     def __init__(
-        self, log: VerdictLog, *, facts: FactReader, cosine_floor: float | None = None
+        self,
+        log: VerdictLog,
+        *,
+        facts: FactReader,
+        cosine_floor: float | None = None,
+        require_same_subject: bool = False,
+        surface_threshold: float | None = None,
+        confirm: VerdictLog | None = None,
+        policy: PolicyOf | None = None,
+        source_field: str = "source",
     ) -> None:
         self.log = log
         self.facts = facts
         self.cosine_floor = cosine_floor
+        self.require_same_subject = require_same_subject
+        self.surface_threshold = surface_threshold
+        self.confirm = confirm
+        self.policy = policy  # None: every keyed conflict is latest-wins
+        self.source_field = source_field
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
         """κ for every pair Φ_T needs: keyed pairs decided here, the rest in one log call."""
@@ -138,10 +168,13 @@ class TemporalDominance:
             candidates, facts=facts, vectors=query.vectors, cosine_floor=self.cosine_floor
         )
         timings["plan"] = (time.perf_counter() - t0) * 1e3
-        verdicts = [
-            PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
-            for old, new, conflict, keys in plan.keyed
-        ]
+        verdicts = []
+        for old, new, conflict, keys in plan.keyed:
+            if conflict and self._policy_decides(old, new, facts, query.namespace):
+                conflict = False
+            verdicts.append(
+                PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
+            )
         lookup = self.log.scores(
             query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle], query.query
         )
@@ -153,17 +186,107 @@ class TemporalDominance:
         ]
         return DominanceReport(verdicts, plan, lookup.hits, lookup.misses, timings)
 
+    def _policy_decides(
+        self,
+        old: ScoredChunk,
+        new: ScoredChunk,
+        facts: Mapping[str, KeyedFacts],
+        namespace: str,
+    ) -> bool:
+        """Every key on which the pair differs resolves under a non-latest policy."""
+        if self.policy is None:
+            return False
+        fa, fb = facts.get(old.id, {}), facts.get(new.id, {})
+        differing = [k for k in set(fa) & set(fb) if fa[k] != fb[k]]
+        source = new.chunk.metadata.get(self.source_field)
+        return bool(differing) and all(
+            self.policy(namespace, s, r, None if source is None else str(source)) != "latest"
+            for s, r in differing
+        )
+
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
+        """Φ_T over the verdicts it may act on; κ verdicts that may not drop (no common
+        subject, not confirmed in both directions, a score in the uncertain band) are
+        surfaced as conflicts instead."""
         report = self.verdicts(candidates, query)
-        return temporal_dominance(candidates, report.verdicts, threshold=self.log.threshold)
+        decided, conflicts = self.split(report.verdicts, query)
+        outcome = temporal_dominance(candidates, decided, threshold=self.log.threshold)
+        return FilterOutcome(outcome.kept, outcome.dropped, conflicts)
+
+    def split(
+        self, verdicts: Sequence[PairVerdict], query: QueryContext
+    ) -> tuple[list[PairVerdict], list[Conflict]]:
+        """The verdicts Φ_T may act on, and the pairs to surface. Keyed verdicts are the
+        ledger's rule and always act; a κ verdict acts only when its pair names a common
+        subject (if required) and contradicts in both directions (if a confirmation log is
+        set: one batched lookup for all of the query's candidate drops)."""
+        decided: list[PairVerdict] = []
+        conflicts: list[Conflict] = []
+        pending: list[PairVerdict] = []
+        threshold = self.log.threshold
+        for v in verdicts:
+            if v.source == "keyed" or v.older.chunk.ts == v.newer.chunk.ts:
+                decided.append(v)  # equal times never dominate
+            elif not v.contradicts:
+                decided.append(v)
+                if self.surface_threshold is not None and v.score >= self.surface_threshold:
+                    conflicts.append(
+                        _conflict(v, f"P(contradiction) {v.score:.2f} is below {threshold:.2f}")
+                    )
+            elif self.require_same_subject and not same_subject(
+                v.older.chunk.text, v.newer.chunk.text
+            ):
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f}, but the two "
+                        "statements name no common subject",
+                    )
+                )
+            else:
+                pending.append(v)
+        if self.confirm is None or not pending:
+            return decided + pending, conflicts
+        lookup = self.confirm.scores(
+            query.namespace, [(v.older.chunk, v.newer.chunk) for v in pending], query.query
+        )
+        confirmed = self.confirm.decide(lookup.scores)
+        for v, both, ok in zip(pending, lookup.scores, confirmed, strict=True):
+            if ok:
+                decided.append(v)
+            else:
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f} in one direction, "
+                        f"{float(both):.2f} < {self.confirm.threshold:.2f} in both",
+                    )
+                )
+        return decided, conflicts
 
 
-@register(STAGE)
-def _build(resources: Resources) -> TemporalDominance:
-    from gcmem.oracle.factory import shared_verdict_log
+def _conflict(v: PairVerdict, why: str) -> Conflict:
+    older, newer = (
+        (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
+    )
+    return Conflict(older=older, newer=newer, stage=STAGE, reason=why, score=v.score)
+
+
+def build(resources: Resources) -> TemporalDominance:
+    table = PolicyTable.from_settings(resources.settings)
+    policy: PolicyOf | None = None
+    if table.rules or table.default != "latest":
+
+        def policy(namespace: str, subject: str, relation: str, source: str | None) -> str:
+            return table.resolve(namespace, subject, relation, source).policy
 
     return TemporalDominance(
-        shared_verdict_log(resources),
+        resources.verdict_log,
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
+        require_same_subject=resources.settings.dominance_same_subject,
+        surface_threshold=resources.settings.dominance_surface_threshold,
+        confirm=resources.confirm_log,
+        policy=policy,
+        source_field=resources.settings.ledger_source_field,
     )

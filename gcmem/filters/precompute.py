@@ -3,7 +3,7 @@ neighbours, so the read path mostly finds κ in the log instead of running the m
 
 Contradicting chunks are near each other in embedding space (that is why top-k returns both),
 so a query's candidate pairs are largely among each chunk's top-m neighbours. Pairs are
-scheduled exactly as the dominance stage schedules them (``gcmem.filters.pairs``): different
+scheduled exactly as the dominance stage schedules them (``gcmem.oracle.pairs``): different
 timestamps only, no keyed or identical-content pairs, the same cosine floor.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gcmem.filters.pairs import FactReader, classify_pair, ledger_facts, read_facts
-from gcmem.filters.registry import Resources, register
+from gcmem.filters.resources import Resources
 from gcmem.models import Chunk
-from gcmem.mtm.index import MediumTermIndex
 from gcmem.oracle.base import is_query_conditioned
+from gcmem.oracle.pairs import FactReader, classify_pair, ledger_facts, read_facts
 from gcmem.oracle.verdicts import VerdictLog
+from gcmem.storage.mtm.index import MediumTermIndex
 
 STAGE = "verdict-precompute"
 
@@ -79,13 +79,10 @@ class VerdictPrecompute:
             self.pairs_scored += len(pairs)
 
 
-@register(STAGE)
-def _build(resources: Resources) -> VerdictPrecompute:
-    from gcmem.oracle.factory import shared_verdict_log
-
+def build(resources: Resources) -> VerdictPrecompute:
     s = resources.settings
     return VerdictPrecompute(
-        shared_verdict_log(resources),
+        resources.verdict_log,
         resources.index,
         m=s.verdict_precompute_m,
         facts=ledger_facts,

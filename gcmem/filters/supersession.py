@@ -12,6 +12,12 @@ superseded as of the query's time (its version's ``valid_to`` <= ``as_of``). Chu
 assertions, or none the ledger knows, pass untouched. The decision names the superseding
 version, its chunk and turn, and the value valid at ``as_of``. The kept chunks are the
 original chunks: the filter never rewrites text into triples.
+
+Resolution policies decide what "superseded" means per key (``gcmem.storage.ledger.policy``):
+an evidence loser or an expired held value is closed like a latest-wins loser and dropped the
+same way; accumulate values never close; a value held *pending* (confirm) is neither dropped
+nor silently kept: the chunk stays and the result carries a ``Conflict`` naming it and the
+incumbent that reads still return.
 """
 
 from __future__ import annotations
@@ -19,16 +25,18 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
+from gcmem.facts.extract import chunk_facts
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.extract import chunk_facts, display_key, fact_key
-from gcmem.filters.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
-from gcmem.filters.registry import Resources, register
-from gcmem.models import Chunk, Decision, ScoredChunk
-from gcmem.mtm.index import SUPERSEDED_FLAG, MediumTermIndex
+from gcmem.filters.resources import Resources
+from gcmem.models import Chunk, Conflict, Decision, ScoredChunk
+from gcmem.normalize import display_key, fact_key
+from gcmem.storage.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
+from gcmem.storage.mtm.index import SUPERSEDED_FLAG, MediumTermIndex
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +87,7 @@ class SupersessionStage:
         flagged = [
             cid
             for cid, assertions in status.items()
-            if assertions and all(a.superseded_at(None) for a in assertions)
+            if assertions and all(a.superseded_at(None) and not _may_return(a) for a in assertions)
         ]
         if flagged:
             self.index.set_payload(namespace, flagged, {SUPERSEDED_FLAG: True})
@@ -95,15 +103,73 @@ class SupersessionStage:
         status: dict[str, list[AssertionStatus]] = {}
         for namespace, ids in by_namespace.items():
             status.update(self.ledger.chunk_status(namespace, ids, query.as_of))
+        now = datetime.now(UTC)
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
+        held: list[tuple[ScoredChunk, AssertionStatus]] = []
         for cand in candidates:
             assertions = [a for a in status.get(cand.id, []) if a.version is not None]
-            if assertions and all(a.superseded_at(query.as_of) for a in assertions):
+            if assertions and all(_lost(a, query.as_of, now) for a in assertions):
                 dropped.append(_decision(cand, assertions))
-            else:
-                kept.append(cand)
-        return FilterOutcome(kept, dropped)
+                continue
+            kept.append(cand)
+            held += [(cand, a) for a in assertions if _held(a, now)]
+        return FilterOutcome(kept, dropped, _conflicts(held, kept, status))
+
+
+def _may_return(a: AssertionStatus) -> bool:
+    """An evidence claim that is outweighed today takes over once its support is larger: its
+    chunks are dropped at query time while it trails, but never flagged (flags only go up)."""
+    return a.version is not None and a.version.status == "outweighed"
+
+
+def _held(a: AssertionStatus, now: datetime) -> bool:
+    return a.version is not None and a.version.pending_at(now)
+
+
+def _lost(a: AssertionStatus, as_of: datetime, now: datetime) -> bool:
+    """Superseded as of the query, or a held value past its deadline (the ledger retires it
+    on the key's next call; reads do not wait for that)."""
+    version = a.version
+    if version is not None and version.pending and not version.pending_at(now):
+        return True
+    return a.superseded_at(as_of)
+
+
+def _conflicts(
+    held: Sequence[tuple[ScoredChunk, AssertionStatus]],
+    kept: Sequence[ScoredChunk],
+    status: dict[str, list[AssertionStatus]],
+) -> list[Conflict]:
+    """One conflict per held assertion whose incumbent a kept candidate states: older = that
+    candidate (the value reads return), newer = the chunk whose value is held."""
+    by_fact: dict[str, ScoredChunk] = {}
+    for cand in kept:
+        for a in status.get(cand.id, []):
+            if a.version is not None and a.version.open:
+                by_fact.setdefault(a.version.fact_id, cand)
+    out = []
+    for cand, a in held:
+        version, incumbent = a.version, a.successor
+        assert version is not None
+        older = by_fact.get(incumbent.fact_id) if incumbent is not None else None
+        if older is None or incumbent is None:
+            continue  # the incumbent was not retrieved: nothing to set the held value against
+        key = display_key(fact_key(version.subject, version.relation))
+        until = version.pending_until.isoformat() if version.pending_until else "no deadline"
+        sources = ", ".join(x for x in version.sources if x) or "unknown sources"
+        out.append(
+            Conflict(
+                older=older,
+                newer=cand,
+                stage=STAGE,
+                reason=f"policy confirm: {key} = {version.object!r} (from {sources}) is held "
+                f"pending confirmation; the ledger's value is still {incumbent.object!r} "
+                f"(held until {until})",
+                score=None,
+            )
+        )
+    return out
 
 
 def _describe(a: AssertionStatus) -> dict[str, Any]:
@@ -117,6 +183,8 @@ def _describe(a: AssertionStatus) -> dict[str, Any]:
         "fact_id": version.fact_id,
         "valid_from": version.valid_from.isoformat(),
         "valid_to": version.valid_to.isoformat() if version.valid_to else None,
+        # None for a version that lost to a newer one; else how the policy ruled the value out
+        "status": version.status,
     }
     for name, row in (("superseded_by", a.successor), ("valid_at_query", a.valid)):
         if row is not None:
@@ -152,11 +220,7 @@ def _decision(cand: ScoredChunk, assertions: Sequence[AssertionStatus]) -> Decis
     )
 
 
-@register(STAGE)
-def _build(resources: Resources) -> SupersessionStage:
-    ledger = resources.get_or_create(
-        "ledger", lambda: SupersessionLedger(resources.redis, resources.keys)
-    )
+def build(resources: Resources) -> SupersessionStage:
     return SupersessionStage(
-        ledger, resources.index, write_time_gc=resources.settings.supersession_gc
+        resources.ledger, resources.index, write_time_gc=resources.settings.supersession_gc
     )

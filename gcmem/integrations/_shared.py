@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gcmem.documents import DocumentFilter, ExternalDocument, TimestampError, parse_timestamp
+from gcmem.memory.documents import DocumentFilter, ExternalDocument, TimestampError, parse_timestamp
 from gcmem.models import Decision, RetrievalResult, ScoredChunk, Turn
 
 if TYPE_CHECKING:
@@ -20,6 +20,9 @@ MissingTimestamp = Literal["raise", "keep"]
 # a ConsistencyFilter/Postprocessor downstream reads it back with its default ``ts_key``.
 TS_KEY = "ts"
 DROPPED_KEY = "gcmem_dropped"
+# On a kept chunk that is one side of a surfaced conflict (e.g. a value held pending
+# confirmation against the incumbent): the conflicts, both sides named. Absent otherwise.
+CONFLICTS_KEY = "gcmem_conflicts"
 
 
 def document_filter_for(given: DocumentFilter | None, memory: Memory | None) -> DocumentFilter:
@@ -91,6 +94,27 @@ def attribute_drops(result: RetrievalResult) -> dict[str, list[dict[str, Any]]]:
                 continue
             target = kept_ids[0]
         out[target].append(decision_record(decision))
+    return out
+
+
+def attribute_conflicts(result: RetrievalResult) -> dict[str, list[dict[str, Any]]]:
+    """Kept chunk id -> the conflicts it is a side of (only chunks that have one)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for conflict in result.conflicts:
+        older, newer = conflict.older.chunk, conflict.newer.chunk
+        record = {
+            "older_chunk_id": older.id,
+            "older_turn_id": older.turn_id,
+            f"older_{TS_KEY}": older.ts.isoformat(),
+            "newer_chunk_id": newer.id,
+            "newer_turn_id": newer.turn_id,
+            f"newer_{TS_KEY}": newer.ts.isoformat(),
+            "stage": conflict.stage,
+            "reason": conflict.reason,
+            "score": conflict.score,
+        }
+        for cid in dict.fromkeys((older.id, newer.id)):
+            out.setdefault(cid, []).append(record)
     return out
 
 

@@ -3,7 +3,8 @@
 - ``TurnStreamSink``: publishes turns onto the turn stream (a ``TurnSink``, so a LangChain
   chat history can publish through it instead of ingesting in-process).
 - ``BusClient``: async; publishes turns and asks for a filtered context over the bus
-  (FastStream request/reply), the way an agent in a fleet does.
+  (FastStream request/reply), the way an agent in a fleet does. It is an
+  ``AsyncMemoryClient`` like ``Memory`` (``aingest`` / ``aretrieve``, one result type).
 
 Both speak the pipeline's public contract: a stream entry is ``{"__data__": <Turn JSON>}`` on
 ``Topology.stream``; a query is a ``QueryRequest`` on ``Topology.query_requests`` answered by
@@ -25,8 +26,8 @@ from gcmem.models import RetrievalResult, Turn
 from gcmem.pipeline.codec import DATA_FIELD
 from gcmem.pipeline.query import QueryReply, request_body, unwrap
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import bus_config_error, connection_kwargs, open_bus_redis
 from gcmem.settings import Settings, load_settings
+from gcmem.storage.redis import bus_config_error, connection_kwargs, open_bus_redis
 
 __all__ = ["BusClient", "TurnStreamSink"]
 
@@ -133,6 +134,27 @@ class BusClient:
             body, list=self.topology.query_requests, timeout=self.timeout_s
         )
         return unwrap(QueryReply.model_validate(await msg.decode()))
+
+    # --- AsyncMemoryClient: the names ``Memory`` uses, so agent code runs on either ---------
+    async def aingest(self, turns: Sequence[Turn]) -> list[str]:
+        """Like ``Memory.aingest``, but asynchronous end to end: the turns are durable on the
+        stream when this returns and a worker ingests them (rejects go to the dead letters)."""
+        return await self.publish(turns)
+
+    async def aretrieve(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        stm: bool = True,
+        as_of: datetime | None = None,
+        filters: list[str] | None = None,
+    ) -> RetrievalResult:
+        """``Memory.aretrieve`` over the bus (``filters`` by stage name)."""
+        return await self.query(
+            query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters
+        )
 
     async def lag(self) -> int:
         """Entries of the stream the consumer group has not yet acknowledged or read."""

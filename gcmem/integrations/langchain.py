@@ -27,19 +27,15 @@ from langchain_core.messages import BaseMessage
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr, field_validator
 
-from gcmem.documents import (
-    DocumentFilter,
-    DocumentFilterResult,
-    ExternalDocument,
-    parse_timestamp,
-)
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
+    CONFLICTS_KEY,
     DROPPED_KEY,
     MemorySink,
     MissingTimestamp,
     TurnSink,
+    attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     decision_record,
@@ -50,6 +46,12 @@ from gcmem.integrations._shared import (
     to_external,
 )
 from gcmem.memory import Memory
+from gcmem.memory.documents import (
+    DocumentFilter,
+    DocumentFilterResult,
+    ExternalDocument,
+    parse_timestamp,
+)
 from gcmem.models import Decision, RetrievalResult, Turn
 
 __all__ = [
@@ -121,11 +123,14 @@ class GCMemRetriever(BaseRetriever):
 
     def _documents(self, result: RetrievalResult) -> list[Document]:
         drops = attribute_drops(result) if self.include_dropped else {}
+        conflicts = attribute_conflicts(result)
         docs = []
         for sc in result.kept:
             meta = chunk_metadata(sc)
             if self.include_dropped:
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
+            if sc.chunk.id in conflicts:
+                meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
             docs.append(Document(id=sc.chunk.id, page_content=sc.chunk.text, metadata=meta))
         return docs
 
@@ -142,7 +147,7 @@ class ConsistencyFilter(BaseDocumentCompressor):
     The chain is the one a ``Memory`` is configured with (``ConsistencyFilter(memory=m)``), an
     explicit ``DocumentFilter``, or, with neither, one built from the ``GCMEM_*`` settings.
     Supersession runs on a per-call scratch ledger: documents only supersede each other (see
-    ``gcmem.documents``).
+    ``gcmem.memory.documents``).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)

@@ -22,13 +22,14 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
-from gcmem.documents import DocumentFilter, ExternalDocument
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
+    CONFLICTS_KEY,
     DROPPED_KEY,
     TS_KEY,
     MissingTimestamp,
+    attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     document_filter_for,
@@ -36,6 +37,7 @@ from gcmem.integrations._shared import (
     to_external,
 )
 from gcmem.memory import Memory
+from gcmem.memory.documents import DocumentFilter, ExternalDocument
 from gcmem.models import Decision, RetrievalResult
 
 __all__ = ["ConsistencyPostprocessor", "GCMemEmbedding", "GCMemRetriever"]
@@ -52,6 +54,7 @@ _HIDDEN_FROM_LLM = [
     "score",
     "sources",
     DROPPED_KEY,
+    CONFLICTS_KEY,
 ]
 
 
@@ -108,11 +111,14 @@ class GCMemRetriever(BaseRetriever):
 
     def _nodes(self, result: RetrievalResult) -> list[NodeWithScore]:
         drops = attribute_drops(result) if self.include_dropped else {}
+        conflicts = attribute_conflicts(result)
         nodes = []
         for sc in result.kept:
             meta = chunk_metadata(sc)
             if self.include_dropped:
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
+            if sc.chunk.id in conflicts:
+                meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
             node = TextNode(
                 id_=sc.chunk.id,
                 text=sc.chunk.text,

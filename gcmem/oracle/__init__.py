@@ -1,7 +1,7 @@
 """The conflict oracle κ: NLI cross-encoder, optional LLM judge, keyed verdict log.
 
-Exports resolve lazily: ``gcmem.settings`` validates templates with ``gcmem.oracle.base``, and
-importing this package must not pull torch, transformers or Redis into that import.
+Exports resolve lazily: importing this package must not pull torch or transformers in; the
+cross-encoder loads them when one is built.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from gcmem.oracle.calibration import Calibration as Calibration
     from gcmem.oracle.cross_encoder import CrossEncoderOracle as CrossEncoderOracle
     from gcmem.oracle.factory import build_oracle as build_oracle
-    from gcmem.oracle.factory import shared_oracle as shared_oracle
-    from gcmem.oracle.factory import shared_verdict_log as shared_verdict_log
     from gcmem.oracle.llm_judge import LLMJudgeOracle as LLMJudgeOracle
     from gcmem.oracle.relatedness import EntityGatedOracle as EntityGatedOracle
     from gcmem.oracle.verdicts import VerdictLog as VerdictLog
@@ -40,8 +38,6 @@ _EXPORTS = {
     "VerdictLookup": "gcmem.oracle.verdicts",
     "read_verdict_stats": "gcmem.oracle.verdicts",
     "build_oracle": "gcmem.oracle.factory",
-    "shared_oracle": "gcmem.oracle.factory",
-    "shared_verdict_log": "gcmem.oracle.factory",
 }
 
 __all__ = sorted(_EXPORTS)

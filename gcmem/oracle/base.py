@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -21,8 +20,10 @@ import numpy as np
 # "forward": one pass, premise = the older statement, hypothesis = the newer one.
 # "max": both orders, the larger probability (NLI is asymmetric: a value flip often scores
 # high in one direction only).
-Direction = Literal["forward", "max"]
-DIRECTIONS: tuple[Direction, ...] = ("forward", "max")
+# "both": both orders, the smaller probability: the pair contradicts whichever statement is
+# the premise, which parallel keys and elaborations rarely do (the no-harm rule's default).
+Direction = Literal["forward", "max", "both"]
+DIRECTIONS: tuple[Direction, ...] = ("forward", "max", "both")
 
 Pair = tuple[str, str]
 
@@ -69,6 +70,15 @@ class ConflictOracle(Protocol):
     def decide(self, scores: np.ndarray | float) -> np.ndarray: ...
 
 
+@runtime_checkable
+class Redirectable(Protocol):
+    """A model oracle that can score the same pairs under another direction policy."""
+
+    threshold: float
+
+    def with_direction(self, direction: Direction) -> ConflictOracle: ...
+
+
 def decide(scores: np.ndarray | float, threshold: float) -> np.ndarray:
     """κ = 1 where the contradiction probability reaches the threshold."""
     return np.asarray(scores, dtype=np.float64) >= threshold
@@ -103,27 +113,9 @@ def apply_direction(
     both = list(pairs) + [(b, a) for a, b in pairs]
     scores = np.asarray(score_directed(both), dtype=np.float64)
     n = len(pairs)
+    if direction == "both":
+        return np.minimum(scores[:n], scores[n:])
     return np.maximum(scores[:n], scores[n:])
-
-
-def template_fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-
-
-def check_template(template: str, allowed: set[str], required: set[str], setting: str) -> str:
-    """A str.format template may name only ``allowed`` fields and must name ``required`` ones."""
-    try:
-        names = template_fields(template)
-    except ValueError as exc:
-        raise ValueError(f"{setting}: not a valid template ({exc}): {template!r}") from exc
-    unknown = names - allowed
-    missing = required - names
-    if unknown or missing:
-        raise ValueError(
-            f"{setting}: template must use {sorted(required)} and only {sorted(allowed)}; "
-            f"unknown {sorted(unknown)}, missing {sorted(missing)}: {template!r}"
-        )
-    return template
 
 
 def is_query_conditioned(oracle: object) -> bool:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from collections.abc import Sequence
@@ -26,12 +27,12 @@ from gcmem.oracle.base import (
     Pair,
     apply_direction,
     check_direction,
-    check_template,
     check_threshold,
     decide,
 )
 from gcmem.oracle.fingerprint import WeightsFingerprint
 from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
+from gcmem.settings import check_template
 
 Precision = Literal["auto", "fp32", "fp16", "bf16"]
 _DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
@@ -165,9 +166,18 @@ class CrossEncoderOracle:
     def identity(self) -> OracleIdentity:
         return self._identity
 
+    def with_direction(self, direction: Direction) -> CrossEncoderOracle:
+        """The same loaded model under another direction policy (its own θ)."""
+        view = copy.copy(self)
+        view.direction = check_direction(direction)
+        view._identity = OracleIdentity(
+            self.kind, {**self._identity.params, "direction": view.direction}
+        )
+        return view
+
     @property
     def symmetric(self) -> bool:
-        return self.direction == "max"
+        return self.direction != "forward"
 
     @property
     def query_conditioned(self) -> bool:

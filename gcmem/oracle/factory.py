@@ -1,19 +1,10 @@
-"""Build the configured oracle, and share one per process between the stages that use it."""
+"""Build the configured oracle from settings: model, calibration, band and gate."""
 
 from __future__ import annotations
 
-from typing import cast
-
-from gcmem.filters.registry import Resources
 from gcmem.oracle.base import ConflictOracle
 from gcmem.oracle.fingerprint import WeightsFingerprint
-from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
-
-# Names in Resources.shared: the dominance filter and the verdict precompute get the same
-# objects, so the model is loaded once per process.
-ORACLE_RESOURCE = "oracle"
-VERDICT_LOG_RESOURCE = "verdict-log"
 
 
 def build_oracle(settings: Settings) -> ConflictOracle:
@@ -81,21 +72,4 @@ def _llm_judge(s: Settings) -> ConflictOracle:
         logprobs=s.llm_judge_logprobs,
         timeout_s=s.llm_judge_timeout_s,
         concurrency=s.llm_judge_concurrency,
-    )
-
-
-def shared_oracle(resources: Resources) -> ConflictOracle:
-    return cast(
-        ConflictOracle,
-        resources.get_or_create(ORACLE_RESOURCE, lambda: build_oracle(resources.settings)),
-    )
-
-
-def shared_verdict_log(resources: Resources) -> VerdictLog:
-    return cast(
-        VerdictLog,
-        resources.get_or_create(
-            VERDICT_LOG_RESOURCE,
-            lambda: VerdictLog(resources.redis, resources.keys, shared_oracle(resources)),
-        ),
     )

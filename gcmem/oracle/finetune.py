@@ -34,8 +34,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gcmem.oracle.base import check_template
 from gcmem.oracle.relatedness import entities
+from gcmem.settings import check_template
 
 PROVENANCE_FILE = "gcmem-finetune.json"
 DEFAULT_QUESTION_TEMPLATE = "{question} [SEP] {text}"

@@ -24,10 +24,10 @@ from gcmem.oracle.base import (
     Pair,
     apply_direction,
     check_direction,
-    check_template,
     check_threshold,
     decide,
 )
+from gcmem.settings import check_template
 
 DEFAULT_JUDGE_PROMPT = (
     "Two statements were stored in an assistant's memory, the first earlier than the second.\n"
@@ -93,7 +93,7 @@ class LLMJudgeOracle:
 
     @property
     def symmetric(self) -> bool:
-        return self.direction == "max"
+        return self.direction != "forward"
 
     def decide(self, scores: np.ndarray | float) -> np.ndarray:
         return decide(scores, self.threshold)

@@ -7,7 +7,7 @@ Entities, each normalised with the triple extractor's ``normalize_term``:
   past-tense verb and has no subject ("Ran 10 km before work.");
 - names: runs of capitalised words (sentence-initial words only when they are not a function
   word or a verb), e.g. "Priya", "Maria Lopez", "Victoria Park";
-- keyed subjects: the subject of every triple ``gcmem.filters.extract`` finds ("payments
+- keyed subjects: the subject of every triple ``gcmem.facts.extract`` finds ("payments
   service", "fastapi"), and "the X service/repository/worker/dependency" phrases;
 - code-like tokens: package specs (``fastapi==0.95.2`` -> "fastapi"), paths and dotted names.
 
@@ -23,7 +23,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from gcmem.filters.extract import extract_triples, normalize_term
+from gcmem.facts.extract import extract_triples
+from gcmem.normalize import normalize_term
 from gcmem.oracle.base import (
     ConflictOracle,
     OracleIdentity,
@@ -250,6 +251,12 @@ def related(a: str, b: str) -> bool:
     """False only when both statements name entities and they share none."""
     ea, eb = entities(a), entities(b)
     return not ea or not eb or bool(ea & eb)
+
+
+def same_subject(a: str, b: str) -> bool:
+    """True only when both statements name a common entity: the positive test a drop on κ
+    needs (``related`` is the negative one, for gating)."""
+    return bool(entities(a) & entities(b))
 
 
 class EntityGatedOracle(WrappedOracle):

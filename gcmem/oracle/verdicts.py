@@ -28,7 +28,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from gcmem.oracle.base import ConflictOracle, is_query_conditioned, score_for
-from gcmem.redis_backend import Keyspace, RedisClient
+from gcmem.storage.redis import Keyspace, RedisClient
 
 STAT_FIELDS = ("hits", "misses", "stored", "raced", "oracle_calls")
 

@@ -36,7 +36,6 @@ from redis.exceptions import ResponseError
 from gcmem import __version__
 from gcmem.memory import Memory
 from gcmem.models import TURN_SCHEMA_VERSION, Turn
-from gcmem.mtm.index import MediumTermIndex
 from gcmem.pipeline.codec import DATA_FIELD, StreamEntry, describe_validation_error
 from gcmem.pipeline.dlq import DeadLetter
 from gcmem.pipeline.embedded import EmbeddedBus
@@ -48,8 +47,9 @@ from gcmem.pipeline.reclaim import Reclaimer
 from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.spec import declare_payload
 from gcmem.pipeline.topology import Topology
-from gcmem.redis_backend import bus_config_error, connection_kwargs, open_async_bus_redis
 from gcmem.settings import Settings, load_settings
+from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.redis import bus_config_error, connection_kwargs, open_async_bus_redis
 
 log = logging.getLogger(__name__)
 

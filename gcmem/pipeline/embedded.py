@@ -12,8 +12,8 @@ import threading
 
 from fakeredis import TcpFakeServer
 
-from gcmem.redis_backend import EmbeddedRedis
 from gcmem.settings import Settings
+from gcmem.storage.redis import EmbeddedRedis
 
 
 class EmbeddedBus:

@@ -4,6 +4,9 @@
   workers ingest them like any other entry. All-or-nothing: one invalid turn -> 422 listing
   every problem, nothing published.
 - ``POST /v1/query``: a ``QueryRequest`` -> the ``RetrievalResult`` JSON.
+- ``POST /v1/ledger/confirm``: a ``ConfirmRequest`` -> promote (or reject) the value held
+  pending on a confirm-policy key; the ``ConfirmResult`` JSON (``outcome`` "none" when nothing
+  was held, "mismatch" when ``object`` is no longer the held value).
 - ``GET /healthz``: Redis and the index answer -> 200, else 503.
 - ``GET /metrics``: Prometheus text.
 
@@ -23,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 from faststream.asgi import AsgiResponse, Request, get, post
 from faststream.asgi.request import ClientDisconnectError
 from faststream.asgi.types import ASGIApp
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gcmem.models import Turn
+from gcmem.models import Namespace, Turn
 from gcmem.pipeline.codec import describe_validation_error
 from gcmem.pipeline.query import QueryRequest
 from gcmem.settings import Settings
@@ -37,6 +40,21 @@ log = logging.getLogger(__name__)
 
 JSON = {"content-type": "application/json"}
 MAX_TURNS_PER_REQUEST = 10_000
+
+
+class ConfirmRequest(BaseModel):
+    """A confirmation call for a key under the confirm policy."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    namespace: Namespace | None = None
+    subject: str = Field(min_length=1, max_length=512)
+    relation: str = Field(min_length=1, max_length=256)
+    object: str | None = Field(
+        default=None, max_length=2048, description="The held value meant (guards a race)."
+    )
+    reject: bool = False
+    by: str = Field(default="http", min_length=1, max_length=256, description="For the audit.")
 
 
 def _json(data: Any, status: int = 200) -> AsgiResponse:
@@ -187,6 +205,40 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         status = 400 if reply.error_kind == "invalid" else 500
         return _error(status, reply.error or "query failed")
 
+    @post(description="Promote or reject a value held pending confirmation (confirm policy).")
+    async def post_confirm(scope: Any, request: Request) -> AsgiResponse:
+        unauthenticated = auth.check(request, [])
+        if unauthenticated is not None:
+            return unauthenticated
+        data = await _read_json(request, limit)
+        if isinstance(data, AsgiResponse):
+            return data
+        try:
+            req = ConfirmRequest.model_validate(data)
+        except ValidationError as exc:
+            return _error(422, describe_validation_error(exc))
+        ns = req.namespace or settings.namespace
+        denied = auth.check(request, [ns])
+        if denied is not None:
+            return denied
+        memory = runtime.memory
+        if memory is None or runtime.runner is None:
+            return _error(503, "starting")
+        result = await runtime.runner.run(
+            lambda: memory.confirm(
+                req.subject, req.relation, req.object, namespace=ns, by=req.by, reject=req.reject
+            )
+        )
+        return _json(
+            {
+                "namespace": ns,
+                "outcome": result.outcome,
+                "fact_id": result.fact_id,
+                "object": result.object,
+                "closed_chunks": list(result.closed_chunks),
+            }
+        )
+
     @get(description="200 when Redis and the index answer, else 503.")
     async def healthz(scope: Any, request: Request) -> AsgiResponse:
         checks: dict[str, str] = {}
@@ -220,6 +272,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
     return [
         ("/v1/turns", post_turns),
         ("/v1/query", post_query),
+        ("/v1/ledger/confirm", post_confirm),
         ("/healthz", healthz),
         ("/metrics", metrics),
     ]

@@ -19,8 +19,8 @@ import numpy as np
 from faststream.redis import RedisBroker
 
 from gcmem.models import Chunk
-from gcmem.mtm.index import Hit, MediumTermIndex
 from gcmem.pipeline.runner import MemoryRunner
+from gcmem.storage.mtm.index import Hit, MediumTermIndex
 
 
 class IndexBusError(RuntimeError):

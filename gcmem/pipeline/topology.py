@@ -7,8 +7,8 @@ import socket
 import uuid
 from dataclasses import dataclass
 
-from gcmem.redis_backend import Keyspace
 from gcmem.settings import Settings
+from gcmem.storage.redis import Keyspace
 
 
 def default_consumer_name() -> str:

@@ -1,0 +1,304 @@
+"""Held-out instances: text none of gcmem's generators wrote.
+
+Three kinds of source, one schema (``Instance``):
+
+- ``static`` and ``changes``: instance sets written by separate helpers that saw neither
+  gcmem's code nor its scenario generator (``data/<set>/{dev,test}.jsonl``, with the
+  hand-written sources and the validator that checked them). ``dev`` may be read while
+  developing; ``test`` is held out: nothing is fitted on it.
+- ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
+  of them revised to change one real answer span into another real answer of the same page
+  and question type, among still-true paragraphs of the same page and of other pages.
+- ``locomo``: LoCoMo's long real conversations (CC BY-NC 4.0); the evidence turns of its
+  single- and multi-hop questions must survive the filter (nothing labels which facts
+  changed, so other drops are counted, not judged).
+
+The real sets are built deterministically from ``../shared/data/real`` at run time and are
+not committed (their licences travel with the source files).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from pydantic import BaseModel, Field, model_validator
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+REAL_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
+WRITTEN_SETS = ("static", "changes")
+REAL_SETS = ("tsqa-revisions", "locomo")
+
+
+class HeldoutTurn(BaseModel):
+    id: str
+    ts: datetime
+    text: str
+
+
+class Instance(BaseModel):
+    """One query over one memory. Turns are labelled: ``current`` (hold the answer: must stay),
+    ``stale`` (a superseded value: should go), ``still_true`` (must stay); turns in none of
+    them are unlabelled (their drops are counted, not judged). Instances with the same
+    ``group`` share one namespace and its turns (ingested once)."""
+
+    id: str
+    family: str
+    turns: list[HeldoutTurn]
+    query: str
+    current_turns: list[str]
+    stale_turns: list[str] = Field(default_factory=list)
+    still_true_turns: list[str] = Field(default_factory=list)
+    current_value: str = ""
+    stale_values: list[str] = Field(default_factory=list)
+    group: str | None = None
+
+    @model_validator(mode="after")
+    def _labels_name_turns(self) -> Instance:
+        ids = {t.id for t in self.turns}
+        labelled = [*self.current_turns, *self.stale_turns, *self.still_true_turns]
+        unknown = set(labelled) - ids
+        if unknown:
+            raise ValueError(f"{self.id}: labels name unknown turns {sorted(unknown)}")
+        if len(labelled) != len(set(labelled)):
+            raise ValueError(f"{self.id}: a turn has two labels")
+        return self
+
+
+def load_jsonl(path: Path) -> list[Instance]:
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(Instance.model_validate_json(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: {exc}") from exc
+    return out
+
+
+def load_set(name: str, split: str, *, limit: int | None = None, seed: int = 0) -> list[Instance]:
+    """A named set's split: "dev" (for development) or "test" (held out). Time-Sensitive QA's
+    dev split is built from its train file, its test split from its test file; LoCoMo has
+    only a test split."""
+    if name in WRITTEN_SETS:
+        items = load_jsonl(DATA_DIR / name / f"{split}.jsonl")
+    elif name == "tsqa-revisions":
+        source = "train" if split == "dev" else "test"
+        items = list(
+            tsqa_revisions(REAL_DIR / "time_sensitive_qa" / f"human_annotated_{source}.json")
+        )
+    elif name == "locomo":
+        if split != "test":
+            raise ValueError("LoCoMo is held out: it has only a test split")
+        items = list(locomo_questions(REAL_DIR / "locomo" / "locomo10.json"))
+    else:
+        raise ValueError(f"unknown set {name!r}; known: {', '.join(WRITTEN_SETS + REAL_SETS)}")
+    if limit is not None and len(items) > limit:
+        items = _sample(items, limit, seed)
+    return items
+
+
+def _sample(items: list[Instance], limit: int, seed: int) -> list[Instance]:
+    """``limit`` instances, spread over families (and groups) deterministically."""
+    rng = random.Random(seed)
+    by_family: dict[str, list[Instance]] = {}
+    for item in items:
+        by_family.setdefault(item.family, []).append(item)
+    picked: list[Instance] = []
+    pools = [rng.sample(v, len(v)) for _, v in sorted(by_family.items())]
+    while len(picked) < limit and any(pools):
+        for pool in pools:
+            if pool and len(picked) < limit:
+                picked.append(pool.pop())
+    return picked
+
+
+# --- Time-Sensitive QA: one paragraph revised to change one value --------------------------
+
+_BASE = datetime(2021, 1, 4, 9, 0, tzinfo=UTC)
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def tsqa_revisions(
+    path: Path, *, same_page: int = 3, other_pages: int = 5, seed: int = 0
+) -> Iterator[Instance]:
+    """For each question whose answer span sits in a paragraph, and another real answer of
+    the same page's questions (same property, e.g. employer) that the paragraph does not
+    contain: the paragraph as it was (old value), a revision with the span replaced (new
+    value), ``same_page`` other paragraphs of the page and ``other_pages`` paragraphs of
+    other pages, all still true. The revision is the newest turn in half of the instances;
+    in the other half still-true paragraphs come after it."""
+    pages = json.loads(path.read_text(encoding="utf-8"))
+    rng = random.Random(seed)
+    long_paras = [
+        (pi, para) for pi, page in enumerate(pages) for para in page["paras"] if _words(para) >= 25
+    ]
+    for pi, page in enumerate(pages):
+        paras: list[str] = page["paras"]
+        answers = [
+            (q, a) for q, spans in page["questions"] for a in spans if a["para"] < len(paras)
+        ]
+        used: set[int] = set()
+        for q, a in answers:
+            para_i = a["para"]
+            old_value = a["answer"].strip()
+            para = paras[para_i]
+            if para_i in used or _words(para) < 25 or old_value not in para:
+                continue
+            others = [
+                b["answer"].strip()
+                for _, b in answers
+                if b["answer"].strip() not in para and b["answer"].strip() != old_value
+            ]
+            if not others:
+                continue
+            new_value = others[0]
+            revised = para.replace(old_value, new_value)
+            if old_value in revised:
+                continue
+            used.add(para_i)
+            page_paras = [
+                p for j, p in enumerate(paras) if j != para_i and _words(p) >= 25 and p != para
+            ][:same_page]
+            pool = [p for j, p in long_paras if j != pi]
+            unrelated = rng.sample(pool, other_pages)
+            yield _revision_instance(
+                f"tsqa-{pi:03d}-{para_i:02d}",
+                question=_undated(q),
+                old=para,
+                new=revised,
+                page=page_paras,
+                unrelated=unrelated,
+                values=(old_value, new_value),
+                revision_last=len(used) % 2 == 1,
+                offset_days=pi * 3,
+            )
+
+
+def _undated(question: str) -> str:
+    # "... from 2004 to 2005?" asks about a period; the memory's question is about now.
+    q = re.sub(
+        r"\b(?:from|between|in|during|since|until|by)\s+\d{4}(?:\s*(?:to|and|-)\s*\d{4})?",
+        "",
+        question,
+    )
+    q = re.sub(r"\s+", " ", q).replace(" ?", "?").strip(" ,")
+    return q
+
+
+def _revision_instance(
+    iid: str,
+    *,
+    question: str,
+    old: str,
+    new: str,
+    page: list[str],
+    unrelated: list[str],
+    values: tuple[str, str],
+    revision_last: bool,
+    offset_days: int,
+) -> Instance:
+    start = _BASE + timedelta(days=offset_days)
+    texts: list[tuple[str, str]] = [("old", old)]
+    fillers = [("page", p) for p in page] + [("other", p) for p in unrelated]
+    if revision_last:
+        texts += [*fillers, ("new", new)]
+    else:
+        half = len(fillers) // 2
+        texts += [*fillers[:half], ("new", new), *fillers[half:]]
+    turns, current, stale, still = [], [], [], []
+    for n, (kind, text) in enumerate(texts, 1):
+        tid = f"t{n}"
+        turns.append(HeldoutTurn(id=tid, ts=start + timedelta(days=7 * n), text=text))
+        {"old": stale, "new": current}.get(kind, still).append(tid)
+    return Instance(
+        id=iid,
+        family="paragraph_revision" if revision_last else "paragraph_revision_mid",
+        turns=turns,
+        query=question,
+        current_turns=current,
+        stale_turns=stale,
+        still_true_turns=still,
+        current_value=values[1],
+        stale_values=[values[0]],
+    )
+
+
+# --- LoCoMo: real long conversations; the evidence turns must survive ------------------------
+
+_LOCOMO_TIME = re.compile(r"(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) (\w+),? (\d{4})")
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
+        1,
+    )
+}
+
+
+def _locomo_time(text: str) -> datetime:
+    m = _LOCOMO_TIME.search(text)
+    if m is None:
+        raise ValueError(f"unrecognised LoCoMo session time {text!r}")
+    hour, minute, half, day, month, year = m.groups()
+    h = int(hour) % 12 + (12 if half.lower() == "pm" else 0)
+    return datetime(int(year), _MONTHS[month.lower()], int(day), h, int(minute), tzinfo=UTC)
+
+
+def locomo_questions(
+    path: Path, *, per_conversation: int = 15, categories: tuple[int, ...] = (1, 4), seed: int = 0
+) -> Iterator[Instance]:
+    """Each conversation is one group (one namespace, every turn ingested once, timed by its
+    session's date); ``per_conversation`` of its single-/multi-hop questions become queries
+    whose evidence turns are ``current`` (must stay)."""
+    rng = random.Random(seed)
+    for conv in json.loads(path.read_text(encoding="utf-8")):
+        c = conv["conversation"]
+        turns: list[HeldoutTurn] = []
+        n = 1
+        while f"session_{n}" in c:
+            when = _locomo_time(c[f"session_{n}_date_time"])
+            for i, t in enumerate(c[f"session_{n}"]):
+                text = f"{t['speaker']}: {t['text']}"
+                turns.append(
+                    HeldoutTurn(id=t["dia_id"], ts=when + timedelta(seconds=30 * i), text=text)
+                )
+            n += 1
+        ids = {t.id for t in turns}
+        qa = [
+            q
+            for q in conv["qa"]
+            if q.get("category") in categories
+            and q.get("evidence")
+            and all(e in ids for e in q["evidence"])
+        ]
+        for j, q in enumerate(rng.sample(qa, min(per_conversation, len(qa)))):
+            yield Instance(
+                id=f"locomo-{conv['sample_id']}-{j:02d}",
+                family=f"locomo_cat{q['category']}",
+                turns=turns,
+                query=q["question"],
+                current_turns=sorted(set(q["evidence"])),
+                current_value=str(q.get("answer", "")),
+                group=f"locomo-{conv['sample_id']}",
+            )

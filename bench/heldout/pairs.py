@@ -1,0 +1,154 @@
+"""``python -m bench no-harm-pairs``: κ's candidate pairs on held-out text, labelled.
+
+Every pair Φ_T would send to the oracle (after the supersession pre-filter, ledger-decided
+pairs excluded) is labelled from the instance's turn labels: ``justified`` (the older chunk is
+stale and the newer one holds the current value), ``harmful`` (the older chunk is still true:
+dropping it loses a fact) or ``other``. Each pair gets the features a decision rule may use:
+P(contradiction) in both directions, the best sentence pair's score in both directions, the
+entity test, cosine similarity, and both chunks' similarity to the query. The JSON feeds
+``decision_table``: the precision and recall of each candidate rule, so the rule and its
+threshold are chosen on the dev split and only reported on the test split.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+from tqdm.auto import tqdm
+
+from bench.heldout.data import Instance, load_set
+from bench.heldout.run import RESULTS, CachedEmbedder, _namespace
+from gcmem import Memory, Turn
+from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.facts.chunking import split_sentences
+from gcmem.oracle.cross_encoder import CrossEncoderOracle
+from gcmem.oracle.pairs import ledger_facts, plan_pairs, read_facts
+from gcmem.oracle.relatedness import entities
+from gcmem.settings import Settings
+
+
+def _label(instance: Instance, ns: str, older_turn: str, newer_turn: str) -> str:
+    def kind(turn_id: str) -> str:
+        tid = turn_id.removeprefix(f"{ns}-")
+        if tid in instance.stale_turns:
+            return "stale"
+        if tid in instance.current_turns:
+            return "current"
+        return "still" if tid in instance.still_true_turns else "unlabelled"
+
+    old, new = kind(older_turn), kind(newer_turn)
+    if old == "stale" and new == "current":
+        return "justified"
+    if old in ("still", "current"):
+        return "harmful"
+    return "other"
+
+
+def sentence_scores(oracle: CrossEncoderOracle, older: str, newer: str) -> tuple[float, float, int]:
+    """Best sentence pair by min(forward, backward): its two scores and the pair count."""
+    a, b = split_sentences(older) or [older], split_sentences(newer) or [newer]
+    pairs = [(x, y) for x in a for y in b]
+    fwd = oracle.score_directed(pairs)
+    bwd = oracle.score_directed([(y, x) for x, y in pairs])
+    best = int(np.argmax(np.minimum(fwd, bwd)))
+    return float(fwd[best]), float(bwd[best]), len(pairs)
+
+
+def collect(
+    instances: Sequence[Instance], *, embedder: CachedEmbedder, oracle: CrossEncoderOracle, k: int
+) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="gcmem-pairs-") as tmp:
+        settings = Settings(
+            data_dir=Path(tmp),
+            ephemeral=True,
+            redis_url=None,
+            key_prefix=f"pairs-{uuid.uuid4().hex[:8]}",
+            stm_size=0,
+            filters=["supersession"],
+        )
+        mem = Memory(settings, embedder=embedder)
+        ingested: set[str] = set()
+        for inst in tqdm(instances, desc="pairs", unit="query"):
+            ns = _namespace(inst)
+            if ns not in ingested:
+                mem.ingest(
+                    [
+                        Turn(id=f"{ns}-{t.id}", namespace=ns, text=t.text, ts=t.ts)
+                        for t in inst.turns
+                    ]
+                )
+                ingested.add(ns)
+            cands = mem.candidates(inst.query, namespace=ns, k=k)
+            survivors = mem.filter(cands).kept
+            qvec = embedder.embed([inst.query])[0]
+            vecs = dict(
+                zip(
+                    [c.id for c in survivors],
+                    embedder.embed([c.chunk.text for c in survivors]),
+                    strict=True,
+                )
+            )
+            plan = plan_pairs(
+                survivors, facts=read_facts([c.chunk for c in survivors], ledger_facts), vectors={}
+            )
+            if not plan.oracle:
+                continue
+            pairs = [(a.chunk.text, b.chunk.text) for a, b in plan.oracle]
+            fwd = oracle.score_directed(pairs)
+            bwd = oracle.score_directed([(b, a) for a, b in pairs])
+            for (a, b), f, r in zip(plan.oracle, fwd, bwd, strict=True):
+                row: dict[str, Any] = {
+                    "instance": inst.id,
+                    "family": inst.family,
+                    "label": _label(inst, ns, a.chunk.turn_id, b.chunk.turn_id),
+                    "older": a.chunk.text,
+                    "newer": b.chunk.text,
+                    "fwd": float(f),
+                    "bwd": float(r),
+                    "cosine": float(vecs[a.id] @ vecs[b.id]),
+                    "q_older": float(vecs[a.id] @ qvec),
+                    "q_newer": float(vecs[b.id] @ qvec),
+                    "entities_shared": bool(entities(a.chunk.text) & entities(b.chunk.text)),
+                    "entities_known": bool(entities(a.chunk.text) and entities(b.chunk.text)),
+                }
+                if max(f, r) >= 0.3:
+                    sf, sb, n = sentence_scores(oracle, a.chunk.text, b.chunk.text)
+                    row.update(sent_fwd=sf, sent_bwd=sb, sent_pairs=n)
+                else:
+                    row.update(sent_fwd=0.0, sent_bwd=0.0, sent_pairs=0)
+                rows.append(row)
+        mem.close()
+    return rows
+
+
+def cli(
+    sets: list[str] = typer.Option(["static", "changes", "tsqa-revisions"], "--set"),
+    split: str = typer.Option("dev", help="dev (rules are chosen here) or test (held out)."),
+    limit: int | None = typer.Option(None, help="At most this many queries per set."),
+    k: int = typer.Option(10),
+    out: Path = typer.Option(RESULTS / "pairs"),
+) -> None:
+    """Labelled κ pairs with decision features, for choosing the drop rule on dev."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    s = Settings()
+    embedder = CachedEmbedder(TransformerEmbedder(s.embedder))
+    oracle = CrossEncoderOracle(s.nli_model, direction="forward", max_length=s.oracle_max_length)
+    rows: list[dict[str, Any]] = []
+    for name in sets:
+        for row in collect(
+            load_set(name, split, limit=limit), embedder=embedder, oracle=oracle, k=k
+        ):
+            rows.append({"set": name, **row})
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"pairs-{split}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    typer.echo(f"{len(rows)} pairs -> {path}")

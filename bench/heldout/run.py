@@ -1,0 +1,345 @@
+"""``python -m bench no-harm``: what each filter chain drops on held-out text.
+
+For every instance, each condition's ``Memory`` ingests the same turns (one namespace per
+instance or group) and answers the same query; the candidate sets R_k of all conditions are
+checked to be identical, so the numbers compare filters, not retrieval. Per family:
+
+- ``still_true_drop_rate``: chunks of still-true turns (and the parts of a stale turn that
+  carry no stale value) in R_k that the chain dropped, unless a kept chunk restates them;
+- ``current_lost``: queries whose answer-bearing chunks were in R_k and all dropped;
+- ``current_present``: queries with an answer-bearing chunk in the final context;
+- ``stale_exposure``: queries (with a stale turn) whose context still shows a stale value;
+  ``stale_unflagged``: ... without a surfaced conflict noting that it may be superseded;
+- ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
+
+Conditions: ``rag`` (no filter), ``v0.1`` (the chain that was the default before the no-harm
+rule: supersession + Φ_T on the bare offline checkpoint at θ 0.6), ``default`` (``Settings()``
+as shipped), plus any ``--condition NAME='{"setting": value}'``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+from tqdm.auto import tqdm
+
+from bench.heldout.data import REAL_SETS, WRITTEN_SETS, Instance, load_set
+from gcmem import Memory, Turn
+from gcmem.embedding import Embedder
+from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.models import RetrievalResult
+from gcmem.settings import Settings
+
+RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
+
+# The chain shipped as the default before the no-harm rule, spelled out so later defaults
+# cannot change it.
+V01: dict[str, Any] = {
+    "filters": ["supersession", "dominance"],
+    "oracle_gate": "none",
+    "oracle_calibration": None,
+    "oracle_threshold": 0.6,
+    "oracle_direction": "max",
+    "dominance_same_subject": False,
+    "dominance_surface_threshold": None,
+    "dominance_confirm_threshold": None,
+}
+CONDITIONS: dict[str, dict[str, Any]] = {"rag": {"filters": []}, "v0.1": V01, "default": {}}
+
+
+class CachedEmbedder:
+    """One model for every condition's memory; each distinct text embedded once."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self._cache: dict[str, np.ndarray] = {}
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
+                self._cache[text] = vec
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+
+@dataclass
+class Tally:
+    queries: int = 0
+    still_true_candidates: int = 0
+    still_true_dropped: int = 0
+    current_in_candidates: int = 0
+    current_lost: int = 0
+    current_present: int = 0
+    with_stale: int = 0
+    stale_exposed: int = 0
+    stale_unflagged: int = 0
+    unlabelled_dropped: int = 0
+    conflicts: int = 0
+    filter_ms: list[float] = field(default_factory=list)
+    drops: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        def rate(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "queries": self.queries,
+            "still_true_candidates": self.still_true_candidates,
+            "still_true_dropped": self.still_true_dropped,
+            "still_true_drop_rate": rate(self.still_true_dropped, self.still_true_candidates),
+            "current_in_candidates": self.current_in_candidates,
+            "current_lost": self.current_lost,
+            "current_present": rate(self.current_present, self.queries),
+            "queries_with_stale": self.with_stale,
+            "stale_exposure": rate(self.stale_exposed, self.with_stale),
+            "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
+            "conflicts_surfaced": self.conflicts,
+            "unlabelled_dropped": self.unlabelled_dropped,
+            "filter_ms_p50": round(float(np.median(self.filter_ms)), 2) if self.filter_ms else None,
+        }
+
+
+def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) -> None:
+    """Add one query's outcome to ``tally`` (chunk-level, see the module docstring)."""
+    label: dict[str, str] = {}
+    for kind, ids in (
+        ("current", instance.current_turns),
+        ("stale", instance.stale_turns),
+        ("still", instance.still_true_turns),
+    ):
+        for tid in ids:
+            label[f"{ns}-{tid}"] = kind
+
+    def bearing(text: str, kind: str) -> bool:
+        if kind == "current":
+            return not instance.current_value or instance.current_value in text
+        if kind == "stale":
+            return not instance.stale_values or any(v in text for v in instance.stale_values)
+        return False
+
+    kept = [(c.chunk.turn_id, c.chunk.text) for c in result.kept]
+    dropped = [(d.chunk.chunk.turn_id, d.chunk.chunk.text, d) for d in result.dropped]
+    kept_texts = {t for _, t in kept}
+    tally.queries += 1
+    # answer-bearing chunks: if no chunk of a current turn carries the value verbatim (the
+    # value was split across chunks), every chunk of the current turns counts
+    cand = [(tid, text) for tid, text in kept] + [(tid, text) for tid, text, _ in dropped]
+    current_cands = [(t, x) for t, x in cand if label.get(t) == "current"]
+    answer = [(t, x) for t, x in current_cands if bearing(x, "current")] or current_cands
+    answer_texts = {x for _, x in answer}
+    if answer:
+        tally.current_in_candidates += 1
+        if not any(x in answer_texts for _, x in kept):
+            tally.current_lost += 1
+    if any(label.get(t) == "current" and x in answer_texts for t, x in kept):
+        tally.current_present += 1
+    tally.conflicts += len(result.conflicts)
+    if instance.stale_turns:
+        tally.with_stale += 1
+        shown = [
+            c.id
+            for c in result.kept
+            if label.get(c.chunk.turn_id) == "stale" and bearing(c.chunk.text, "stale")
+        ]
+        if shown:
+            tally.stale_exposed += 1
+            flagged = {c.older.id for c in result.conflicts}
+            if any(cid not in flagged for cid in shown):
+                tally.stale_unflagged += 1
+    for tid, text in cand:
+        kind = label.get(tid)
+        if kind == "still" or (kind == "stale" and not bearing(text, "stale")):
+            tally.still_true_candidates += 1
+    for tid, text, decision in dropped:
+        kind = label.get(tid)
+        harmful = kind == "still" or (kind == "stale" and not bearing(text, "stale"))
+        if harmful and text not in kept_texts:
+            tally.still_true_dropped += 1
+            tally.drops.append(
+                {
+                    "instance": instance.id,
+                    "family": instance.family,
+                    "text": text[:200],
+                    "stage": decision.stage,
+                    "reason": decision.reason[:300],
+                }
+            )
+        elif kind is None:
+            tally.unlabelled_dropped += 1
+
+
+def _memory(name: str, overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) -> Memory:
+    base = {
+        "data_dir": data_dir / name,
+        "ephemeral": True,
+        "redis_url": None,
+        "key_prefix": f"noharm-{uuid.uuid4().hex[:10]}",
+        "stm_size": 0,
+    }
+    return Memory(Settings(**{**base, **overrides}), embedder=embedder)
+
+
+def _namespace(instance: Instance) -> str:
+    raw = instance.group or instance.id
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in raw)[:60]
+
+
+def evaluate(
+    sets: Mapping[str, list[Instance]],
+    conditions: Mapping[str, Mapping[str, Any]],
+    *,
+    embedder: Embedder,
+    k: int = 10,
+) -> dict[str, Any]:
+    """Every condition over every set: per-family tallies, and whether R_k matched."""
+    out: dict[str, Any] = {"k": k, "conditions": {n: dict(c) for n, c in conditions.items()}}
+    with tempfile.TemporaryDirectory(prefix="gcmem-noharm-") as tmp:
+        memories = {
+            name: _memory(name, over, embedder, Path(tmp)) for name, over in conditions.items()
+        }
+        results: dict[str, Any] = {}
+        mismatched = 0
+        for set_name, instances in sets.items():
+            tallies: dict[str, dict[str, Tally]] = {n: {} for n in conditions}
+            ingested: set[str] = set()
+            for inst in tqdm(instances, desc=set_name, unit="query"):
+                ns = _namespace(inst)
+                if ns not in ingested:
+                    turns = [
+                        Turn(id=f"{ns}-{t.id}", namespace=ns, text=t.text, ts=t.ts)
+                        for t in inst.turns
+                    ]
+                    for mem in memories.values():
+                        for start in range(0, len(turns), 64):
+                            mem.ingest(turns[start : start + 64])
+                    ingested.add(ns)
+                reference: set[str] | None = None
+                for name, mem in memories.items():
+                    cands = mem.candidates(inst.query, namespace=ns, k=k)
+                    ids = {c.id for c in cands.candidates}
+                    if reference is None:
+                        reference = ids
+                    elif ids != reference:
+                        mismatched += 1
+                    t0 = time.perf_counter()
+                    result = mem.filter(cands)
+                    ms = (time.perf_counter() - t0) * 1e3
+                    for fam in (inst.family, "all"):
+                        tally = tallies[name].setdefault(fam, Tally())
+                        tally.filter_ms.append(ms)
+                        score(inst, result, tally, ns)
+            results[set_name] = {
+                name: {fam: t.summary() for fam, t in sorted(fams.items())}
+                for name, fams in tallies.items()
+            }
+            results[set_name]["_drops"] = {
+                name: fams["all"].drops[:50] for name, fams in tallies.items() if "all" in fams
+            }
+        for mem in memories.values():
+            mem.close()
+    out["sets"] = results
+    out["candidate_sets_mismatched"] = mismatched
+    return out
+
+
+def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{tag}.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
+    lines = [
+        f"# No-harm on held-out text ({tag})",
+        "",
+        f"k = {report['k']}, STM off; candidate sets identical across conditions: "
+        f"{'yes' if report['candidate_sets_mismatched'] == 0 else 'NO'}.",
+        "",
+    ]
+    for set_name, per_cond in report["sets"].items():
+        lines += [
+            f"## {set_name}",
+            "",
+            "| family | condition | queries | still-true dropped | drop rate | current lost "
+            "| current present | stale exposure | stale unflagged |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        conds = [c for c in per_cond if not c.startswith("_")]
+        families = sorted({f for c in conds for f in per_cond[c]}, key=lambda f: (f == "all", f))
+        for fam in families:
+            for cond in conds:
+                r = per_cond[cond].get(fam)
+                if r is None:
+                    continue
+                lines.append(
+                    f"| {fam} | {cond} | {r['queries']} | {r['still_true_dropped']}/"
+                    f"{r['still_true_candidates']} | {_fmt(r['still_true_drop_rate'])} | "
+                    f"{r['current_lost']} | {_fmt(r['current_present'])} | "
+                    f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} |"
+                )
+        lines.append("")
+    (out / f"{tag}.md").write_text("\n".join(lines))
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def cli(
+    sets: list[str] = typer.Option(
+        ["static", "changes", "tsqa-revisions"],
+        "--set",
+        help=f"Sets to run: {', '.join(WRITTEN_SETS + REAL_SETS)}.",
+    ),
+    split: str = typer.Option("test", help="dev (for development) or test (held out)."),
+    condition: list[str] = typer.Option(
+        [], help="Extra condition NAME='{json settings overrides}' (repeatable)."
+    ),
+    only: list[str] = typer.Option([], help="Run only these conditions (default: all)."),
+    limit: int | None = typer.Option(None, help="At most this many queries per set."),
+    k: int = typer.Option(10, help="MTM top-k."),
+    out: Path = typer.Option(RESULTS, help="Where results go."),
+    tag: str | None = typer.Option(None, help="File name stem (default: the split)."),
+    smoke: bool = typer.Option(False, help="A few queries per set (CI)."),
+) -> None:
+    """Still-true facts dropped, current value lost, stale exposure: per family, per chain."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    conds = dict(CONDITIONS)
+    for spec in condition:
+        name, _, raw = spec.partition("=")
+        conds[name] = json.loads(raw)
+    if only:
+        conds = {n: c for n, c in conds.items() if n in only}
+    n = 6 if smoke else limit
+    data = {s: load_set(s, split, limit=n) for s in sets}
+    embedder = CachedEmbedder(TransformerEmbedder(Settings().embedder))
+    report = evaluate(data, conds, embedder=embedder, k=k)
+    report["split"] = split
+    write_report(report, out, tag or ("smoke" if smoke else split))
+    for set_name, per_cond in report["sets"].items():
+        for cond, fams in per_cond.items():
+            if cond.startswith("_"):
+                continue
+            a = fams["all"]
+            typer.echo(
+                f"{set_name:16s} {cond:10s} still-true dropped {a['still_true_dropped']}/"
+                f"{a['still_true_candidates']}  current lost {a['current_lost']}  "
+                f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])} "
+                f"(unflagged {_fmt(a['stale_unflagged'])})"
+            )

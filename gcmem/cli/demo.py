@@ -1,0 +1,114 @@
+"""The built-in demo: a project's and a person's memory over a few weeks, stale and current.
+
+Every question is answered twice from the same candidate set: standard RAG (no filters) and
+the configured filter chain, so the difference is only what the filters did.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from gcmem.memory import Memory
+from gcmem.models import RetrievalResult, Turn
+
+_START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+# (day offset, role, text). Values change without recency words, as they do in real logs.
+TIMELINE: list[tuple[int, str, str]] = [
+    (0, "user", "The payments service runs on port 8000."),
+    (0, "user", "The project is licensed under Apache-2.0."),
+    (1, "assistant", "We pin fastapi at 0.95.2 in requirements.txt."),
+    (2, "user", "The API base path for the project is /api/v1."),
+    (3, "user", "Sam is badly out of shape these days."),
+    (3, "user", "Sam lives alone in a studio flat."),
+    (4, "user", "The payments service runs on port 8000."),
+    (5, "user", "Sam's favourite food is ramen."),
+    (6, "assistant", "The staging database is called orders_stage."),
+    (9, "user", "The API base path for the project is /api/v2."),
+    (12, "user", "The payments service runs on port 8080."),
+    (14, "assistant", "We pin fastapi at 0.110.0 in requirements.txt."),
+    (16, "user", "Sam is very fit."),
+    (18, "user", "Sam shares a house with his wife and two kids."),
+    (17, "user", "Maria reports to Dana."),
+    (20, "user", "Maria reports to Lee."),
+]
+
+QUESTIONS = [
+    "Which port does the payments service run on?",
+    "What fastapi version do we pin?",
+    "What is the API base path?",
+    "How fit is Sam?",
+    "Who does Sam live with?",
+    "What is Sam's favourite food?",
+    "Who does Maria report to?",
+    "What licence does the project use?",
+]
+
+
+def demo_turns(namespace: str) -> list[Turn]:
+    return [
+        Turn(
+            id=f"demo-{i:02d}",
+            namespace=namespace,
+            session_id=f"session-{day // 7}",
+            role=role,
+            text=text,
+            ts=_START + timedelta(days=day, minutes=i),
+        )
+        for i, (day, role, text) in enumerate(TIMELINE)
+    ]
+
+
+def _when(result_ts: datetime) -> str:
+    return result_ts.strftime("%Y-%m-%d")
+
+
+def render_result(result: RetrievalResult, console: Console, title: str | None = None) -> None:
+    table = Table(title=title or f"{result.query}  [{', '.join(result.filters) or 'no filters'}]")
+    table.add_column("", width=4)
+    table.add_column("date")
+    table.add_column("chunk")
+    table.add_column("why", overflow="fold")
+    for c in result.kept:
+        table.add_row("keep", _when(c.chunk.ts), escape(c.chunk.text), f"relevance {c.score:.2f}")
+    texts = {c.chunk.id: c.chunk.text for c in result.kept}
+    texts.update((d.chunk.chunk.id, d.chunk.chunk.text) for d in result.dropped)
+    for d in result.dropped:
+        why = f"[{d.stage}] {d.reason}"
+        if d.score is not None and f"{d.score:.2f}" not in d.reason:
+            why += f" (score {d.score:.2f})"
+        if d.dominated_by in texts:
+            why += f'; newer: "{texts[d.dominated_by]}"'
+        why = escape(why)  # rich would read "[dominance]" (or brackets in memory text) as markup
+        table.add_row("[red]drop[/red]", _when(d.chunk.chunk.ts), escape(d.chunk.chunk.text), why)
+    console.print(table)
+    for conflict in result.conflicts:
+        older, newer = conflict.older.chunk, conflict.newer.chunk
+        console.print(
+            f"[yellow]surfaced[/yellow] {escape(repr(older.text))} ({_when(older.ts)}) may be "
+            f"superseded by {escape(repr(newer.text))} ({_when(newer.ts)}): "
+            f"{escape(conflict.reason)}"
+        )
+    timings = ", ".join(f"{k} {v:.1f} ms" for k, v in result.timings_ms.items())
+    console.print(f"[dim]{result.candidates} candidates; {timings}[/dim]")
+
+
+def run_demo(memory: Memory, console: Console) -> None:
+    namespace = memory.settings.namespace
+    report = memory.ingest(demo_turns(namespace))
+    console.print(
+        f"ingested {report.turns} turns ({report.chunks} chunks) into namespace "
+        f"[bold]{namespace}[/bold] with embedder [bold]{memory.embedder.name}[/bold]"
+    )
+    chain = ", ".join(f.name for f in memory.filters) or "none (set GCMEM_FILTERS)"
+    console.print(f"filter chain: {chain}\n")
+    for question in QUESTIONS:
+        candidates = memory.candidates(question, namespace=namespace, k=4)
+        console.rule(question)
+        rag = memory.filter(candidates, filters=[])
+        console.print("[bold]standard RAG context[/bold]: " + " | ".join(rag.texts))
+        render_result(memory.filter(candidates), console, title="gcmem")

@@ -1,0 +1,761 @@
+"""Deterministic (subject, relation, object) extraction, and the key normalisation the ledger uses.
+
+No model: a fixed set of sentence forms, tried in order, each anchored on its verb phrase. The
+object is the single mutable value; subject and relation become the ledger key. Everything
+that is not clearly one value for one key yields no triple and falls through to the later
+stages (the oracle): the extractor never guesses.
+
+Forms (each also in the plural, ``are``/``use``/...):
+
+- version specs: ``fastapi==0.110.0``, ``react@18.2.0``, ``numpy>=1.26`` (a line of specs, or
+  the object of a verb: ``requirements.txt pins fastapi==0.110.0``), a bare ``fastapi 0.110.0``
+  line, ``we pin X at V``, ``X is pinned at/to V`` -> (X, version, V)
+- ``X is set to Y``, ``X = Y``, ``X: Y``, ``X defaults to Y``, ``we set X to Y``
+- ``X runs/listens on port Y``, ``X is served/exposed on port Y`` -> (X, port, Y)
+- ``X is named/called Y`` -> (X, name, Y)
+- ``X uses Y``, ``X runs on Y``, ``X lives in Y``, ``X works at/for Y``, ``X reports to Y``,
+  ``X returns Y``, ``X inherits from Y``, ``X points/resolves/maps/belongs to Y``
+- passive: ``X is licensed under Y``, ``X is defined in Y``, ``X is hosted on Y``, ... ->
+  (X, "<participle> <preposition>", Y)
+- copula: ``The API base path for the project is /api/v1`` -> (project, api base path, /api/v1)
+
+Key normalisation (``normalize_term``): Unicode NFKC, case folded, quote characters and the
+articles a/an/the removed, whitespace collapsed, edge punctuation stripped. ``X's A``, ``the A
+of X`` and ``the A for X`` all key as (X, A), so "The port of the payments service is 8080"
+and "The payments service runs on port 8080" share a key. Qualifiers after the value ("... at
+0.95.2 in requirements.txt", "In production, ...") become part of the relation, so values
+stated for different scopes never supersede each other.
+
+Object normalisation (``normalize_object``): whitespace collapse only. ``/API`` -> ``/api`` and
+``Status('Good')`` -> ``['GOOD']`` are real changes. Quotes or backticks that wrap the whole
+value, and the sentence's final full stop, delimit the value and are not part of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from gcmem.facts.chunking import split_sentences
+from gcmem.models import Chunk, Fact
+from gcmem.normalize import normalize_key, normalize_object, normalize_term
+
+__all__ = ["chunk_facts", "extract_triples"]
+
+# --- lexicon ---------------------------------------------------------------------------------
+
+
+def _lexicon(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_PRONOUNS = _lexicon(
+    """i me my we us our you your he him his she her they them their it its this that these those
+    there here what which who whom whose where when why how some any each every all both either
+    neither none one someone something anyone anything everyone everything nobody nothing"""
+)
+# A subject may not end with a word that needs something after it.
+_DANGLING = _lexicon(
+    """that which who whom whose where when and or but nor of for to in on at by with from as a an
+    the is are was were be been than"""
+)
+# Words that make a statement not a plain assertion of one current value.
+_REFUSE_WORDS = _lexicon(
+    """not never no none neither nor without cannot isn't aren't wasn't weren't doesn't don't
+    didn't won't wouldn't shouldn't can't couldn't hasn't haven't maybe perhaps probably
+    possibly likely unlikely presumably apparently supposedly might may could should would must
+    will shall can guess think thinks believe believes assume assumes suppose supposes seems
+    seem seemed unsure uncertain unclear roughly approximately around about ish if unless
+    whether"""
+)
+_CONDITIONAL_LEADS = _lexicon(
+    """if when whenever unless whether once suppose supposing assuming after before until since
+    while although though because"""
+)
+_DISCOURSE_LEAD = re.compile(
+    r"^(?:(?:also|so|and|btw|ok|okay|well|right|yes|yeah|no|fyi|note|update|reminder|ps|"
+    r"heads up|by the way|for the record|for reference|as a reminder|just so you know|"
+    r"to be clear|for context|tl;dr)\s*[,:\-]\s*|(?:note that|remember that|keep in mind that|"
+    r"for the record|for reference|also|btw|fyi)\s+)",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)])\s+")
+# Adverbs that say nothing about the value; real logs put them next to the verb.
+_FILLER_ADVERBS = _lexicon(
+    """now currently still again also too already presently actually just officially finally
+    today"""
+)
+# Clause words inside a value mean it is not a single value.
+_CLAUSE_WORDS = _lexicon(
+    """is are was were be been being am has have had do does did will would should can could may
+    might must shall which who whom whose that because since until unless if when while though
+    although so then than whereas"""
+)
+_CONJUNCTIONS = frozenset(["and", "or", "but", "nor", "plus", "either", "both", "versus", "vs"])
+_NON_VALUES = _lexicon(
+    """it this that these those something anything nothing unknown unclear tbd tba todo n/a na same
+    unchanged different pending"""
+)
+# Prepositions that start a qualifier after the value ("... 0.95.2 in requirements.txt").
+# "of" and "per" are not among them: they belong to values ("Bank of America", "120 per min").
+_QUALIFIER_PREPS = _lexicon(
+    """in on at for from under within inside via with during across behind through as"""
+)
+# Head nouns that make "X is <plain word>" a value assignment rather than a description.
+_ATTRIBUTE_NOUNS = _lexicon(
+    """name port host hostname path url uri endpoint address version branch region zone timeout
+    limit size level mode format language framework database db engine backend frontend driver
+    runtime image tag owner lead manager maintainer email phone schedule interval frequency
+    prefix suffix directory dir folder file filename key value default setting status state
+    colour color theme font currency locale timezone city country food drink team role title id
+    identifier number count ratio rate threshold budget deadline price cost license licence
+    provider vendor cluster namespace queue topic channel bucket table schema index model
+    algorithm strategy policy method protocol encoding charset separator delimiter entrypoint
+    command script target destination source origin base root home editor shell os platform
+    compiler interpreter toolchain registry repo repository remote upstream server client broker
+    cache store storage location office salary age goal plan tier capacity quota password token
+    secret account user username handle alias nickname function class module package library
+    dependency decorator signature type field column header cookie parameter argument flag
+    option variable env environment config configuration network subnet vpc dns domain
+    certificate cert day weekday time date month year sport hobby pet car breed diet job
+    employer company school university major partner spouse doctor dentist gym"""
+)
+_PARTICIPLE_IRREGULAR = _lexicon(
+    """built kept held run set put found bound hidden shown made sent spent led read written known
+    drawn grown thrown taken given driven chosen frozen spoken broken worn torn born done seen
+    won hung spun struck stuck sold told shut split spread cut let dealt laid paid said brought
+    bought caught taught thought fed fled met left lost lit meant"""
+)
+_ADJ_PREP = frozenset(["available", "reachable", "accessible", "located", "based"])
+
+_VERSION = r"v?\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*|v\d+"
+_VERSION_RE = re.compile(rf"^(?:{_VERSION})$")
+_SPEC_RE = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._\-]*(?:\[[^\]]*\])?)\s*"
+    rf"(?P<op>===|==|~=|>=|<=|!=|@)\s*(?P<ver>(?:{_VERSION})(?:\.\*)?)$"
+)
+_PACKAGE_NAME_RE = re.compile(r"^[a-z][a-z0-9._\-]*$")
+_CODE_CHARS = set("/_=@#`'\"()[]{}<>:~$\\|*%&+^")
+
+
+# --- the masked sentence ----------------------------------------------------------------------
+
+
+def _mask(text: str) -> str:
+    """Same-length copy of ``text`` in which everything inside quotes or brackets is 'x', so
+    verb phrases and separators are only ever found at the top level of the sentence."""
+    out = list(text)
+    closers = {"(": ")", "[": "]", "{": "}"}
+    stack: list[str] = []
+    quote: str | None = None
+    for i, ch in enumerate(text):
+        if quote is not None:
+            if ch == quote:
+                quote = None
+            else:
+                out[i] = "x"
+            continue
+        if stack:
+            if ch == stack[-1]:
+                stack.pop()
+                continue
+            if ch in closers:
+                stack.append(closers[ch])
+            out[i] = "x"
+            continue
+        if ch in closers:
+            stack.append(closers[ch])
+        elif ch in '`"“':
+            end = "”" if ch == "“" else ch
+            if end in text[i + 1 :]:
+                quote = end
+        elif ch == "'" and (i == 0 or not text[i - 1].isalnum()):
+            # An opening single quote (not an apostrophe) with a closing one later.
+            rest = text[i + 1 :]
+            close = re.search(r"'(?!\w)", rest)
+            if close is not None and close.start() > 0:
+                quote = "'"
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str  # original
+    mask: str  # same length, quotes and brackets blanked
+
+    @classmethod
+    def of(cls, text: str) -> _Sentence:
+        return cls(text, _mask(text))
+
+    def cut(self, start: int, end: int | None = None) -> _Sentence:
+        return _Sentence(self.text[start:end], self.mask[start:end])
+
+    def strip(self) -> _Sentence:
+        left = len(self.text) - len(self.text.lstrip())
+        right = len(self.text.rstrip())
+        return self.cut(left, right)
+
+    def tokens(self) -> list[tuple[str, str]]:
+        """(original, masked) top-level tokens: quoted and bracketed spans stay whole."""
+        return [(self.text[m.start() : m.end()], m.group()) for m in re.finditer(r"\S+", self.mask)]
+
+
+# --- value parsing ----------------------------------------------------------------------------
+
+
+# Modal verbs that are also names ("Will reports to Dana"); capitalised, they are names.
+_NAME_LIKE = frozenset({"will", "may", "can", "mark", "bill", "sue"})
+
+
+def _words(s: _Sentence) -> list[str]:
+    """Top-level plain words (letters and apostrophes only), lower-cased. Code tokens
+    (``/about``, ``app.main``) and quoted spans are not words. A capitalised name-like word
+    ("Will", "May") is a name, not a modal, and is left out."""
+    out = []
+    for token in s.mask.split():
+        word = token.strip('.,;:!?()"')
+        if not word or not re.fullmatch(r"[A-Za-z']+", word):
+            continue
+        if word[0].isupper() and word.lower() in _NAME_LIKE:
+            continue
+        out.append(word.lower())
+    return out
+
+
+def _unwrap(value: str) -> str:
+    """Quotes or backticks wrapping the whole value delimit it."""
+    for left, right in (("`", "`"), ('"', '"'), ("'", "'"), ("“", "”")):
+        if len(value) >= 2 and value.startswith(left) and value.endswith(right):
+            inner = value[1:-1]
+            if left not in inner and right not in inner and inner.strip():
+                return inner.strip()
+    return value
+
+
+def _is_version(token: str) -> bool:
+    return bool(_VERSION_RE.match(token))
+
+
+def _is_strong(value: str) -> bool:
+    """A value that is clearly a value: code, numbers, identifiers, proper names."""
+    if any(ch.isdigit() for ch in value) or any(ch in _CODE_CHARS for ch in value):
+        return True
+    words = value.split()
+    if any(re.search(r"\w[.\-]\w", w) for w in words):  # app.main, Apache-2, snake-case
+        return True
+    if any(w.isupper() and len(w) > 1 for w in words):  # DEBUG, AWS
+        return True
+    if any(re.search(r"[a-z][A-Z]", w) for w in words):  # camelCase, FastAPI
+        return True
+    return all(w[:1].isupper() for w in words if w.lower() not in {"of", "de", "la", "and"})
+
+
+@dataclass(frozen=True)
+class _Value:
+    value: str
+    qualifiers: tuple[str, ...]
+
+
+def _parse_value(obj: _Sentence) -> _Value | None:
+    """The object span -> one value plus trailing qualifier phrases, or None if it is not a
+    single clean value."""
+    tokens = obj.strip().tokens()
+    while tokens and tokens[0][1].lower() in _FILLER_ADVERBS:
+        tokens = tokens[1:]
+    while tokens and tokens[-1][1].lower().strip(".,") in _FILLER_ADVERBS:
+        tokens = tokens[:-1]
+    if not tokens:
+        return None
+    value_tokens: list[str] = []
+    qualifiers: list[list[str]] = []
+    for original, masked in tokens:
+        low = masked.lower()
+        if value_tokens and low in _QUALIFIER_PREPS:
+            qualifiers.append([original])
+            continue
+        if qualifiers:
+            qualifiers[-1].append(original)
+        else:
+            value_tokens.append(original)
+        plain = low.strip(".,;:!")
+        capitalised = original[:1].isupper()  # "Will", "May": names, not modals
+        if not capitalised and (
+            plain in _CLAUSE_WORDS or plain in _CONJUNCTIONS or plain in _REFUSE_WORDS
+        ):
+            return None
+        if masked.endswith((",", ";")) or masked in {"&&", "||", "/", "-", "--"}:
+            return None
+    if len(value_tokens) > 6:
+        return None
+    raw = " ".join(value_tokens)
+    value = _unwrap(raw)
+    if not value:
+        return None
+    if value == raw:  # quoted values are code ("`None`"): these checks are for prose
+        if value.lower() in _NON_VALUES or value.lower() in _PRONOUNS:
+            return None
+        if value.split()[0].lower() in {"a", "an"}:
+            return None  # class membership ("is a runner"): several can hold at once
+    quals = tuple(normalize_term(" ".join(q)) for q in qualifiers)
+    if any(not q or len(q.split()) < 2 for q in quals):
+        return None  # a bare trailing preposition is not a qualifier
+    return _Value(value, quals)
+
+
+# --- subjects --------------------------------------------------------------------------------
+
+
+def _clean_subject(subject: _Sentence) -> str | None:
+    """The subject surface text, or None when it cannot key anything."""
+    s = subject.strip()
+    text, mask = s.text.rstrip(" ,"), s.mask.rstrip(" ,")
+    if not text or not any(ch.isalnum() for ch in text):
+        return None
+    words = [w.lower() for w in re.findall(r"\S+", mask)]
+    plain = [w.strip(".,;:!?'") for w in words]
+    if len(words) > 10 or plain[0] in _PRONOUNS or plain[-1] in _DANGLING:
+        return None
+    if any(w in _REFUSE_WORDS for w in _words(s)):
+        return None
+    # A verb in the subject is only allowed inside a relative clause ("the function that is
+    # called on startup"); otherwise the verb split is in the wrong place.
+    for i, w in enumerate(plain):
+        if w in {"is", "are", "was", "were"} and (
+            i == 0 or plain[i - 1] not in {"that", "which", "who"}
+        ):
+            return None
+    if "," in mask or ";" in mask:
+        return None
+    return text
+
+
+def _split_attribute(subject: str) -> tuple[str, str] | None:
+    """``X's A`` / ``the A of X`` / ``the A for X`` -> (X, A)."""
+    masked = _mask(subject)
+    m = re.search(r"\s(?:of|for)\s", masked)
+    if m is not None:
+        attr, owner = subject[: m.start()], subject[m.end() :]
+        if normalize_term(attr) and normalize_term(owner):
+            return owner, attr
+    m = re.match(r"^(?P<owner>.+?)(?:'s|’s|(?<=s)')\s+(?P<attr>.+)$", masked)
+    if m is not None:
+        owner, attr = subject[: m.end("owner")], subject[m.start("attr") :]
+        if normalize_term(owner) and normalize_term(attr):
+            return owner, attr
+    return None
+
+
+def _attribute_like(term: str) -> bool:
+    words = normalize_term(term).split()
+    return bool(words) and words[-1].removesuffix("'s") in _ATTRIBUTE_NOUNS
+
+
+# --- forms -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Form:
+    """One sentence form, anchored on a verb phrase found at the top level of the sentence.
+
+    ``relation`` maps the verb-phrase match to the canonical relation; ``assign`` marks the
+    "is"-family (the subject may carry its attribute: "the A of X"); ``gate`` is the copula's
+    extra demand that a plain-word value be an attribute's value; ``versioned``: "allow" turns
+    "uses Python 3.11" into (S, uses python, 3.11), "require" accepts only such values.
+    """
+
+    name: str
+    verb: re.Pattern[str]
+    relation: Callable[[re.Match[str]], str]
+    assign: bool = False
+    gate: bool = False
+    versioned: str = "allow"
+    need_version: bool = False
+
+
+def _fixed(rel: str) -> Callable[[re.Match[str]], str]:
+    return lambda _m: rel
+
+
+def _group(name: str, mapping: dict[str, str] | None = None) -> Callable[[re.Match[str]], str]:
+    def rel(m: re.Match[str]) -> str:
+        phrase = " ".join(m.group(name).lower().split())
+        return (mapping or {}).get(phrase, phrase)
+
+    return rel
+
+
+_ACTIVE_MAP = {
+    "works at": "works at",
+    "works for": "works at",
+    "work at": "works at",
+    "work for": "works at",
+    "is employed at": "works at",
+    "is employed by": "works at",
+    "reports to": "reports to",
+    "report to": "reports to",
+    "lives in": "lives in",
+    "live in": "lives in",
+    "uses": "uses",
+    "use": "uses",
+    "runs on": "runs on",
+    "run on": "runs on",
+    "returns": "returns",
+    "return": "returns",
+    "inherits from": "inherits from",
+    "inherit from": "inherits from",
+    "extends": "inherits from",
+    "extend": "inherits from",
+    "subclasses": "inherits from",
+    "points to": "points to",
+    "point to": "points to",
+    "points at": "points to",
+    "resolves to": "resolves to",
+    "resolve to": "resolves to",
+    "maps to": "maps to",
+    "map to": "maps to",
+    "belongs to": "belongs to",
+    "belong to": "belongs to",
+    "redirects to": "redirects to",
+    "redirect to": "redirects to",
+    "is owned by": "owned by",
+}
+_VERSIONED_ONLY = (
+    r"requires|require|depends on|depend on|ships with|ships|ship|targets|target|installs|"
+    r"install|bundles|bundle|vendors|has|have|runs|run|pins|pin|locks|lock|includes|include|"
+    r"builds with|build with|compiles with|lists|list|declares|declare|specifies|specify"
+)
+_PARTICIPLE = r"[a-z]+ed|" + "|".join(sorted(_PARTICIPLE_IRREGULAR))
+_PASSIVE_PREP = r"in|on|at|to|by|under|from|with|into|onto|inside|within|via|through|behind|as"
+
+FORMS: tuple[_Form, ...] = (
+    _Form(
+        "pinned",
+        re.compile(
+            r"\s(?:is|are)\s+(?:pinned|locked|held|frozen)\s+(?:at|to|on)\s+(?:version\s+)?",
+            re.I,
+        ),
+        _fixed("version"),
+        versioned="no",
+        need_version=True,
+    ),
+    _Form(
+        "set_to",
+        re.compile(r"\s(?:is|are)\s+(?:set|configured|fixed)\s+(?:to|as|at)\s+", re.I),
+        _fixed("is"),
+        assign=True,
+    ),
+    _Form("defaults_to", re.compile(r"\sdefaults?\s+to\s+", re.I), _fixed("default")),
+    _Form(
+        "port",
+        re.compile(
+            r"\s(?:runs|run|listens|listen|serves|serve|binds|bind|"
+            r"(?:is|are)\s+(?:served|exposed|available|reachable|bound|running|listening))?"
+            r"\s*(?:on|at|to)\s+port\s+|\suses\s+port\s+|\s(?:is|are)\s+on\s+port\s+",
+            re.I,
+        ),
+        _fixed("port"),
+        versioned="no",
+    ),
+    _Form(
+        "named",
+        re.compile(r"\s(?:is|are)\s+(?:named|called|titled|labelled|labeled)\s+", re.I),
+        _fixed("name"),
+        versioned="no",
+    ),
+    _Form(
+        "active",
+        re.compile(
+            r"\s(?P<verb>" + "|".join(sorted(_ACTIVE_MAP, key=len, reverse=True)) + r")\s+", re.I
+        ),
+        _group("verb", _ACTIVE_MAP),
+    ),
+    _Form(
+        "versioned",
+        re.compile(rf"\s(?P<verb>{_VERSIONED_ONLY})\s+", re.I),
+        _group("verb", {"depend on": "depends on", "ship": "ships", "ships with": "ships"}),
+        versioned="require",
+    ),
+    _Form(
+        "passive",
+        re.compile(rf"\s(?:is|are)\s+(?P<verb>(?:{_PARTICIPLE})\s+(?:{_PASSIVE_PREP}))\s+", re.I),
+        _group("verb"),
+    ),
+    _Form(
+        "located",
+        re.compile(
+            rf"\s(?:is|are)\s+(?P<verb>(?:{'|'.join(_ADJ_PREP)})\s+(?:in|at|on|from))\s+", re.I
+        ),
+        _group("verb"),
+    ),
+    _Form("assign", re.compile(r"\s*(?::=|(?<![=!<>~])=(?!=))\s*"), _fixed("is"), assign=True),
+    _Form("colon", re.compile(r":\s+"), _fixed("is"), assign=True),
+    _Form(
+        "copula_at",
+        re.compile(r"\s(?:is|are)\s+(?P<verb>in|at|on|under|inside)\s+", re.I),
+        lambda m: "is " + m.group("verb").lower(),
+    ),
+    _Form("copula", re.compile(r"\s(?:is|are)\s+", re.I), _fixed("is"), assign=True, gate=True),
+)
+
+_WE_VERB = re.compile(
+    r"^(?:we|i|they)\s+(?:(?:still|also|now|currently|always|usually)\s+)?"
+    r"(?P<verb>pin|lock|hold|keep|bump|upgrade|downgrade|set|configure|run|deploy|host)\s+",
+    re.I,
+)
+_WE_PREP = re.compile(r"\s(?P<prep>at|to|on|as)\s+(?:(?P<port>port)\s+|version\s+)?", re.I)
+
+
+# --- extraction -------------------------------------------------------------------------------
+
+
+def _fact(subject: str, relation: str, value: str) -> Fact | None:
+    s, r = normalize_key(subject, relation)
+    if not s or not r or not value:
+        return None
+    if len(s) > 512 or len(r) > 256 or len(value) > 2048:
+        return None
+    return Fact(subject=s, relation=r, object=normalize_object(value))
+
+
+def _with_qualifiers(relation: str, qualifiers: Sequence[str]) -> str:
+    return " ".join([relation, *qualifiers])
+
+
+def _spec(token: str) -> tuple[str, str] | None:
+    """``name==ver`` -> (name, ver); other operators keep theirs: ``numpy>=1.26`` -> ``>=1.26``."""
+    m = _SPEC_RE.match(token)
+    if m is None:
+        return None
+    name = m.group("name").split("[")[0]
+    op, ver = m.group("op"), m.group("ver")
+    return name, ver if op in {"==", "===", "@"} else f"{op}{ver}"
+
+
+def _finish(
+    form: _Form,
+    relation: str,
+    subject_part: _Sentence,
+    object_part: _Sentence,
+    lead_qualifiers: Sequence[str],
+) -> Fact | None:
+    subject = _clean_subject(subject_part)
+    if subject is None:
+        return None
+    parsed = _parse_value(object_part)
+    if parsed is None:
+        return None
+    value, quals = parsed.value, (*lead_qualifiers, *parsed.qualifiers)
+    tokens = value.split()
+    spec = _spec(value) if len(tokens) == 1 else None
+    if spec is not None and form.versioned != "no":
+        return _fact(spec[0], _with_qualifiers("version", quals), spec[1])
+    if form.need_version:
+        if not _is_version(value):
+            return None
+        return _fact(subject, _with_qualifiers(relation, quals), value)
+    if len(tokens) >= 2 and _is_version(tokens[-1]) and form.versioned != "no":
+        name = " ".join(tokens[:-1])
+        if not _is_version(name):
+            return _fact(subject, _with_qualifiers(f"{relation} {name}", quals), tokens[-1])
+    if form.versioned == "require":
+        return None
+    attributed = False
+    if form.assign:
+        split = _split_attribute(subject)
+        if split is not None:
+            subject, relation = split[0], split[1]
+            attributed = True
+            if _clean_subject(_Sentence.of(subject)) is None:
+                return None
+    if form.gate and not (_is_strong(value) or attributed or _attribute_like(subject)):
+        return None
+    return _fact(subject, _with_qualifiers(relation, quals), value)
+
+
+def _try_form(form: _Form, s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
+    """Every top-level placement of the form's verb phrase; one reading or none."""
+    readings: dict[tuple[str, str], Fact] = {}
+    for m in form.verb.finditer(s.mask):
+        if m.start() == 0 and form.name not in {"colon", "assign"}:
+            continue
+        relation = form.relation(m)
+        fact = _finish(form, relation, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers)
+        if fact is not None:
+            readings[(fact.subject, fact.relation)] = fact
+    if len(readings) != 1:
+        return []  # none, or an ambiguous sentence: no guess
+    return list(readings.values())
+
+
+def _try_we(s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
+    """``we pin X at V``, ``we set X to Y``, ``we run X on port P``, ``we deploy X to Y``."""
+    m = _WE_VERB.match(s.mask)
+    if m is None:
+        return []
+    verb = m.group("verb").lower()
+    rest = s.cut(m.end())
+    tokens = rest.strip().tokens()
+    if tokens and verb in {"pin", "lock"}:
+        spec = _spec(tokens[0][0])
+        if spec is not None:
+            parsed = _parse_value(_Sentence.of(" ".join(["x", *[t[0] for t in tokens[1:]]])))
+            quals = (*lead_qualifiers, *(parsed.qualifiers if parsed else ()))
+            if len(tokens) > 1 and parsed is None:
+                return []
+            fact = _fact(spec[0], _with_qualifiers("version", quals), spec[1])
+            return [fact] if fact else []
+    readings: dict[tuple[str, str], Fact] = {}
+    for pm in _WE_PREP.finditer(rest.mask):
+        prep = pm.group("prep").lower()
+        obj = rest.cut(pm.end())
+        parsed = _parse_value(obj)
+        if parsed is None:
+            continue
+        subject = _clean_subject(rest.cut(0, pm.start()))
+        if subject is None:
+            continue
+        quals = (*lead_qualifiers, *parsed.qualifiers)
+        value = parsed.value
+        if pm.group("port"):
+            relation = "port" if verb in {"run", "host", "deploy", "set", "configure"} else ""
+        elif verb in {"pin", "lock", "bump", "upgrade", "downgrade"}:
+            relation = "version" if _is_version(value) and prep in {"at", "to", "on"} else ""
+        elif verb in {"keep", "hold"}:
+            relation = "version" if _is_version(value) else ("is" if prep == "at" else "")
+        elif verb in {"set", "configure"}:
+            relation = "is" if prep in {"to", "as"} else ""
+        elif verb == "run":
+            relation = "runs on" if prep == "on" else ""
+        elif verb == "deploy":
+            relation = f"deployed {prep}" if prep in {"to", "on"} else ""
+        else:  # host
+            relation = f"hosted {prep}" if prep in {"on", "at"} else ""
+        if not relation:
+            continue
+        if relation == "is":
+            split = _split_attribute(subject)
+            if split is not None:
+                subject, relation = split
+        fact = _fact(subject, _with_qualifiers(relation, quals), value)
+        if fact is not None:
+            readings[(fact.subject, fact.relation)] = fact
+    return list(readings.values()) if len(readings) == 1 else []
+
+
+def _try_specs(s: _Sentence) -> list[Fact] | None:
+    """A line made only of version specs (``fastapi==0.110.0 pydantic==2.6.0``) or a bare
+    ``name version`` line. None when the line is something else."""
+    tokens = [t[0].rstrip(",") for t in s.tokens()]
+    if not tokens:
+        return None
+    specs = [_spec(t) for t in tokens]
+    if all(sp is not None for sp in specs):
+        facts = [_fact(n, "version", v) for n, v in specs if n and v]  # type: ignore[misc]
+        return [f for f in facts if f is not None]
+    if len(tokens) == 2 and _PACKAGE_NAME_RE.match(tokens[0]) and _is_version(tokens[1]):
+        fact = _fact(tokens[0], "version", tokens[1])
+        return [fact] if fact else []
+    return None
+
+
+_LEAD_QUALIFIER = re.compile(
+    r"^(?P<q>(?:in|on|at|for|under|within|inside|across)\s+[^,]{1,60}),\s*", re.IGNORECASE
+)
+
+
+# A statement of one value is short; a longer "sentence" is prose the splitter could not cut
+# (and scanning it for every verb placement would cost quadratic time).
+MAX_STATEMENT_CHARS = 400
+
+
+def _extract_sentence(sentence: str) -> list[Fact]:
+    text = _BULLET.sub("", sentence.strip())
+    if not text or text.endswith("?") or len(text) > MAX_STATEMENT_CHARS:
+        return []
+    text = text.rstrip()
+    while text and text[-1] in ".!;":
+        text = text[:-1].rstrip()
+    if text.endswith(","):
+        return []
+    previous = None
+    while previous != text:  # discourse leads can stack ("Also, for the record, ...")
+        previous = text
+        text = _DISCOURSE_LEAD.sub("", text, count=1).strip()
+    s = _Sentence.of(text)
+    specs = _try_specs(s)
+    if specs is not None:
+        return specs
+    lead: list[str] = []
+    m = _LEAD_QUALIFIER.match(s.mask)
+    if m is not None:
+        lead.append(normalize_term(s.text[: m.end("q")]))
+        s = s.cut(m.end())
+    words = _words(s)
+    if words and words[0] in _CONDITIONAL_LEADS:
+        return []
+    if any(w in _REFUSE_WORDS for w in words):
+        return []
+    found = _try_we(s, lead)
+    if found:
+        return found
+    if words and words[0] in {"we", "i", "they", "you"}:
+        return []
+    for form in FORMS:
+        found = _try_form(form, s, lead)
+        if found:
+            return found
+    return []
+
+
+_CONFIG_LINE = re.compile(
+    r"^\s*(?:[-*+•]\s+)?(?:export\s+)?[\"'`]?[\w.\-\[\]]+[\"'`]?\s*(?::\s|:$|=|==|>=|<=|~=|@)"
+)
+
+
+def statement_units(text: str) -> Iterator[str]:
+    """Sentences of prose, with config-like lines (``key: value``, ``KEY=value``, specs) kept
+    apart even when the text wraps them into one paragraph."""
+    prose: list[str] = []
+
+    def flush() -> Iterator[str]:
+        if prose:
+            yield from split_sentences(" ".join(prose))
+            prose.clear()
+
+    for line in text.splitlines():
+        if not line.strip():
+            yield from flush()
+        elif _CONFIG_LINE.match(line) or _BULLET.match(line):
+            yield from flush()
+            yield line.strip()
+        else:
+            prose.append(line.strip())
+    yield from flush()
+
+
+def extract_triples(text: str) -> list[Fact]:
+    """Zero or more facts, one per (subject, relation) key, in text order.
+
+    A key the text gives two different values for (in two sentences) yields nothing: which one
+    is meant is exactly the guess the extractor does not make.
+    """
+    by_key: dict[tuple[str, str], Fact | None] = {}
+    for unit in statement_units(text):
+        for fact in _extract_sentence(unit):
+            key = (fact.subject, fact.relation)
+            if key in by_key:
+                prev = by_key[key]
+                if prev is not None and prev.object != fact.object:
+                    by_key[key] = None
+            else:
+                by_key[key] = fact
+    return [f for f in by_key.values() if f is not None]
+
+
+def chunk_facts(chunk: Chunk) -> list[Fact]:
+    """What a chunk asserts: its turn's explicit facts when the turn carried them (extraction
+    is bypassed, even for chunks that carry none), else the extractor's triples."""
+    if chunk.explicit_facts:
+        return list(chunk.facts)
+    return extract_triples(chunk.text)

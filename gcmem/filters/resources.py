@@ -1,0 +1,68 @@
+"""``Resources``: what the filter stages are built from, passed in explicitly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from gcmem.embedding import Embedder
+from gcmem.oracle.base import ConflictOracle, Redirectable
+from gcmem.oracle.factory import build_oracle
+from gcmem.oracle.verdicts import VerdictLog
+from gcmem.settings import Settings
+from gcmem.storage.ledger import SupersessionLedger
+from gcmem.storage.ledger.policy import PolicyTable
+from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.redis import Keyspace, RedisClient
+
+
+@dataclass
+class Resources:
+    """The components stages are built from. The oracle (a model), its verdict log and the
+    ledger are created on first use, once, so every stage that needs one gets the same one and
+    a chain without κ loads no model; pass ``oracle`` to use one built elsewhere."""
+
+    settings: Settings
+    redis: RedisClient
+    keys: Keyspace
+    index: MediumTermIndex
+    embedder: Embedder
+    given_oracle: ConflictOracle | None = None
+
+    @cached_property
+    def oracle(self) -> ConflictOracle:
+        return self.given_oracle or build_oracle(self.settings)
+
+    @cached_property
+    def verdict_log(self) -> VerdictLog:
+        return VerdictLog(self.redis, self.keys, self.oracle)
+
+    @cached_property
+    def confirm_log(self) -> VerdictLog | None:
+        """Verdicts of the same model in both directions (``DOMINANCE_CONFIRM_THRESHOLD``):
+        the bare cross-encoder under the configured gate and calibration, viewed with
+        direction "both". ``None`` when unset or when κ is not a cross-encoder."""
+        if self.settings.dominance_confirm_threshold is None:
+            return None
+        oracle: object = self.oracle
+        while not isinstance(oracle, Redirectable):
+            oracle = getattr(oracle, "inner", None)
+            if oracle is None:
+                return None
+        view = oracle.with_direction("both")
+        view.threshold = self.settings.dominance_confirm_threshold
+        return VerdictLog(self.redis, self.keys, view)
+
+    @cached_property
+    def ledger(self) -> SupersessionLedger:
+        return SupersessionLedger(
+            self.redis,
+            self.keys,
+            policies=PolicyTable.from_settings(self.settings),
+            source_field=self.settings.ledger_source_field,
+        )
+
+    @property
+    def oracle_loaded(self) -> bool:
+        """Whether the oracle exists yet (a model others may reuse)."""
+        return "oracle" in self.__dict__

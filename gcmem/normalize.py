@@ -1,0 +1,64 @@
+"""Key normalisation shared by the extractor, the ledger and the oracle's entity gate.
+
+A subject, relation or entity name becomes a key part with ``normalize_term``: Unicode NFKC,
+case folded, quote characters and the articles a/an/the removed, whitespace collapsed, edge
+punctuation stripped. Objects compare exactly after whitespace collapse (``normalize_object``):
+case and punctuation changes are real changes. It sits below storage because the ledger keys
+every assertion with it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from gcmem.models import collapse_whitespace
+
+__all__ = [
+    "KEY_SEPARATOR",
+    "display_key",
+    "fact_key",
+    "normalize_key",
+    "normalize_object",
+    "normalize_term",
+]
+
+ARTICLES = frozenset({"a", "an", "the"})
+_QUOTE_CHARS = '`"“”„«»'
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+_SINGLE_QUOTE = re.compile(r"(?<!\w)'|'(?!\w)")
+_EDGE_PUNCT = " \t.,;:!?"
+KEY_SEPARATOR = "\x1f"  # never survives normalize_term, so the key string is unambiguous
+
+
+def normalize_term(text: str) -> str:
+    """A subject, relation or entity name as a key part: NFKC, case-folded, without quote
+    characters or articles, whitespace collapsed, edge punctuation stripped. Idempotent."""
+    norm = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    norm = "".join(
+        ch for ch in norm if ch not in _QUOTE_CHARS and unicodedata.category(ch)[0] != "C"
+    )
+    norm = _SINGLE_QUOTE.sub(" ", norm).casefold()
+    words = [w for w in norm.split() if w.strip(_EDGE_PUNCT) not in ARTICLES]
+    return " ".join(words).strip(_EDGE_PUNCT)
+
+
+def normalize_key(subject: str, relation: str) -> tuple[str, str]:
+    """The (subject, relation) pair the ledger keys an assertion by."""
+    return normalize_term(subject), normalize_term(relation)
+
+
+def fact_key(subject: str, relation: str) -> str:
+    """``normalize_key`` as one string (subject, unit separator, relation)."""
+    s, r = normalize_key(subject, relation)
+    return f"{s}{KEY_SEPARATOR}{r}"
+
+
+def display_key(key: str) -> str:
+    """A ``fact_key`` string for people: ``subject / relation``."""
+    return key.replace(KEY_SEPARATOR, " / ")
+
+
+def normalize_object(text: str) -> str:
+    """Objects compare exactly after whitespace collapse: case and punctuation are content."""
+    return collapse_whitespace(text)

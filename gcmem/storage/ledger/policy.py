@@ -1,0 +1,167 @@
+"""Resolution policies: which rule decides a conflict on a (subject, relation) key.
+
+A policy table is an ordered list of rules (``gcmem.settings.PolicyRule``): the inline
+``GCMEM_LEDGER_POLICIES`` rules first, then the rules of ``GCMEM_LEDGER_POLICY_FILE``. The
+first rule whose namespace, subject, relation and source globs all match decides; no match
+means the default policy (``latest`` unless configured). Patterns match the normalised key
+(what the ledger stores), so ``"* speak* _"`` matches the frame relations ``i speak _`` and
+``alice speaks _`` alike.
+
+- ``latest``: the newer event time wins (the ledger's original rule).
+- ``evidence``: the value with the larger support (the sum of its assertions' source trust
+  weights; 1.0 each by default) wins, whatever its time; equal support goes to the value
+  stated latest, then to the larger value (an arbitrary but order-free tie-break).
+- ``confirm``: a contradicting value is held *pending*: the incumbent stays current and
+  reads report the pending value as a conflict, until a second, independent source states
+  it, a confirmation call promotes it, or it expires.
+- ``accumulate``: multi-valued; a new value never supersedes, every value stays current.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gcmem.normalize import ARTICLES
+from gcmem.settings import PolicyName, PolicyRule, Settings, SettingsError
+
+POLICIES: tuple[PolicyName, ...] = ("latest", "evidence", "confirm", "accumulate")
+SINGLE_VALUED: frozenset[str] = frozenset({"latest", "evidence", "confirm"})
+DEFAULT_TRUST = 1.0
+
+
+class PolicyFile(BaseModel):
+    """The policy file: rules, and optionally the default policy, source trust, confirm TTL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: list[PolicyRule] = Field(default_factory=list)
+    default: PolicyName | None = None
+    trust: dict[str, float] = Field(default_factory=dict)
+    confirm_ttl_s: float | None = Field(default=None, ge=0)
+
+
+class PolicyError(SettingsError):
+    """The policy file cannot be read or is not a valid rule table (a settings problem: the
+    CLI reports it in one line like any other)."""
+
+
+def _pattern(text: str | None) -> str | None:
+    """A key pattern normalised the way keys are: case folded, articles dropped."""
+    if text is None:
+        return None
+    words = [w for w in text.casefold().split() if w not in ARTICLES]
+    return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The policy one assertion is resolved under, and the rule that chose it."""
+
+    policy: PolicyName
+    rule: str  # "rule 2 (meds)", or "default"
+    confirm_ttl_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class PolicyTable:
+    rules: tuple[PolicyRule, ...] = ()
+    default: PolicyName = "latest"
+    trust: tuple[tuple[str, float], ...] = ()
+    confirm_ttl_s: float = 0.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> PolicyTable:
+        path = settings.ledger_policy_file
+        file = load_policy_file(path) if path is not None else None
+        rules = list(settings.ledger_policies) + (file.rules if file else [])
+        trust = dict(file.trust if file else {})
+        trust.update(settings.ledger_source_trust)  # the environment overrides the file
+        default = (file.default if file and file.default else None) or (
+            settings.ledger_policy_default
+        )
+        ttl = file.confirm_ttl_s if file and file.confirm_ttl_s is not None else None
+        return cls(
+            rules=tuple(rules),
+            default=default,
+            trust=tuple(sorted(trust.items())),
+            confirm_ttl_s=settings.ledger_confirm_ttl_s if ttl is None else ttl,
+        )
+
+    def weight(self, source: str | None) -> float:
+        if source is None:
+            return DEFAULT_TRUST
+        return dict(self.trust).get(source, DEFAULT_TRUST)
+
+    def resolve(
+        self, namespace: str, subject: str, relation: str, source: str | None = None
+    ) -> Resolution:
+        """The policy for an assertion on the normalised key (subject, relation)."""
+        for i, rule in enumerate(self.rules, start=1):
+            if rule.namespace is not None and not fnmatchcase(namespace, rule.namespace):
+                continue
+            pattern = _pattern(rule.subject)
+            if pattern is not None and not fnmatchcase(subject, pattern):
+                continue
+            pattern = _pattern(rule.relation)
+            if pattern is not None and not fnmatchcase(relation, pattern):
+                continue
+            if rule.source is not None and (source is None or not fnmatchcase(source, rule.source)):
+                continue
+            label = f"rule {i}" + (f" ({rule.name})" if rule.name else "")
+            ttl = rule.confirm_ttl_s if rule.confirm_ttl_s is not None else self.confirm_ttl_s
+            return Resolution(rule.policy, label, ttl if rule.policy == "confirm" else 0.0)
+        ttl = self.confirm_ttl_s if self.default == "confirm" else 0.0
+        return Resolution(self.default, "default", ttl)
+
+    def describe(self) -> list[dict[str, Any]]:
+        """The table as rows (``gcmem ledger policies``), the default last."""
+        rows: list[dict[str, Any]] = []
+        for i, rule in enumerate(self.rules, start=1):
+            row: dict[str, Any] = {"rule": i, **rule.model_dump(exclude_none=True)}
+            if rule.policy == "confirm" and rule.confirm_ttl_s is None:
+                row["confirm_ttl_s"] = self.confirm_ttl_s
+            rows.append(row)
+        last: dict[str, Any] = {"rule": "default", "policy": self.default}
+        if self.default == "confirm":
+            last["confirm_ttl_s"] = self.confirm_ttl_s
+        rows.append(last)
+        return rows
+
+
+def load_policy_file(path: Path) -> PolicyFile:
+    """Read a YAML or JSON policy file (JSON is YAML; ``.json`` is parsed strictly)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PolicyError(f"policy file {path}: {exc.strerror or exc}") from exc
+    try:
+        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise PolicyError(f"policy file {path}: not valid {path.suffix or 'YAML'}: {exc}") from exc
+    if isinstance(raw, list):
+        raw = {"rules": raw}  # a bare list of rules is a table too
+    try:
+        return PolicyFile.model_validate(raw or {})
+    except ValidationError as exc:
+        errors = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise PolicyError(f"policy file {path}: {errors}") from exc
+
+
+__all__ = [
+    "POLICIES",
+    "SINGLE_VALUED",
+    "PolicyError",
+    "PolicyFile",
+    "PolicyTable",
+    "Resolution",
+    "load_policy_file",
+]

@@ -1,0 +1,162 @@
+"""MediumTermIndex on qdrant-client: a Qdrant server or cluster by URL, or local mode in process.
+
+Multitenancy follows Qdrant's pattern: one collection, a keyword ``namespace`` payload index
+marked ``is_tenant`` (the server co-locates each tenant's points), and a namespace filter on
+every read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from qdrant_client import QdrantClient, models
+
+from gcmem.models import Chunk
+from gcmem.storage.mtm.index import (
+    SUPERSEDED_FLAG,
+    Hit,
+    chunk_from_payload,
+    chunk_payload,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _namespace_filter(namespace: str, exclude_flagged: bool = False) -> models.Filter:
+    must: list[models.Condition] = [
+        models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace))
+    ]
+    must_not: list[models.Condition] = []
+    if exclude_flagged:
+        must_not.append(
+            models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True))
+        )
+    return models.Filter(must=must, must_not=must_not or None)
+
+
+class QdrantIndex:
+    def __init__(self, client: QdrantClient, collection: str) -> None:
+        self.client = client
+        self.collection = collection
+        self._ready = False
+
+    def ensure(self, dim: int) -> None:
+        if self._ready:
+            return
+        if not self.client.collection_exists(self.collection):
+            self.client.create_collection(
+                self.collection,
+                vectors_config=models.VectorParams(size=dim, distance=models.Distance.COSINE),
+                # Tenant-local HNSW graphs instead of one global graph (Qdrant's multitenancy
+                # recipe): m=0 globally, payload_m per namespace.
+                hnsw_config=models.HnswConfigDiff(m=0, payload_m=16),
+            )
+            self.client.create_payload_index(
+                self.collection,
+                "namespace",
+                models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
+            )
+            self.client.create_payload_index(
+                self.collection, "ts", models.PayloadSchemaType.DATETIME
+            )
+            self.client.create_payload_index(
+                self.collection, "turn_id", models.PayloadSchemaType.KEYWORD
+            )
+            self.client.create_payload_index(
+                self.collection, SUPERSEDED_FLAG, models.PayloadSchemaType.BOOL
+            )
+        else:
+            info = self.client.get_collection(self.collection)
+            params = info.config.params.vectors
+            size = params.size if isinstance(params, models.VectorParams) else None
+            if size is not None and size != dim:
+                raise ValueError(
+                    f"collection {self.collection!r} holds {size}-d vectors but the embedder "
+                    f"makes {dim}-d ones: use another GCMEM_QDRANT_COLLECTION"
+                )
+        self._ready = True
+
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        if not chunks:
+            return
+        self.ensure(int(vectors.shape[1]))
+        points = [
+            models.PointStruct(id=c.id, vector=v.tolist(), payload=chunk_payload(c))
+            for c, v in zip(chunks, vectors, strict=True)
+        ]
+        self.client.upsert(self.collection, points=points, wait=True)
+
+    def search(
+        self,
+        namespace: str,
+        queries: np.ndarray,
+        k: int,
+        *,
+        exclude_flagged: bool = False,
+    ) -> list[list[Hit]]:
+        if not self._exists():
+            return [[] for _ in range(len(queries))]
+        flt = _namespace_filter(namespace, exclude_flagged)
+        requests = [
+            models.QueryRequest(
+                query=q.tolist(), filter=flt, limit=k, with_payload=True, with_vector=True
+            )
+            for q in queries
+        ]
+        responses = self.client.query_batch_points(self.collection, requests=requests)
+        return [[self._hit(p) for p in resp.points] for resp in responses]
+
+    def fetch(self, namespace: str, ids: Sequence[str]) -> dict[str, Hit]:
+        if not ids or not self._exists():
+            return {}
+        records = self.client.retrieve(
+            self.collection, ids=list(ids), with_payload=True, with_vectors=True
+        )
+        hits = {}
+        for rec in records:
+            if rec.payload is None or rec.payload.get("namespace") != namespace:
+                continue
+            hit = self._hit(rec)
+            hits[hit.chunk.id] = hit
+        return hits
+
+    def set_payload(self, namespace: str, ids: Sequence[str], payload: Mapping[str, Any]) -> None:
+        if not ids:
+            return
+        self.client.set_payload(
+            self.collection,
+            payload=dict(payload),
+            points=models.FilterSelector(
+                filter=models.Filter(
+                    must=[
+                        models.HasIdCondition(has_id=list(ids)),
+                        models.FieldCondition(
+                            key="namespace", match=models.MatchValue(value=namespace)
+                        ),
+                    ]
+                )
+            ),
+            wait=True,
+        )
+
+    def count(self, namespace: str | None = None) -> int:
+        if not self._exists():
+            return 0
+        flt = _namespace_filter(namespace) if namespace is not None else None
+        return self.client.count(self.collection, count_filter=flt, exact=True).count
+
+    def close(self) -> None:
+        self.client.close()
+
+    def _exists(self) -> bool:
+        return self._ready or self.client.collection_exists(self.collection)
+
+    @staticmethod
+    def _hit(point: models.ScoredPoint | models.Record) -> Hit:
+        vector = point.vector
+        arr = np.asarray(vector, dtype=np.float32) if isinstance(vector, list) else None
+        score = float(getattr(point, "score", 0.0) or 0.0)
+        return Hit(chunk_from_payload(str(point.id), point.payload or {}), score, arr)
