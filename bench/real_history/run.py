@@ -41,17 +41,18 @@ import numpy as np
 from bench.real_history.instances import Format, Instance, build
 from bench.sweep.harness import CachedEmbedder
 from bench.sweep.metrics import InstanceLabels, context_metrics, dedupe
-from gcmem.chunking import chunk_turn
+from gcmem.facts.chunking import chunk_turn
+from gcmem.facts.extract import extract_triples
 from gcmem.filters.base import CandidateFilter
 from gcmem.filters.baselines import TimestampRerank
 from gcmem.filters.dominance import TemporalDominance
-from gcmem.filters.extract import extract_triples, normalize_key
-from gcmem.filters.pairs import no_facts
 from gcmem.filters.registry import build_filters
 from gcmem.memory import Memory
 from gcmem.models import Chunk, RetrievalResult, Turn, collapse_whitespace
+from gcmem.normalize import normalize_key
 from gcmem.oracle.base import ConflictOracle, OracleIdentity, Pair
-from gcmem.oracle.factory import shared_verdict_log
+from gcmem.oracle.factory import build_oracle
+from gcmem.oracle.pairs import no_facts
 from gcmem.settings import Settings
 
 CONDITIONS = ("rag", "timestamp", "supersession", "kappa", "gcmem", "best")
@@ -217,14 +218,15 @@ class Runner:
 
     @classmethod
     def open(cls, config: RunConfig, data_dir: Path) -> Runner:
-        from gcmem.embedding import TransformerEmbedder
+        from gcmem.embedding import load_embedder
 
         settings = make_settings(data_dir, config)
-        embedder = CachedEmbedder(TransformerEmbedder(settings.embedder, device=config.device))
-        memory = Memory(settings, embedder=embedder)
-        log = shared_verdict_log(memory.resources)
-        oracle = MemoOracle(log.oracle)
-        log.oracle = oracle  # same θ, so the log keys verdicts exactly as the default chain does
+        embedder = CachedEmbedder(load_embedder(settings.embedder, device=settings.device))
+        # κ is the configured oracle behind a text-pair memo (same θ, so the verdict log keys
+        # verdicts exactly as the default chain does); every stage of the chain gets it.
+        oracle = MemoOracle(build_oracle(settings))
+        memory = Memory(settings, embedder=embedder, oracle=oracle)
+        log = memory.resources.verdict_log
         chains: dict[str, list[CandidateFilter]] = {
             "rag": [],
             "timestamp": [TimestampRerank(config.rerank_k)],
