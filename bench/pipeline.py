@@ -19,6 +19,15 @@ bus with FastStream's request/reply. Phases:
 - query: ``--queries`` requests over the bus at concurrency 1 and 8 against that deployment's
   ``gcmem serve``; throughput and p50/p95 latency.
 
+``--load`` runs the bounded-server check instead (``run_load``): one ``gcmem serve
+--with-worker`` with HTTP on 127.0.0.1, ``--turns`` turns ingested, then ``--queries``
+concurrent ``POST /v1/query`` at once with mixed k (``at_max_k`` of them at GCMEM_MAX_K, a few
+above it, which must be refused with 422) while ``/healthz`` is polled every 50 ms; then a
+second burst cut short by SIGTERM, timing the exit. Reported: statuses (no 5xx but 503/504
+from the bounds), p50/p99 query latency, the slowest ``/healthz``, the exit time.
+
+    python -m bench pipeline --load                 # bench/results/pipeline/load.{json,md}
+
 Each deployment gets its own key prefix, removed afterwards. Torch threads: one process uses
 every core; N worker processes get cores/N threads each.
 """
@@ -329,6 +338,274 @@ def run_deployment(name: str, cfg: Config, embed_rate: float, last: bool) -> dic
     return result
 
 
+# --- bounded server under load ---------------------------------------------------------------
+@dataclass(frozen=True)
+class LoadConfig:
+    turns: int = 1000
+    queries: int = 200
+    at_max_k: int = 10
+    above_max_k: int = 5
+    max_k: int = 100
+    filters: str = "supersession"
+    query_deadline_s: float = 20.0
+    shutdown_timeout_s: float = 10.0
+    sigterm_burst: int = 50
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    out: Path = DEFAULT_OUT
+    label: str = "load"
+    timeout_s: float = 900.0
+
+
+LOAD_SMOKE = LoadConfig(turns=200, queries=60, at_max_k=5, above_max_k=2, label="load-smoke")
+SMALL_KS = (1, 3, 5, 10, 20, 50)
+
+
+def load_ks(cfg: LoadConfig) -> list[int]:
+    """The k of each query: ``at_max_k`` at the maximum, ``above_max_k`` just above it, the
+    rest cycling through small values; interleaved so heavy queries arrive among light ones."""
+    rest = cfg.queries - cfg.at_max_k - cfg.above_max_k
+    ks = [SMALL_KS[i % len(SMALL_KS)] for i in range(rest)]
+    heavy = [cfg.max_k] * cfg.at_max_k + [cfg.max_k + 1] * cfg.above_max_k
+    step = max(1, len(ks) // max(1, len(heavy)))
+    for n, k in enumerate(heavy):
+        ks.insert(min(len(ks), n * (step + 1)), k)
+    return ks
+
+
+async def _load_round(
+    base: str, ks: list[int], health_every_s: float = 0.05
+) -> tuple[list[tuple[int, int, float]], list[tuple[int, float]]]:
+    """All queries at once; /healthz polled until they are answered. Returns
+    [(k, status, seconds)] and [(status, seconds)] of the health probes."""
+    results: list[tuple[int, int, float]] = []
+    health: list[tuple[int, float]] = []
+    host, port = base.removeprefix("http://").split(":")
+
+    async def ask(i: int, k: int) -> None:
+        body = {"query": query_sentence(i), "namespace": f"ns-{i % NAMESPACES}", "k": k}
+        t0 = time.perf_counter()
+        status = await _post_json(host, int(port), "/v1/query", body)
+        results.append((k, status, time.perf_counter() - t0))
+
+    # The prober is its own process: a thread here would share this process's GIL with
+    # the client's bookkeeping of the burst's connections and measure that, not the server.
+    ctx = get_context("spawn")
+    stop = ctx.Event()
+    samples: Any = ctx.Queue()
+    prober = ctx.Process(target=_probe_health, args=(base, health_every_s, stop, samples))
+    prober.start()
+    try:
+        await asyncio.gather(*(ask(i, k) for i, k in enumerate(ks)))
+    finally:
+        stop.set()
+        while (sample := await asyncio.to_thread(samples.get, True, 60)) is not None:
+            health.append(sample)
+        await asyncio.to_thread(prober.join, 30)
+    return results, health
+
+
+async def _post_json(host: str, port: int, path: str, body: Any, timeout: float = 120) -> int:
+    """One HTTP/1.1 POST on its own connection; the status (0 if the connection failed).
+    A minimal client on purpose: a pooled client's bookkeeping for hundreds of concurrent
+    connections costs seconds of CPU on this machine, which the latencies would include."""
+    payload = json.dumps(body).encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        writer.write(head + payload)
+        await writer.drain()
+        status_line = await asyncio.wait_for(reader.readline(), timeout)
+        await asyncio.wait_for(reader.read(), timeout)  # the body, until the server closes
+        writer.close()
+        return int(status_line.split()[1])
+    except (OSError, TimeoutError, IndexError, ValueError):
+        return 0
+
+
+def _probe_health(base: str, every_s: float, stop: Any, samples: Any) -> None:
+    """GET /healthz every ``every_s`` until ``stop``; (status, seconds) per probe, then None."""
+    import httpx
+
+    with httpx.Client(base_url=base, timeout=30) as client:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            try:
+                status = client.get("/healthz").status_code
+            except httpx.HTTPError:
+                status = 0
+            samples.put((status, time.perf_counter() - t0))
+            stop.wait(every_s)
+    samples.put(None)
+
+
+def _http_get(url: str, timeout: float = 2.0) -> int:
+    import httpx
+
+    try:
+        return httpx.get(url, timeout=timeout).status_code
+    except httpx.HTTPError:
+        return 0
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _summary(results: list[tuple[int, int, float]], max_k: int) -> dict[str, Any]:
+    statuses: dict[str, int] = {}
+    for _, status, _ in results:
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
+    ok = [sec for _, status, sec in results if status == 200]
+    at_max = [sec for k, status, sec in results if k == max_k and status == 200]
+    return {
+        "queries": len(results),
+        "statuses": dict(sorted(statuses.items())),
+        "server_errors": sum(
+            n for st, n in statuses.items() if st.startswith("5") and st not in ("503", "504")
+        ),
+        "answered_200": len(ok),
+        "p50_ms": _pct(ok, 0.5) * 1e3 if ok else None,
+        "p99_ms": _pct(ok, 0.99) * 1e3 if ok else None,
+        "max_ms": max(ok) * 1e3 if ok else None,
+        "at_max_k_p50_ms": _pct(at_max, 0.5) * 1e3 if at_max else None,
+        "above_max_k_statuses": sorted({st for k, st, _ in results if k > max_k}),
+    }
+
+
+def run_load(cfg: LoadConfig) -> dict[str, Any]:
+    """The bounded-server check against a real ``gcmem serve`` (see the module docstring)."""
+    client = redis.Redis.from_url(cfg.redis_url, socket_connect_timeout=2)
+    client.ping()
+    dep = Deployment("1-local", Config(redis_url=cfg.redis_url, batch_size=64))
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    extra = {
+        "GCMEM_FILTERS": cfg.filters,
+        "GCMEM_MAX_K": str(cfg.max_k),
+        "GCMEM_QUERY_DEADLINE_S": str(cfg.query_deadline_s),
+        "GCMEM_SHUTDOWN_TIMEOUT_S": str(cfg.shutdown_timeout_s),
+        "GCMEM_HTTP_PORT": str(port),
+    }
+    result: dict[str, Any] = {
+        "benchmark": "pipeline-load",
+        "label": cfg.label,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "cpus": os.cpu_count() or 1,
+            "platform": platform.platform(),
+            "load_average_at_start": os.getloadavg(),
+        },
+        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+    }
+    try:
+        dep._spawn(["serve", "--with-worker"], os.cpu_count() or 1, "serve", **extra)
+        proc = dep.procs[0]
+        deadline = time.monotonic() + 600
+        while _http_get(f"{base}/readyz") != 200:
+            dep.check_alive()
+            if time.monotonic() > deadline:
+                raise TimeoutError("gcmem serve did not become ready within 600 s")
+            time.sleep(0.5)
+        _publish(client, dep.stream, cfg.turns, "t")
+        ingest_s, _ = _drain(dep, client, cfg.turns, cfg.timeout_s)
+        result["ingest"] = {"turns": cfg.turns, "seconds": ingest_s}
+        # Warm up (models, caches) with one light query, then the burst.
+        asyncio.run(_load_round(base, [5]))
+        ks = load_ks(cfg)
+        t0 = time.perf_counter()
+        answers, health = asyncio.run(_load_round(base, ks))
+        wall = time.perf_counter() - t0
+        result["load"] = {
+            **_summary(answers, cfg.max_k),
+            "wall_s": wall,
+            "queries_per_s": len(answers) / wall,
+            "healthz_probes": len(health),
+            "healthz_non_200": sum(1 for status, _ in health if status != 200),
+            "healthz_max_ms": max(sec for _, sec in health) * 1e3,
+            "healthz_p99_ms": _pct([sec for _, sec in health], 0.99) * 1e3,
+        }
+        result["sigterm"] = _sigterm_during_burst(dep, proc, base, cfg)
+    finally:
+        dep.stop()
+    return result
+
+
+def _sigterm_during_burst(
+    dep: Deployment, proc: subprocess.Popen[bytes], base: str, cfg: LoadConfig
+) -> dict[str, Any]:
+    """Queries in flight (max k), then SIGTERM: how long until the process is gone."""
+
+    async def burst_then_term() -> tuple[float, list[int]]:
+        import httpx
+
+        statuses: list[int] = []
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+
+            async def ask(i: int) -> None:
+                body = {"query": query_sentence(i), "namespace": f"ns-{i % NAMESPACES}"}
+                try:
+                    r = await http.post("/v1/query", json={**body, "k": cfg.max_k})
+                    statuses.append(r.status_code)
+                except httpx.HTTPError:
+                    statuses.append(0)  # connection closed by the stopping server
+
+            tasks = [asyncio.create_task(ask(i)) for i in range(cfg.sigterm_burst)]
+            await asyncio.sleep(0.5)
+            t0 = time.perf_counter()
+            proc.send_signal(signal.SIGTERM)
+            while proc.poll() is None and time.perf_counter() - t0 < 120:
+                await asyncio.sleep(0.05)
+            exit_s = time.perf_counter() - t0
+            await asyncio.gather(*tasks)
+        return exit_s, statuses
+
+    exit_s, statuses = asyncio.run(burst_then_term())
+    return {
+        "in_flight_queries": cfg.sigterm_burst,
+        "exit_s": exit_s,
+        "exit_code": proc.returncode,
+        "shutdown_timeout_s": cfg.shutdown_timeout_s,
+        "statuses": {str(s): statuses.count(s) for s in sorted(set(statuses))},
+    }
+
+
+def load_markdown(result: dict[str, Any]) -> str:
+    load, term, cfg = result["load"], result["sigterm"], result["config"]
+    statuses = ", ".join(f"{k}: {v}" for k, v in load["statuses"].items())
+    return (
+        f"`gcmem serve --with-worker` (HTTP, 127.0.0.1), {result['ingest']['turns']} turns, "
+        f"filters `{cfg['filters']}`, GCMEM_MAX_K={cfg['max_k']}: {load['queries']} concurrent "
+        f"queries ({cfg['at_max_k']} at k={cfg['max_k']}, {cfg['above_max_k']} above it), "
+        f"answered in {load['wall_s']:.1f} s.\n\n"
+        "| statuses | p50 ms | p99 ms | max ms | /healthz probes | slowest /healthz ms |\n"
+        "|---|---:|---:|---:|---:|---:|\n"
+        f"| {statuses} | {load['p50_ms']:.0f} | {load['p99_ms']:.0f} | {load['max_ms']:.0f} "
+        f"| {load['healthz_probes']} ({load['healthz_non_200']} not 200) "
+        f"| {load['healthz_max_ms']:.0f} |\n\n"
+        f"SIGTERM with {term['in_flight_queries']} max-k queries in flight: exited in "
+        f"{term['exit_s']:.1f} s (code {term['exit_code']}; shutdown timeout "
+        f"{term['shutdown_timeout_s']:.0f} s).\n"
+    )
+
+
+def write_load(result: dict[str, Any], out: Path, label: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{label}.json").write_text(json.dumps(result, indent=2) + "\n")
+    header = (
+        f"# Bounded server under load ({label})\n\n"
+        f"{result['date']}, {result['machine']['cpus']} CPUs, load average at start "
+        f"{', '.join(f'{x:.1f}' for x in result['machine']['load_average_at_start'])}.\n\n"
+    )
+    (out / f"{label}.md").write_text(header + load_markdown(result))
+
+
 # --- report --------------------------------------------------------------------------------
 def markdown(result: dict[str, Any]) -> str:
     lines = [
@@ -446,8 +723,28 @@ def cli(
     ] = ",".join(DEPLOYMENTS),
     redis_url: Annotated[str, typer.Option(help="Redis server.")] = Config.redis_url,
     out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT,
+    load: Annotated[
+        bool, typer.Option("--load", help="The bounded-server check instead (run_load).")
+    ] = False,
+    filters: Annotated[str, typer.Option(help="--load: GCMEM_FILTERS of the server.")] = (
+        LoadConfig.filters
+    ),
 ) -> None:
-    """Pipeline throughput vs the embedder, consumer lag under a burst, bus query latency."""
+    """Pipeline throughput vs the embedder, consumer lag under a burst, bus query latency;
+    with --load, the bounded HTTP server under concurrent queries and SIGTERM."""
+    if load:
+        lcfg = LOAD_SMOKE if smoke else LoadConfig()
+        lcfg = replace(lcfg, redis_url=redis_url, out=out, filters=filters)
+        if not smoke:
+            lcfg = replace(
+                lcfg, turns=min(turns, Config.turns) if turns != Config.turns else lcfg.turns
+            )
+            lcfg = replace(lcfg, queries=queries if queries != Config.queries else lcfg.queries)
+        lresult = run_load(lcfg)
+        write_load(lresult, lcfg.out, lcfg.label)
+        typer.echo(load_markdown(lresult))
+        typer.echo(f"wrote {lcfg.out}/{lcfg.label}.json, .md")
+        return
     names = tuple(d.strip() for d in deployments.split(",") if d.strip())
     unknown = set(names) - set(DEPLOYMENTS)
     if unknown:

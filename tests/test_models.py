@@ -86,3 +86,44 @@ def test_explicit_facts_ride_on_the_first_chunk_only() -> None:
     first, second = Chunk.from_turn(t, 0, "one"), Chunk.from_turn(t, 1, "two")
     assert len(first.facts) == 1 and first.explicit_facts
     assert second.facts == () and second.explicit_facts
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"ts": 12345}, "unix timestamps are not accepted"),
+        ({"ts": 1767603600.5}, "unix timestamps are not accepted"),
+        ({"metadata": {"x": float("nan")}}, "only finite numbers"),
+        ({"metadata": {"x": float("-inf")}}, "only finite numbers"),
+        ({"text": "a lone \ud800 surrogate"}, "lone surrogate U+D800"),
+        ({"id": "id-\udfff"}, "id"),  # pydantic's own unicode check, or ours
+        ({"metadata": {"k": "v\udc80"}}, "metadata.k holds a lone surrogate"),
+        ({"metadata": {"\udc80": 1}}, "metadata key holds a lone surrogate"),
+        (
+            {"facts": [{"subject": "s\ud800", "relation": "r", "object": "o"}]},
+            "facts.0.subject",
+        ),
+        ({"metadata": {"x": 2**64}}, "metadata"),
+    ],
+)
+def test_turn_refuses_what_the_engines_cannot_store(
+    changes: dict[str, object], needle: str
+) -> None:
+    raw = {"id": "t1", "text": "hello", "ts": "2026-01-05T09:00:00+00:00", **changes}
+    if changes.get("metadata") == {"x": 2**64}:
+        # Beyond int64: kept as a (finite) float rather than failing in the index later.
+        assert isinstance(Turn.model_validate(raw).metadata["x"], float)
+        return
+    with pytest.raises(ValidationError) as err:
+        Turn.model_validate(raw)
+    assert needle in str(err.value)
+
+
+def test_turn_accepts_datetimes_and_finite_metadata() -> None:
+    t = Turn(
+        id="t1",
+        text="hello",
+        ts=datetime(2026, 1, 5, tzinfo=UTC),
+        metadata={"a": 1.5, "b": -(2**63), "c": True, "d": None, "e": "ünïcode ✓"},
+    )
+    assert t.metadata["b"] == -(2**63) and t.metadata["c"] is True

@@ -48,8 +48,10 @@ def test_every_malformed_kind_is_rejected_with_its_reason(case: Any) -> None:
     assert decoded.reason.strip()
 
 
-def test_corpus_has_at_least_twenty_kinds() -> None:
-    assert len({c.name for c in malformed_corpus()}) >= 20
+def test_corpus_has_at_least_thirty_kinds() -> None:
+    corpus = malformed_corpus()
+    assert len({c.name for c in corpus}) == len(corpus) >= 30
+    assert {"depth", "encoding", "json", "envelope", "schema"} <= {c.kind for c in corpus}
 
 
 async def test_valid_entry_decodes_raw_and_in_faststream_envelope() -> None:
@@ -377,3 +379,18 @@ def test_asyncapi_documents_every_message_payload(tmp_path: Path) -> None:
     assert dead["title"] == DeadLetter.__name__
     assert {"source_id", "kind", "reason", "attempts"} <= set(dead["properties"])
     assert "original" not in dead["properties"], "original fields ride as orig:<name>"
+
+
+async def test_bus_queries_are_bounded_and_never_go_unanswered(test_app: PipelineApp) -> None:
+    requests = test_app.runtime.topology.query_requests
+    max_k = test_app.runtime.settings.max_k
+    over = await test_app.broker.request({"query": "x", "k": max_k + 1}, list=requests)
+    reply = QueryReply.model_validate(await over.decode())
+    assert not reply.ok and reply.error_kind == "invalid" and "GCMEM_MAX_K" in (reply.error or "")
+    at_max = await test_app.broker.request({"query": "x", "k": max_k}, list=requests)
+    assert QueryReply.model_validate(await at_max.decode()).ok
+    # A body FastStream itself cannot decode still gets an error reply, not a timeout.
+    for raw in (b"[" * 100_000, b'{"query": "\\ud800"}', b"\xff\xfe"):
+        msg = await test_app.broker.request(raw, list=requests, timeout=10)
+        bad = QueryReply.model_validate(await msg.decode())
+        assert not bad.ok and bad.error_kind == "invalid", (raw[:20], bad)

@@ -111,3 +111,80 @@ def test_reference_lists_every_variable_with_its_default() -> None:
         assert f"| `GCMEM_{name.upper()}` |" in table
     assert '| `GCMEM_FILTERS` | list[str] | `["supersession", "dominance"]` |' in table
     assert "| `GCMEM_REDIS_URL` | str \\| unset | unset |" in table
+
+
+# --- masking: credentials never leave in clear ------------------------------------------------
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("redis://app:s3cret@10.0.0.5:6379/0", "redis://app:****@10.0.0.5:6379/0"),
+        ("rediss://:s3cret@cache.internal:6380", "rediss://:****@cache.internal:6380"),
+        ("https://key:tok%2Fen@qdrant.example", "https://key:****@qdrant.example"),
+        ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+        ("redis://user@host/0", "redis://user@host/0"),
+    ],
+)
+def test_mask_url_hides_the_password_only(url: str, shown: str) -> None:
+    from gcmem.settings import mask_url
+
+    assert mask_url(url) == shown
+
+
+def test_config_show_masks_url_credentials_and_shows_derived_values(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from gcmem.cli import app as cli_app
+
+    env = {
+        "GCMEM_REDIS_URL": "redis://app:s3cret@127.0.0.1:6379/0",
+        "GCMEM_QDRANT_URL": "http://reader:qpass@127.0.0.1:6333",
+        "GCMEM_HTTP_TOKEN": "tok-admin",
+        "GCMEM_KEY_PREFIX": "shown",
+        "GCMEM_DATA_DIR": str(tmp_path),
+    }
+    result = CliRunner().invoke(cli_app, ["config", "show"], env=env)
+    assert result.exit_code == 0, result.output
+    for secret in ("s3cret", "qpass", "tok-admin"):
+        assert secret not in result.output
+    shown = json.loads(result.stdout)
+    assert shown["GCMEM_REDIS_URL"] == "redis://app:****@127.0.0.1:6379/0"
+    assert shown["GCMEM_PIPELINE_STREAM"] == "shown:{pipeline}:turns", "the stream actually used"
+    assert shown["GCMEM_BASELINE_K"] == shown["GCMEM_TOP_K"]
+
+
+def test_settings_errors_never_echo_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCMEM_HTTP_NAMESPACE_TOKENS", '{"team-a": 12345678}')
+    with pytest.raises(SettingsError) as err:
+        load_settings()
+    assert "12345678" not in str(err.value) and "GCMEM_HTTP_NAMESPACE_TOKENS" in str(err.value)
+
+
+def test_log_lines_are_masked() -> None:
+    import logging
+
+    from gcmem.settings import MaskSecretsFilter
+
+    record = logging.LogRecord(
+        "gcmem",
+        logging.ERROR,
+        __file__,
+        1,
+        "cannot reach %s: %s",
+        ("redis://u:pw@h:1/0", "x"),
+        None,
+    )
+    assert MaskSecretsFilter().filter(record)
+    assert record.getMessage() == "cannot reach redis://u:****@h:1/0: x"
+
+
+def test_max_k_and_bounds_are_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCMEM_MAX_K", "50")
+    monkeypatch.setenv("GCMEM_ORACLE_PAIR_BUDGET", "200")
+    monkeypatch.setenv("GCMEM_QUERY_DEADLINE_S", "2.5")
+    s = load_settings()
+    assert (s.max_k, s.oracle_pair_budget, s.query_deadline_s) == (50, 200, 2.5)
+    monkeypatch.setenv("GCMEM_MAX_K", "5000")
+    with pytest.raises(SettingsError, match="GCMEM_MAX_K"):
+        load_settings()

@@ -5,9 +5,9 @@ pairs excluded) is labelled from the instance's turn labels: ``justified`` (the 
 stale and the newer one holds the current value), ``harmful`` (the older chunk is still true:
 dropping it loses a fact) or ``other``. Each pair gets the features a decision rule may use:
 P(contradiction) in both directions, the best sentence pair's score in both directions, the
-entity test, cosine similarity, and both chunks' similarity to the query. The JSON feeds
-``decision_table``: the precision and recall of each candidate rule, so the rule and its
-threshold are chosen on the dev split and only reported on the test split.
+entity test, cosine similarity, and both chunks' similarity to the query. ``--table``
+turns the file into the precision and recall of each candidate drop rule (``RULES``): the
+rule and its thresholds are chosen on the dev split and only reported on the test split.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 import os
 import tempfile
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import split_sentences
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
 from gcmem.oracle.pairs import ledger_facts, plan_pairs, read_facts
-from gcmem.oracle.relatedness import entities
+from gcmem.oracle.relatedness import anchored, entities
 from gcmem.settings import Settings
 
 
@@ -130,14 +130,52 @@ def collect(
     return rows
 
 
+# Candidate drop rules over a pair's features; "v0.1" is the previous default (κ alone).
+RULES: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "v0.1: max >= 0.6": lambda r: max(r["fwd"], r["bwd"]) >= 0.6,
+    "both >= 0.6": lambda r: min(r["fwd"], r["bwd"]) >= 0.6,
+    "both >= 0.6, common subject": lambda r: (
+        min(r["fwd"], r["bwd"]) >= 0.6 and r["entities_shared"]
+    ),
+    "default: both >= 0.6, anchored": lambda r: (
+        min(r["fwd"], r["bwd"]) >= 0.6 and anchored(r["older"], r["newer"])
+    ),
+}
+
+
+def rule_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Markdown: per rule, the pairs it would drop on, and how many were justified/harmful."""
+    justified = sum(r["label"] == "justified" for r in rows)
+    lines = [
+        f"{len(rows)} κ pairs, {justified} justified (older stale, newer current)",
+        "",
+        "| rule | drops | justified | harmful | other | precision | recall |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, rule in RULES.items():
+        hit = [r["label"] for r in rows if rule(r)]
+        j, h = hit.count("justified"), hit.count("harmful")
+        precision = f"{j / (j + h):.2f}" if j + h else "-"
+        recall = f"{j / justified:.2f}" if justified else "-"
+        lines.append(
+            f"| {name} | {len(hit)} | {j} | {h} | {len(hit) - j - h} | {precision} | {recall} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def cli(
     sets: list[str] = typer.Option(["static", "changes", "tsqa-revisions"], "--set"),
     split: str = typer.Option("dev", help="dev (rules are chosen here) or test (held out)."),
     limit: int | None = typer.Option(None, help="At most this many queries per set."),
     k: int = typer.Option(10),
     out: Path = typer.Option(RESULTS / "pairs"),
+    table: Path | None = typer.Option(None, help="Only print the rule table of this JSONL."),
 ) -> None:
     """Labelled κ pairs with decision features, for choosing the drop rule on dev."""
+    if table is not None:
+        rows = [json.loads(line) for line in table.read_text().splitlines() if line.strip()]
+        typer.echo(rule_table(rows))
+        return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     s = Settings()
     embedder = CachedEmbedder(TransformerEmbedder(s.embedder))

@@ -50,7 +50,7 @@ V01: dict[str, Any] = {
     "oracle_calibration": None,
     "oracle_threshold": 0.6,
     "oracle_direction": "max",
-    "dominance_same_subject": False,
+    "dominance_anchor": False,
     "dominance_surface_threshold": None,
     "dominance_confirm_threshold": None,
 }

@@ -13,7 +13,8 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 from rich.console import Console
 
-from gcmem.settings import ENV_PREFIX, Settings, SettingsError, load_settings
+from gcmem.settings import ENV_PREFIX, Settings, SettingsError, load_settings, mask_url
+from gcmem.storage.redis import Keyspace
 
 config_app = typer.Typer(no_args_is_help=True)
 REFERENCE_START = "<!-- config-reference:start -->\n"
@@ -64,18 +65,33 @@ def _shown(value: object) -> object:
         return "**********"
     if isinstance(value, dict):
         return {k: _shown(v) for k, v in value.items()}
+    if isinstance(value, str) and "://" in value:
+        return mask_url(value)  # credentials inside URLs (redis://user:pass@host)
     return value
+
+
+def effective_values(settings: Settings) -> dict[str, object]:
+    """Settings whose unset value means a derived default: the value actually used."""
+    values = settings.model_dump()
+    if values.get("pipeline_stream") is None:
+        values["pipeline_stream"] = Keyspace(settings.key_prefix).turn_stream()
+    if values.get("qdrant_path") is None and settings.embedded_qdrant:
+        values["qdrant_path"] = settings.resolved_qdrant_path()
+    if values.get("baseline_k") is None:
+        values["baseline_k"] = settings.top_k
+    return values
 
 
 @config_app.command("show")
 def show() -> None:
-    """The effective settings from the environment (secrets masked), as JSON."""
+    """The effective settings from the environment, as JSON: secrets and passwords inside
+    URLs masked, derived defaults (the stream name, the embedded Qdrant path) as used."""
     try:
         settings = load_settings()
     except SettingsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    values = {f"{ENV_PREFIX}{k.upper()}": _shown(v) for k, v in settings.model_dump().items()}
+    values = {f"{ENV_PREFIX}{k.upper()}": _shown(v) for k, v in effective_values(settings).items()}
     typer.echo(json.dumps(values, indent=2, default=str))
 
 

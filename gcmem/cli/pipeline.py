@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm.auto import tqdm
 
-from gcmem.settings import Settings, SettingsError, load_settings
+from gcmem.settings import Settings, SettingsError, install_log_masking, load_settings
 
 if TYPE_CHECKING:
     from gcmem.pipeline.app import PipelineApp, Roles
@@ -57,6 +57,7 @@ def _build(settings: Settings, roles: Roles, consumer: str | None) -> PipelineAp
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    install_log_masking()  # no URL password in any log line
 
     try:
         return create_app(settings, roles=roles, consumer=consumer)
@@ -110,7 +111,12 @@ def serve(
 
         assert isinstance(built.app, AsgiFastStream)
         console.print(f"HTTP on http://{settings.http_host}:{settings.http_port}")
-        options = {"host": settings.http_host, "port": settings.http_port}
+        # In-flight requests get half the shutdown time; the other half closes the rest.
+        options = {
+            "host": settings.http_host,
+            "port": settings.http_port,
+            "timeout_graceful_shutdown": max(1, int(settings.shutdown_timeout_s / 2)),
+        }
         asyncio.run(built.app.run(run_extra_options=options))  # type: ignore[arg-type]
     else:
         asyncio.run(built.app.run())

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -10,6 +13,32 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from gcmem.models import Chunk, Conflict, Decision, ScoredChunk
+
+# When the caller needs the answer (``time.monotonic()``); stages with open-ended work (κ)
+# stop starting new work past it and report what they left undone. Set by whoever runs the
+# query with a deadline (the pipeline's query pool); unset = no limit (library calls).
+_WORK_DEADLINE: ContextVar[float | None] = ContextVar("gcmem_work_deadline", default=None)
+
+
+@contextlib.contextmanager
+def work_deadline(seconds: float | None) -> Iterator[None]:
+    """Within the block, ``past_deadline()`` turns true ``seconds`` from now."""
+    token = _WORK_DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _WORK_DEADLINE.reset(token)
+
+
+def past_deadline(ahead_s: float = 0.0) -> bool:
+    """The deadline has passed, or will have ``ahead_s`` from now (work that long would end
+    after it)."""
+    deadline = _WORK_DEADLINE.get()
+    return deadline is not None and time.monotonic() + ahead_s >= deadline
+
+
+def has_deadline() -> bool:
+    return _WORK_DEADLINE.get() is not None
 
 
 @dataclass(frozen=True)
@@ -22,6 +51,9 @@ class QueryContext:
     query_vector: np.ndarray | None = None
     # Candidate chunk id -> its normalised embedding (cosine = dot product).
     vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+    # Stage name -> what a per-query budget left undone (filled in by the stages, copied
+    # into ``RetrievalResult.budgets``).
+    budgets: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,17 @@ pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
 A keyed pair whose differing keys resolve under a policy other than latest-wins (evidence,
 confirm, accumulate) is not a time-ordered contradiction: the ledger's policy decided it (the
 supersession stage drops the loser or surfaces the held value), so Φ_T counts it κ = 0.
+
+A per-query pair budget bounds κ's work: when more pairs need κ than the budget allows, the
+most relevant pairs (by the lower, then the higher, relevance score of the two chunks) are
+judged and the rest are not: they count as κ = 0 and are reported in the result's
+``budgets``. The choice depends only on the candidates, never on what the verdict log holds,
+so the same query over the same memory still gives the same decisions.
+
+A query run with a deadline (the pipeline's query pool sets one, ``base.work_deadline``) sends
+its pairs to the log in slices, most relevant first, and starts no slice past the deadline:
+what it did not judge is reported the same way (``past_deadline``), and the query answers
+with the decisions it could make instead of not at all.
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gcmem.filters.base import FilterOutcome, QueryContext
+from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
 from gcmem.filters.resources import Resources
 from gcmem.models import Conflict, Decision, ScoredChunk
 from gcmem.oracle.pairs import (
@@ -35,11 +46,14 @@ from gcmem.oracle.pairs import (
     plan_pairs,
     read_facts,
 )
-from gcmem.oracle.relatedness import same_subject
+from gcmem.oracle.relatedness import anchored
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "dominance"
+# Pairs per verdict-log call when the query has a deadline: about one oracle batch, so on a
+# slow device the deadline is overshot by little.
+DEADLINE_SLICE = 32
 
 # (namespace, subject, relation, source) -> the resolution policy of that key
 PolicyOf = Callable[[str, str, str, str | None], str]
@@ -131,6 +145,7 @@ class DominanceReport:
     hits: int = 0
     misses: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    unscored: int = 0  # pairs that needed κ beyond the pair budget
 
 
 class TemporalDominance:
@@ -144,20 +159,22 @@ class TemporalDominance:
         *,
         facts: FactReader,
         cosine_floor: float | None = None,
-        require_same_subject: bool = False,
+        require_anchor: bool = False,
         surface_threshold: float | None = None,
         confirm: VerdictLog | None = None,
         policy: PolicyOf | None = None,
         source_field: str = "source",
+        pair_budget: int | None = None,
     ) -> None:
         self.log = log
         self.facts = facts
         self.cosine_floor = cosine_floor
-        self.require_same_subject = require_same_subject
+        self.require_anchor = require_anchor
         self.surface_threshold = surface_threshold
         self.confirm = confirm
         self.policy = policy  # None: every keyed conflict is latest-wins
         self.source_field = source_field
+        self.pair_budget = pair_budget
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
         """κ for every pair Φ_T needs: keyed pairs decided here, the rest in one log call."""
@@ -175,16 +192,44 @@ class TemporalDominance:
             verdicts.append(
                 PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)
             )
-        lookup = self.log.scores(
-            query.namespace, [(a.chunk, b.chunk) for a, b in plan.oracle], query.query
-        )
-        timings.update(lookup.timings_ms)
-        decisions = self.log.decide(lookup.scores)
-        verdicts += [
-            PairVerdict(a, b, float(s), bool(d))
-            for (a, b), s, d in zip(plan.oracle, lookup.scores, decisions, strict=True)
-        ]
-        return DominanceReport(verdicts, plan, lookup.hits, lookup.misses, timings)
+        chosen = within_budget(plan.oracle, self.pair_budget)
+        # Under a deadline the pairs go to the log in slices, most relevant first, and no
+        # slice starts past it; without one, in one call (one oracle batch) as always.
+        step = DEADLINE_SLICE if has_deadline() else max(len(chosen), 1)
+        if has_deadline():
+            chosen = within_budget(chosen, None, ranked=True)
+        judged: list[tuple[ScoredChunk, ScoredChunk]] = []
+        hits = misses = 0
+        spent = 0.0  # seconds in the log calls so far: the next slice's cost, estimated
+        for start in range(0, len(chosen), step):
+            expected = spent / len(judged) * step if judged else 0.0
+            if past_deadline(expected):
+                break
+            t_slice = time.perf_counter()
+            part = chosen[start : start + step]
+            lookup = self.log.scores(
+                query.namespace, [(a.chunk, b.chunk) for a, b in part], query.query
+            )
+            for name, ms in lookup.timings_ms.items():
+                timings[name] = timings.get(name, 0.0) + ms
+            hits, misses = hits + lookup.hits, misses + lookup.misses
+            decisions = self.log.decide(lookup.scores)
+            verdicts += [
+                PairVerdict(a, b, float(s), bool(d))
+                for (a, b), s, d in zip(part, lookup.scores, decisions, strict=True)
+            ]
+            judged += part
+            spent += time.perf_counter() - t_slice
+        unscored = len(plan.oracle) - len(judged)
+        if unscored:
+            query.budgets[STAGE] = {
+                "pair_budget": self.pair_budget if self.pair_budget is not None else 0,
+                "oracle_pairs": len(plan.oracle),
+                "judged": len(judged),
+                "unscored": unscored,
+                "past_deadline": len(chosen) - len(judged),
+            }
+        return DominanceReport(verdicts, plan, hits, misses, timings, unscored=unscored)
 
     def _policy_decides(
         self,
@@ -217,8 +262,8 @@ class TemporalDominance:
         self, verdicts: Sequence[PairVerdict], query: QueryContext
     ) -> tuple[list[PairVerdict], list[Conflict]]:
         """The verdicts Φ_T may act on, and the pairs to surface. Keyed verdicts are the
-        ledger's rule and always act; a κ verdict acts only when its pair names a common
-        subject (if required) and contradicts in both directions (if a confirmation log is
+        ledger's rule and always act; a κ verdict acts only when its pair shares a subject and
+        an attribute (if required) and contradicts in both directions (if a confirmation log is
         set: one batched lookup for all of the query's candidate drops)."""
         decided: list[PairVerdict] = []
         conflicts: list[Conflict] = []
@@ -233,14 +278,12 @@ class TemporalDominance:
                     conflicts.append(
                         _conflict(v, f"P(contradiction) {v.score:.2f} is below {threshold:.2f}")
                     )
-            elif self.require_same_subject and not same_subject(
-                v.older.chunk.text, v.newer.chunk.text
-            ):
+            elif self.require_anchor and not anchored(v.older.chunk.text, v.newer.chunk.text):
                 conflicts.append(
                     _conflict(
                         v,
                         f"P(contradiction) {v.score:.2f} >= {threshold:.2f}, but the two "
-                        "statements name no common subject",
+                        "statements share no subject and attribute",
                     )
                 )
             else:
@@ -265,6 +308,24 @@ class TemporalDominance:
         return decided, conflicts
 
 
+def within_budget(
+    pairs: Sequence[tuple[ScoredChunk, ScoredChunk]], budget: int | None, *, ranked: bool = False
+) -> list[tuple[ScoredChunk, ScoredChunk]]:
+    """The pairs κ judges: all of them, or the ``budget`` most relevant; in their order, or
+    most relevant first (``ranked``)."""
+
+    def priority(pair: tuple[ScoredChunk, ScoredChunk]) -> tuple[float, float, str, str]:
+        a, b = pair
+        return (-min(a.score, b.score), -max(a.score, b.score), a.id, b.id)
+
+    if ranked:
+        return sorted(pairs, key=priority)[:budget]
+    if budget is None or len(pairs) <= budget:
+        return list(pairs)
+    chosen = {(a.id, b.id) for a, b in sorted(pairs, key=priority)[:budget]}
+    return [(a, b) for a, b in pairs if (a.id, b.id) in chosen]
+
+
 def _conflict(v: PairVerdict, why: str) -> Conflict:
     older, newer = (
         (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
@@ -284,9 +345,10 @@ def build(resources: Resources) -> TemporalDominance:
         resources.verdict_log,
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance_cosine_floor,
-        require_same_subject=resources.settings.dominance_same_subject,
+        require_anchor=resources.settings.dominance_anchor,
         surface_threshold=resources.settings.dominance_surface_threshold,
         confirm=resources.confirm_log,
         policy=policy,
         source_field=resources.settings.ledger_source_field,
+        pair_budget=resources.settings.oracle_pair_budget,
     )

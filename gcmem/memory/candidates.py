@@ -156,4 +156,5 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
         variants=candidates.variants,
         filters=[s.name for s in chain],
         timings_ms=timings,
+        budgets={stage: dict(v) for stage, v in ctx.budgets.items()},
     )

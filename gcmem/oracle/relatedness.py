@@ -254,9 +254,42 @@ def related(a: str, b: str) -> bool:
 
 
 def same_subject(a: str, b: str) -> bool:
-    """True only when both statements name a common entity: the positive test a drop on κ
-    needs (``related`` is the negative one, for gating)."""
+    """True only when both statements name a common entity."""
     return bool(entities(a) & entities(b))
+
+
+# Words that carry no attribute (a str, split once: the set is read, never edited).
+_ATTRIBUTE_STOP = frozenset(
+    str.split(
+        "a an the is are was were be been being am i me my mine we our you your he she it its "
+        "they them their this that these those of in on at to for from with by and or but not "
+        "no so as do does did have has had will would can could should may might must there "
+        "here also just only very now then than too about into over under after before again "
+        "still since per"
+    )
+)
+_ATTRIBUTE_WORD = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def attribute_words(text: str) -> frozenset[str]:
+    """What a statement says about its subject, as words: content words that are not part of
+    an entity's name, numbers and values left out (they are what changes), crudely stemmed
+    (a trailing plural "s" removed) so "uploads" meets "upload"."""
+    named = {w for e in entities(text) for w in e.split()}
+    out = set()
+    for word in _ATTRIBUTE_WORD.findall(text.casefold()):
+        if word in _ATTRIBUTE_STOP or word in named:
+            continue
+        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return frozenset(out)
+
+
+def anchored(a: str, b: str) -> bool:
+    """Both statements are about the same thing: a common subject (an entity both name) and a
+    common attribute (a content word both say about it). The positive test a drop on κ needs;
+    ``related`` is the negative one, for gating. "The ledger service runs on port 9300" and
+    "The ledger service only accepts traffic from billing" share a subject, not an attribute."""
+    return same_subject(a, b) and bool(attribute_words(a) & attribute_words(b))
 
 
 class EntityGatedOracle(WrappedOracle):

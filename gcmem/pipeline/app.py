@@ -13,6 +13,7 @@ gcmem.pipeline.app:app`` gets a worker+query app from the environment's settings
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -28,7 +29,6 @@ from faststream.asgi import AsgiFastStream
 from faststream.message import StreamMessage
 from faststream.redis import ListSub, PubSub, RedisBroker, RedisRouter, StreamSub
 from faststream.redis.annotations import RedisBatchStreamMessage
-from faststream.redis.parser.binary import BinaryMessageFormatV1
 from faststream.specification import AsyncAPI
 from pydantic import ValidationError
 from redis.exceptions import ResponseError
@@ -36,7 +36,13 @@ from redis.exceptions import ResponseError
 from gcmem import __version__
 from gcmem.memory import Memory
 from gcmem.models import TURN_SCHEMA_VERSION, Turn
-from gcmem.pipeline.codec import DATA_FIELD, StreamEntry, describe_validation_error
+from gcmem.pipeline.codec import (
+    DATA_FIELD,
+    StreamEntry,
+    correlation_headers,
+    describe_validation_error,
+    printable,
+)
 from gcmem.pipeline.dlq import DeadLetter
 from gcmem.pipeline.embedded import EmbeddedBus
 from gcmem.pipeline.index_bus import BusIndex, IndexHost
@@ -46,14 +52,21 @@ from gcmem.pipeline.query import QueryReply, QueryRequest, QueryService
 from gcmem.pipeline.reclaim import Reclaimer
 from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.spec import declare_payload
+from gcmem.pipeline.supervisor import Supervisor
 from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings, load_settings
 from gcmem.storage.mtm.index import MediumTermIndex
-from gcmem.storage.redis import bus_config_error, connection_kwargs, open_async_bus_redis
+from gcmem.storage.redis import (
+    bus_config_error,
+    connection_kwargs,
+    open_async_bus_redis,
+    save_embedded_if_dirty,
+)
 
 log = logging.getLogger(__name__)
 
-# Queries one process answers at once (each runs in a thread; the embedded engine serialises).
+# Bus query requests one process takes off the list at once; the work itself is bounded by
+# the query pool (GCMEM_QUERY_WORKERS + GCMEM_QUERY_QUEUE, see ``runner``).
 QUERY_CONCURRENCY = 4
 # The query reply's channel in the AsyncAPI document: the requester's reply_to header.
 REPLY_CHANNEL = "{reply_to}"
@@ -99,9 +112,9 @@ class PipelineRuntime:
     queries: QueryService | None = None
     index_host: IndexHost | None = None
     embedded_bus: EmbeddedBus | None = None
+    supervisor: Supervisor | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
-    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def start(self) -> None:
         s = self.settings
@@ -134,8 +147,13 @@ class PipelineRuntime:
         )
 
     async def after_start(self) -> None:
+        self.supervisor = Supervisor(self.metrics, self._stop)
         if self.reclaimer is not None:
-            self._tasks.append(asyncio.create_task(self.reclaimer.run(self._stop)))
+            self.supervisor.spawn("reclaimer", self.reclaimer.run)
+            self.supervisor.spawn("heartbeat", self.reclaimer.heartbeat_loop)
+        s = self.settings
+        if s.embedded_redis and not s.ephemeral and s.embedded_snapshot_interval_s > 0:
+            self.supervisor.spawn("snapshot", self._snapshot_loop)
         if self.client is not None:
             # Who is serving, for operators (and for benchmarks waiting until it is ready).
             member = {
@@ -149,20 +167,49 @@ class PipelineRuntime:
             )
         self.ready.set()
 
+    async def _snapshot_loop(self, stop: asyncio.Event) -> None:
+        """Persist the embedded keyspace when it changed (the process's own snapshots; a
+        failure, e.g. a full disk, is restarted and reported like any task's)."""
+        interval = self.settings.embedded_snapshot_interval_s
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+            await asyncio.to_thread(save_embedded_if_dirty, self.settings)
+
+    def task_report(self) -> dict[str, dict[str, Any]]:
+        return self.supervisor.report() if self.supervisor is not None else {}
+
     async def stop(self) -> None:
+        """Within ``shutdown_timeout_s``: background tasks end, the member record goes, the
+        memory is closed. Each step is bounded: a Redis that does not answer, or a query
+        thread still scoring, does not keep the process from exiting."""
         self._stop.set()
+        budget = self.settings.shutdown_timeout_s
+        loop = asyncio.get_running_loop()
+        end = loop.time() + budget
+
+        def left() -> float:
+            return max(end - loop.time(), 0.1)
+
+        if self.supervisor is not None:
+            await self.supervisor.join(timeout=min(left(), budget / 2))
         if self.client is not None:
-            await self.client.hdel(self.topology.members, self.topology.consumer)
-        for task in self._tasks:
             try:
-                await asyncio.wait_for(task, timeout=10)
-            except (TimeoutError, asyncio.CancelledError):
-                task.cancel()
-        self._tasks.clear()
+                await asyncio.wait_for(
+                    self.client.hdel(self.topology.members, self.topology.consumer), left()
+                )
+            except Exception as exc:
+                log.warning("could not remove the member record: %r", exc)
+        if self.runner is not None:
+            self.runner.close()
         if self.memory is not None:
-            await asyncio.to_thread(self.memory.close)
+            try:
+                await asyncio.wait_for(asyncio.to_thread(self.memory.close), left())
+            except TimeoutError:
+                log.warning("memory did not close within the shutdown timeout (%.0f s)", budget)
         if self.client is not None:
-            await self.client.aclose()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.client.aclose(), left())
 
     def require(self) -> tuple[BatchProcessor, QueryService]:
         if self.processor is None or self.queries is None:
@@ -189,10 +236,12 @@ async def _raw_batch(msg: Any, original: Callable[[Any], Any]) -> StreamMessage[
     parsed.raw_message = msg
     if msg["data"]:
         # Like FastStream's parser: the batch carries its first entry's headers (correlation
-        # id for tracing). ``parse`` never raises: unknown bytes come back as the body.
-        _, headers = BinaryMessageFormatV1.parse(msg["data"][0].get(DATA_FIELD, b""))
+        # id for tracing). ``correlation_headers`` never raises, whatever the entry holds.
+        first = msg["data"][0]
+        raw = first.get(DATA_FIELD, b"") if isinstance(first, dict) else b""
+        headers = correlation_headers(raw if isinstance(raw, bytes) else b"")
         if headers.get("correlation_id"):
-            parsed.correlation_id = str(headers["correlation_id"])
+            parsed.correlation_id = headers["correlation_id"]
             parsed.headers = {**parsed.headers, **headers}
     return parsed
 
@@ -218,7 +267,7 @@ def broker_for(settings: Settings, url: str) -> RedisBroker:
     return RedisBroker(
         url,
         description="gcmem: garbage collection for agent memory (turn stream, queries).",
-        graceful_timeout=30.0,
+        graceful_timeout=settings.shutdown_timeout_s,
         # Per-message "Received/Processed" lines at batch rate are noise in a worker's log.
         log_level=logging.DEBUG,
         **extra,
@@ -343,6 +392,14 @@ def _register_handlers(broker: RedisBroker, runtime: PipelineRuntime) -> None:
         def invalid_request(exc: ValidationError) -> dict[str, Any]:
             text = describe_validation_error(exc)
             return QueryReply(ok=False, error=text, error_kind="invalid").model_dump(mode="json")
+
+        # A body FastStream could not even decode (too deep, not JSON) still gets a reply.
+        @errors.add_handler(Exception, publish=True)
+        def failed_request(exc: Exception) -> dict[str, Any]:
+            # Decoding errors (too deep, not JSON) are the requester's; anything else ours.
+            kind = "invalid" if isinstance(exc, ValueError | RecursionError) else "internal"
+            text = f"request failed: {type(exc).__name__}: {printable(str(exc), 300)}"
+            return QueryReply(ok=False, error=text, error_kind=kind).model_dump(mode="json")
 
         router = RedisRouter(middlewares=[errors])
 

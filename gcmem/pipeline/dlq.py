@@ -21,7 +21,15 @@ import redis.asyncio
 from pydantic import AwareDatetime, BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from gcmem.pipeline.codec import DATA_FIELD, Rejection, RejectionKind, StreamEntry
+from gcmem.pipeline.codec import (
+    DATA_FIELD,
+    Rejection,
+    RejectionKind,
+    StreamEntry,
+    parse_envelope,
+    printable,
+    strict_json,
+)
 
 META_FIELD = b"__data__"  # the dead letter's metadata, JSON (readable by any FastStream app)
 ORIGINAL_PREFIX = b"orig:"
@@ -67,21 +75,17 @@ class DeadLetter(BaseModel):
 
 def _peek_ids(payload: bytes) -> tuple[str | None, str | None]:
     """Best-effort turn id / namespace of a rejected payload, for the listing only."""
-    import json
-
-    from faststream.redis.parser.binary import BinaryMessageFormatV1
-
     try:
-        body, _ = BinaryMessageFormatV1.parse(payload)
-        data = json.loads(body)
-    except Exception:
+        body, _ = parse_envelope(payload)
+        data = strict_json(body)
+    except Exception:  # whatever was wrong with it is the dead letter's reason
         return None, None
     if not isinstance(data, dict):
         return None, None
     tid, ns = data.get("id"), data.get("namespace")
     return (
-        tid[:256] if isinstance(tid, str) else None,
-        ns[:256] if isinstance(ns, str) else None,
+        printable(tid, 256) if isinstance(tid, str) else None,
+        printable(ns, 256) if isinstance(ns, str) else None,
     )
 
 
@@ -99,7 +103,7 @@ class DeadLetterQueue:
             source_stream=self.stream,
             source_id=entry.id,
             kind=rejection.kind,
-            reason=rejection.reason,
+            reason=printable(rejection.reason, 4000),
             attempts=entry.deliveries,
             consumer=consumer,
             failed_at=datetime.now(UTC),

@@ -7,8 +7,17 @@
 - ``POST /v1/ledger/confirm``: a ``ConfirmRequest`` -> promote (or reject) the value held
   pending on a confirm-policy key; the ``ConfirmResult`` JSON (``outcome`` "none" when nothing
   was held, "mismatch" when ``object`` is no longer the held value).
-- ``GET /healthz``: Redis and the index answer -> 200, else 503.
+- ``GET /healthz``: liveness: Redis answers and no background task is dead -> 200, else 503;
+  the index check never waits behind a running batch or query ("busy" is healthy).
+- ``GET /readyz``: readiness: started, Redis answers, every background task running (none
+  restarting) -> 200, else 503.
 - ``GET /metrics``: Prometheus text.
+
+Bodies are read strictly (``codec.strict_json``): over ``GCMEM_HTTP_MAX_BODY_BYTES`` -> 413;
+not UTF-8, not strict JSON (NaN, Infinity), lone surrogates, nesting deeper than
+``GCMEM_MAX_JSON_DEPTH`` -> 400; schema problems and k above ``GCMEM_MAX_K`` -> 422; a full
+query pool -> 503; a query past ``GCMEM_QUERY_DEADLINE_S`` -> 504. A 500 (FastStream's handler
+wrapper turns any exception into one, logged) means a gcmem bug.
 
 Auth (optional): ``Authorization: Bearer <token>``. ``GCMEM_HTTP_TOKEN`` opens every namespace
 and the metrics; a ``GCMEM_HTTP_NAMESPACE_TOKENS`` token opens only its own namespace, so one
@@ -17,6 +26,7 @@ tenant's token cannot read or write another's memory.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -29,8 +39,9 @@ from faststream.asgi.types import ASGIApp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gcmem.models import Namespace, Turn
-from gcmem.pipeline.codec import describe_validation_error
+from gcmem.pipeline.codec import JsonRejected, describe_validation_error, printable, strict_json
 from gcmem.pipeline.query import QueryRequest
+from gcmem.pipeline.runner import EngineBusy
 from gcmem.settings import Settings
 
 if TYPE_CHECKING:
@@ -121,20 +132,25 @@ async def _read_body(request: Request, limit: int) -> bytes | AsgiResponse:
     return b"".join(chunks)
 
 
-async def _read_json(request: Request, limit: int) -> Any | AsgiResponse:
+async def _read_json(request: Request, limit: int, max_depth: int) -> Any | AsgiResponse:
     body = await _read_body(request, limit)
     if isinstance(body, AsgiResponse):
         return body
     try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return _error(400, f"body is not JSON: {exc}")
+        return strict_json(body, max_depth=max_depth)
+    except JsonRejected as exc:
+        return _error(400, exc.reason, kind=exc.kind)
+
+
+# Query reply error kinds -> HTTP status.
+STATUS = {"invalid": 422, "forbidden": 403, "busy": 503, "timeout": 504, "internal": 500}
 
 
 def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
     settings = runtime.settings
     auth = HttpAuth(settings)
     limit = settings.http_max_body_bytes
+    depth = settings.max_json_depth
     if not auth.enabled and settings.http_host not in ("127.0.0.1", "localhost", "::1"):
         log.warning(
             "HTTP on %s without tokens: anyone who reaches it reads and writes every namespace "
@@ -147,7 +163,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         unauthenticated = auth.check(request, [])  # 401 before reading anything
         if unauthenticated is not None:
             return unauthenticated
-        data = await _read_json(request, limit)
+        data = await _read_json(request, limit, depth)
         if isinstance(data, AsgiResponse):
             return data
         items = data if isinstance(data, list) else [data]
@@ -167,7 +183,9 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
             except Exception as exc:  # TurnValidationError carries the pydantic error
                 err = getattr(exc, "error", exc)
                 text = (
-                    describe_validation_error(err) if isinstance(err, ValidationError) else str(err)
+                    describe_validation_error(err)
+                    if isinstance(err, ValidationError)
+                    else printable(str(err))
                 )
                 problems.append({"index": pos, "error": text})
         if problems:
@@ -187,7 +205,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         unauthenticated = auth.check(request, [])
         if unauthenticated is not None:
             return unauthenticated
-        data = await _read_json(request, limit)
+        data = await _read_json(request, limit, depth)
         if isinstance(data, AsgiResponse):
             return data
         try:
@@ -199,18 +217,19 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
             return denied
         if runtime.queries is None:
             return _error(503, "starting")
-        reply = await runtime.queries.reply(query)
-        if reply.ok and reply.result is not None:
-            return AsgiResponse(reply.result.model_dump_json().encode(), headers=JSON)
-        status = 400 if reply.error_kind == "invalid" else 500
-        return _error(status, reply.error or "query failed")
+        reply = await runtime.queries.reply_json(query)
+        if isinstance(reply, bytes):
+            return AsgiResponse(reply, headers=JSON)
+        kind = reply.error_kind or "internal"
+        extra = {"retry_after_s": 1} if kind == "busy" else {}
+        return _error(STATUS.get(kind, 500), reply.error or "query failed", kind=kind, **extra)
 
     @post(description="Promote or reject a value held pending confirmation (confirm policy).")
     async def post_confirm(scope: Any, request: Request) -> AsgiResponse:
         unauthenticated = auth.check(request, [])
         if unauthenticated is not None:
             return unauthenticated
-        data = await _read_json(request, limit)
+        data = await _read_json(request, limit, depth)
         if isinstance(data, AsgiResponse):
             return data
         try:
@@ -239,23 +258,61 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
             }
         )
 
-    @get(description="200 when Redis and the index answer, else 503.")
-    async def healthz(scope: Any, request: Request) -> AsgiResponse:
-        checks: dict[str, str] = {}
-        status = 200
+    async def _checks() -> tuple[dict[str, Any], bool]:
+        """(body, Redis answered). Bounded: a check never takes more than ~1 s."""
+        checks: dict[str, Any] = {"roles": runtime.roles.names()}
+        redis_ok = False
+        if runtime.client is None or runtime.runner is None or runtime.memory is None:
+            checks["error"] = "starting"
+            return checks, False
         try:
-            if runtime.client is None or runtime.runner is None or runtime.memory is None:
-                raise RuntimeError("starting")
-            await runtime.client.ping()
+            await asyncio.wait_for(runtime.client.ping(), timeout=0.8)
             checks["redis"] = "ok"
-            memory = runtime.memory
-            await runtime.runner.run(lambda: memory.index.count(settings.namespace))
-            checks["index"] = "ok"
+            redis_ok = True
+        except TimeoutError:
+            # Slow under load is not dead (a liveness probe must not restart a busy server);
+            # readiness says not ready.
+            checks["redis"] = "slow"
         except Exception as exc:
-            checks["error"] = f"{type(exc).__name__}: {exc}"
-            status = 503
-        body = {"status": "ok" if status == 200 else "unavailable", "roles": runtime.roles.names()}
-        return _json({**body, **checks}, status)
+            checks["redis"] = f"{type(exc).__name__}: {printable(str(exc), 200)}"
+        runner, memory = runtime.runner, runtime.memory
+        try:
+            await runner.probe(lambda: memory.index.count(settings.namespace), timeout_s=0.5)
+            checks["index"] = "ok"
+        except EngineBusy:
+            checks["index"] = "busy"  # a batch or query holds the embedded engine: alive
+        except TimeoutError:
+            checks["index"] = "slow"
+        except Exception as exc:
+            checks["index"] = f"{type(exc).__name__}: {printable(str(exc), 200)}"
+        checks["queries_in_flight"] = runner.queries_in_flight
+        checks["tasks"] = runtime.task_report()
+        return checks, redis_ok
+
+    @get(description="Liveness: 200 while Redis answers and no background task is dead.")
+    async def healthz(scope: Any, request: Request) -> AsgiResponse:
+        checks, redis_ok = await _checks()
+        tasks = checks.get("tasks", {})
+        dead = sorted(n for n, t in tasks.items() if t["status"] == "dead")
+        index = checks.get("index")
+        alive = redis_ok or checks.get("redis") == "slow"
+        ok = alive and not dead and index in ("ok", "busy", "slow")
+        if dead:
+            checks["dead_tasks"] = dead
+        return _json({"status": "ok" if ok else "unavailable", **checks}, 200 if ok else 503)
+
+    @get(description="Readiness: 200 when started, Redis answers and every task is running.")
+    async def readyz(scope: Any, request: Request) -> AsgiResponse:
+        checks, redis_ok = await _checks()
+        tasks = checks.get("tasks", {})
+        waiting = sorted(n for n, t in tasks.items() if t["status"] != "running")
+        ready = (
+            runtime.ready.is_set() and redis_ok and not waiting and checks.get("index") != "slow"
+        )
+        if waiting:
+            checks["not_running"] = waiting
+        body = {"status": "ready" if ready else "not ready", **checks}
+        return _json(body, 200 if ready else 503)
 
     @get(description="Prometheus text: pipeline counters, consumer lag, oracle, latencies.")
     async def metrics(scope: Any, request: Request) -> AsgiResponse:
@@ -274,5 +331,6 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         ("/v1/query", post_query),
         ("/v1/ledger/confirm", post_confirm),
         ("/healthz", healthz),
+        ("/readyz", readyz),
         ("/metrics", metrics),
     ]

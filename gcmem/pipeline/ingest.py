@@ -1,11 +1,15 @@
 """One batch of stream entries -> durable memory, acknowledged entry by entry.
 
-Per entry: decode and validate (a bad entry is dead-lettered with its reason, its neighbours
-go on); skip turns already ingested with the same content (idempotent per turn id); then one
-``Memory.ingest`` call for the whole batch (embedding is the cost: batch it). Entries are
-acknowledged only after their effects are durable. If the batch call fails, the batch is
-bisected to find the entries that fail on their own; those stay pending for redelivery and
-are dead-lettered once they have been delivered ``max_attempts`` times.
+Per entry, inside one guard: decode and validate, then the turn's digest (a bad entry is
+dead-lettered with its reason kind and original bytes, its neighbours go on; an exception
+nobody foresaw is an ``internal`` dead letter naming it, never a failed batch); skip turns
+already ingested with the same content (idempotent per turn id); then one ``Memory.ingest``
+call for the whole batch (embedding is the cost: batch it). Entries are acknowledged only
+after their effects are durable. If the batch call fails, a health probe tells an outage
+(Redis or the index down: everything stays pending and is retried, nobody is blamed) from a
+poison entry: then the batch is bisected to find the entries that fail on their own; those
+stay pending for redelivery and are dead-lettered once they have been delivered
+``max_attempts`` times.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import redis.asyncio
 
 from gcmem.memory import IngestReport, TurnValidationError
 from gcmem.models import Turn
-from gcmem.pipeline.codec import Rejection, StreamEntry, decode_entry
+from gcmem.pipeline.codec import Rejection, StreamEntry, decode_entry, printable
 from gcmem.pipeline.dlq import DeadLetter, DeadLetterQueue
 from gcmem.pipeline.metrics import PipelineMetrics
 from gcmem.pipeline.runner import MemoryRunner
@@ -96,21 +100,20 @@ class BatchProcessor:
         outcome = BatchOutcome()
         rejected: list[tuple[StreamEntry, Rejection]] = []
         valid: list[_Item] = []
-        max_bytes = self.settings.pipeline_max_message_bytes
         for entry in entries:
-            decoded = decode_entry(entry, max_bytes=max_bytes, validate=self._validate)
-            if isinstance(decoded, Rejection):
-                rejected.append((entry, decoded))
+            prepared = self._prepare(entry)
+            if isinstance(prepared, Rejection):
+                rejected.append((entry, prepared))
             else:
-                valid.append(_Item(entry, decoded, turn_digest(decoded)))
+                valid.append(prepared)
         outcome.timings_ms["decode"] = (time.perf_counter() - t_batch) * 1e3
 
         fresh, duplicates, conflicts = await self._claim(valid)
         rejected += conflicts
-        done, failures, reports = await self._ingest(fresh)
+        done, failures, reports, outage = await self._ingest_batch(fresh)
         pending_failures: dict[str, str] = {}
         for item, error in failures:
-            if item.entry.deliveries >= self.settings.pipeline_max_attempts:
+            if not outage and item.entry.deliveries >= self.settings.pipeline_max_attempts:
                 reason = f"failed {item.entry.deliveries} deliveries; last error: {error}"
                 rejected.append((item.entry, Rejection("processing", reason)))
             elif item.entry.id is not None:
@@ -136,6 +139,21 @@ class BatchProcessor:
             )
         await self._record(outcome, len(failures))
         return outcome
+
+    def _prepare(self, entry: StreamEntry) -> _Item | Rejection:
+        """Raw fields -> a turn and its digest, or the reason why not. Never raises."""
+        try:
+            decoded = decode_entry(
+                entry,
+                max_bytes=self.settings.pipeline_max_message_bytes,
+                max_depth=self.settings.max_json_depth,
+                validate=self._validate,
+            )
+            if isinstance(decoded, Rejection):
+                return decoded
+            return _Item(entry, decoded, turn_digest(decoded))
+        except Exception as exc:
+            return Rejection("internal", f"{type(exc).__name__}: {printable(str(exc), 500)}")
 
     # --- idempotency per turn id -----------------------------------------------------------
     async def _claim(
@@ -184,6 +202,48 @@ class BatchProcessor:
         return fresh, duplicates, conflicts
 
     # --- ingest ----------------------------------------------------------------------------
+    async def _ingest_batch(
+        self, items: list[_Item]
+    ) -> tuple[list[_Item], list[tuple[_Item, str]], list[IngestReport], bool]:
+        """(done, failed with their errors, reports, outage?). On a failed batch the probe
+        decides: Redis or the index not answering is an outage (no entry is to blame, none is
+        bisected or dead-lettered); otherwise the bisection isolates the failing entries."""
+        if not items:
+            return [], [], [], False
+        turns = [item.turn for item in items]
+        try:
+            report = await self.runner.run(lambda: self.memory.ingest(turns))
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {printable(str(exc))}"
+            problem = await self._probe()
+            if problem is not None:
+                log.warning("ingest unavailable (%s); %d entries stay pending", problem, len(items))
+                return [], [(item, f"{error} (outage: {problem})") for item in items], [], True
+            if len(items) == 1:
+                log.warning("ingest of %s failed: %s", items[0].entry.id, error)
+                return [], [(items[0], error)], [], False
+            done, failed, reports = await self._bisect(items)
+            return done, failed, reports, False
+        return items, [], [report], False
+
+    async def _bisect(
+        self, items: list[_Item]
+    ) -> tuple[list[_Item], list[tuple[_Item, str]], list[IngestReport]]:
+        mid = len(items) // 2
+        a_done, a_failed, a_reports = await self._ingest(items[:mid])
+        b_done, b_failed, b_reports = await self._ingest(items[mid:])
+        return a_done + b_done, a_failed + b_failed, a_reports + b_reports
+
+    async def _probe(self) -> str | None:
+        """None when Redis and the index answer, else what failed."""
+        memory = self.memory
+        try:
+            await self.client.ping()
+            await self.runner.run(lambda: (memory.redis.ping(), memory.index.count("default")))
+        except Exception as exc:
+            return f"{type(exc).__name__}: {printable(str(exc), 300)}"
+        return None
+
     async def _ingest(
         self, items: list[_Item]
     ) -> tuple[list[_Item], list[tuple[_Item, str]], list[IngestReport]]:
@@ -194,13 +254,11 @@ class BatchProcessor:
             report = await self.runner.run(lambda: self.memory.ingest(turns))
         except Exception as exc:
             if len(items) == 1:
-                log.warning("ingest of %s failed: %r", items[0].entry.id, exc)
-                return [], [(items[0], f"{type(exc).__name__}: {exc}"[:2000])], []
+                error = f"{type(exc).__name__}: {printable(str(exc))}"
+                log.warning("ingest of %s failed: %s", items[0].entry.id, error)
+                return [], [(items[0], error)], []
             # Find the entries that fail on their own; the others are ingested.
-            mid = len(items) // 2
-            a_done, a_failed, a_reports = await self._ingest(items[:mid])
-            b_done, b_failed, b_reports = await self._ingest(items[mid:])
-            return a_done + b_done, a_failed + b_failed, a_reports + b_reports
+            return await self._bisect(items)
         return items, [], [report]
 
     async def _commit(

@@ -42,6 +42,8 @@ COUNTERS: dict[str, str] = {
     "batches": "Batches processed.",
     "query_requests": "Query requests served (bus and HTTP).",
     "query_errors": "Query requests answered with an error.",
+    "query_timeouts": "Query requests past their deadline (answered 504 / a timeout error).",
+    "query_rejected_busy": "Query requests refused because every query slot was taken (503).",
 }
 
 
@@ -100,6 +102,18 @@ class PipelineMetrics:
             out.sample("gcmem_pipeline_dead_lettered_total", value, reason=kind)
         if not kinds:
             out.sample("gcmem_pipeline_dead_lettered_total", 0.0, reason="none")
+        out.metric(
+            "gcmem_pipeline_task_restarts_total",
+            "counter",
+            "Background task restarts after an exception (reclaimer, heartbeat, snapshot).",
+        )
+        tasks = sorted(k.split(":", 1)[1] for k in snap if k.startswith("task_restarts:"))
+        for task in tasks:
+            out.sample(
+                "gcmem_pipeline_task_restarts_total", snap[f"task_restarts:{task}"], task=task
+            )
+        if not tasks:
+            out.sample("gcmem_pipeline_task_restarts_total", 0.0, task="none")
         labels = {"stream": self.topology.stream, "group": self.topology.group}
         gauge_help = {
             "consumer_lag": "Entries in the stream not yet delivered to the group (XINFO lag).",

@@ -157,37 +157,40 @@ class Reclaimer:
         return removed
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Reclaim loop and heartbeat until ``stop`` is set."""
-        heartbeat = asyncio.create_task(self._heartbeat_loop(stop))
+        """The reclaim loop until ``stop`` is set. A Redis outage is waited out here; any
+        other exception ends the loop, for the supervisor to restart (``supervisor``)."""
         cycles = 0
-        try:
-            while not stop.is_set():
-                try:
-                    claimed = await self.reclaim_once()
-                    cycles += 1
-                    if cycles % 100 == 0:
-                        await self.forget_dead_consumers()
-                except ResponseError as exc:
-                    if "NOGROUP" not in str(exc):
-                        raise
-                    claimed = 0  # the subscriber creates the group on start
-                except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-                    log.warning("reclaim: Redis unavailable (%s); retrying", exc)
-                    claimed = 0
-                if not claimed:
-                    # Nothing idle enough: look again well within one idle period.
-                    wait = min(self.poll_s * 5, self.min_idle_ms / 4e3)
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(stop.wait(), timeout=wait)
-        finally:
-            heartbeat.cancel()
+        while not stop.is_set():
+            try:
+                claimed = await self.reclaim_once()
+                cycles += 1
+                if cycles % 100 == 0:
+                    await self.forget_dead_consumers()
+            except ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                # The stream or group is gone (a Redis server restarted empty, a FLUSHDB):
+                # recreate it at the start so nothing published since is skipped.
+                from gcmem.pipeline.app import ensure_group
 
-    async def _heartbeat_loop(self, stop: asyncio.Event) -> None:
+                await ensure_group(self.client, self.topology)
+                claimed = 0
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                log.warning("reclaim: Redis unavailable (%s); retrying", exc)
+                claimed = 0
+            if not claimed:
+                # Nothing idle enough: look again well within one idle period.
+                wait = min(self.poll_s * 5, self.min_idle_ms / 4e3)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=wait)
+
+    async def heartbeat_loop(self, stop: asyncio.Event) -> None:
         period = self.min_idle_ms / 3e3
         while not stop.is_set():
             try:
                 await self.heartbeat()
-            except Exception as exc:  # a missed beat only risks a duplicate (idempotent) retry
-                log.warning("heartbeat failed: %r", exc)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                # A missed beat only risks a duplicate (idempotent) retry.
+                log.warning("heartbeat: Redis unavailable (%s)", exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=period)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import base64
 import json
+import logging
 import os
 import ssl
 import threading
@@ -196,10 +197,26 @@ class EmbeddedRedis:
         self._dirty.set()
 
     def _autosave(self, interval: float) -> None:
+        failures = 0
         while True:
-            time.sleep(interval)
-            if self._dirty.is_set():
-                self.save()
+            time.sleep(interval * min(2**failures, 32))
+            try:
+                self.save_if_dirty()
+                failures = 0
+            except Exception as exc:  # a full disk must not end snapshots for good
+                failures += 1
+                self._dirty.set()
+                logging.getLogger(__name__).error("embedded Redis snapshot failed: %r", exc)
+
+    def save_if_dirty(self) -> bool:
+        if not self._dirty.is_set():
+            return False
+        try:
+            self.save()
+        except BaseException:
+            self._dirty.set()  # still unsaved
+            raise
+        return True
 
     def save(self) -> None:
         if self.snapshot is None:
@@ -324,6 +341,13 @@ def mark_embedded_dirty(settings: Settings) -> None:
     """Tell the embedded server's snapshot thread there is something new to persist."""
     if settings.redis_url is None:
         EmbeddedRedis.for_settings(settings).mark_dirty()
+
+
+def save_embedded_if_dirty(settings: Settings) -> bool:
+    """Persist the embedded keyspace if it changed since the last snapshot."""
+    if settings.redis_url is None:
+        return EmbeddedRedis.for_settings(settings).save_if_dirty()
+    return False
 
 
 def save_embedded(settings: Settings) -> None:

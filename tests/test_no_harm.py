@@ -1,0 +1,131 @@
+"""The default chain on the real models drops no still-true fact in each failure family that
+made the previous default harmful, and still removes a stale value it can defend."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from gcmem import Memory, Turn
+from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.settings import Settings
+from tests.conftest import make_settings
+
+pytestmark = [pytest.mark.model]
+
+T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+
+# family -> (statements in time order, query); every statement is still true
+STILL_TRUE = {
+    "parallel_keys": (
+        [
+            "The staging database listens on port 5433.",
+            "The production database listens on port 5432.",
+            "Our son goes to Hillside Primary.",
+            "Our daughter goes to Oakwood Academy.",
+        ],
+        "Which port does the production database listen on?",
+    ),
+    "elaborations": (
+        [
+            "My dog Biscuit is a border collie.",
+            "Biscuit has a white patch over his left eye.",
+            "Biscuit is terrified of fireworks and hides under the bed.",
+        ],
+        "Tell me about Biscuit.",
+    ),
+    "compatible_opposites": (
+        [
+            "I hate running on a treadmill at the gym.",
+            "I love running trails in the hills on Sunday mornings.",
+        ],
+        "Do I like running?",
+    ),
+    "multi_valued": (
+        [
+            "I speak Portuguese with my parents.",
+            "I speak English at work.",
+            "I have started speaking some Japanese with my tutor.",
+        ],
+        "Which languages do I speak?",
+    ),
+    "same_topic_unrelated": (
+        [
+            "The ledger service runs on port 9300.",
+            "The ledger service only accepts traffic from the billing namespace.",
+            "The ledger service is owned by the finance platform team.",
+        ],
+        "What network policy does the ledger service have?",
+    ),
+    "long_paragraphs": (
+        [
+            "The Harbor Street office opened in 2012 with twelve engineers, most of them "
+            "hired from the local university. It occupies two floors of a converted "
+            "warehouse, with a rooftop terrace that the team uses for Friday lunches, and it "
+            "still hosts the monthly meetup for the city's Python community.",
+            "The Harbor Street office runs the company's support desk for Europe, staffed "
+            "from eight in the morning to eight at night. Its engineers maintain the billing "
+            "integrations, and two of them are on the on-call rotation every week, handing "
+            "over to the New York office in the evening.",
+        ],
+        "What happens at the Harbor Street office?",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def embedder() -> TransformerEmbedder:
+    return TransformerEmbedder(Settings().embedder)
+
+
+def _memory(tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str) -> Memory:
+    # The shipped defaults (filters, thresholds, the no-harm rule), on an ephemeral store.
+    defaults = Settings()
+    return Memory(
+        make_settings(
+            tmp_path,
+            nli_model=nli_model_path,
+            filters=defaults.filters,
+            ingest=defaults.ingest,
+            stm_size=0,
+        ),
+        embedder=embedder,
+    )
+
+
+def _turns(ns: str, texts: list[str]) -> list[Turn]:
+    return [
+        Turn(id=f"{ns}-{i}", namespace=ns, text=text, ts=T0 + timedelta(days=30 * i))
+        for i, text in enumerate(texts)
+    ]
+
+
+@pytest.mark.parametrize("family", sorted(STILL_TRUE))
+def test_default_chain_keeps_every_still_true_fact(
+    family: str, tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
+) -> None:
+    texts, query = STILL_TRUE[family]
+    with _memory(tmp_path, embedder, nli_model_path) as memory:
+        memory.ingest(_turns(family.replace("_", "-"), texts))
+        result = memory.retrieve(query, namespace=family.replace("_", "-"), k=10)
+    assert result.dropped == [], [(d.text, d.reason) for d in result.dropped]
+    assert set(result.texts) == set(texts)
+
+
+def test_default_chain_still_removes_a_stale_value(
+    tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
+) -> None:
+    texts = [
+        "The payments service runs on port 8000 behind the internal load balancer.",
+        "The project is licensed under Apache-2.0.",
+        "The payments service runs on port 8080.",
+    ]
+    with _memory(tmp_path, embedder, nli_model_path) as memory:
+        memory.ingest(_turns("pay", texts))
+        result = memory.retrieve("Which port does the payments service run on?", namespace="pay")
+    assert texts[0] not in result.texts
+    assert texts[1] in result.texts and texts[2] in result.texts
+    (drop,) = result.dropped
+    assert drop.dominated_by_turn_id == "pay-2"
