@@ -150,9 +150,7 @@ def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) 
                     s.pop("filter_ms_p50", None)
                     fams[fam] = s
                 per_set[name] = fams
-            per_set["_drops"] = {
-                n: t["all"].drops[:30] for n, t in tallies.items() if "all" in t
-            }
+            per_set["_drops"] = {n: t["all"].drops[:30] for n, t in tallies.items() if "all" in t}
             out["sets"][set_name] = per_set
         for mem in mems.values():
             mem.close()
