@@ -14,6 +14,7 @@ BENCHMARKS = {
     "mtm": "bench.mtm",  # embedded MTM engine choice (local mode vs Qdrant Edge)
     "oracle": "bench.oracle",  # κ quality, throughput, query latency
     "supersession": "bench.supersession",  # evolving sets, pre-filter, write-time GC
+    "alignment": "bench.alignment",  # frame alignment vs grammar per family, ingest/read cost
     "sweep": "bench.sweep.cli",  # the accumulation-ratio sweep (headline benchmark)
     "sweep-generate": "bench.scenarios.generate",  # its scenario generator
     "pipeline": "bench.pipeline",  # stream ingest vs embedder, lag, bus queries

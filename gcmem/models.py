@@ -232,14 +232,32 @@ class Chunk(BaseModel):
 Source = Literal["mtm", "stm", "input"]
 
 
+class StaleSentence(BaseModel):
+    """A statement inside a kept chunk that a newer chunk superseded (the chunk stays because
+    other statements in it are still true): which one, what replaced its value, and when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int = Field(ge=0, description="Position of the statement unit in the chunk.")
+    text: str
+    key: str = Field(description="The superseded ledger key, 'subject / relation'.")
+    value: str = Field(description="The value this statement gives.")
+    current_value: str | None = Field(default=None, description="The value that replaced it.")
+    superseded_by: str | None = Field(default=None, description="Chunk id of the newer value.")
+    superseded_by_turn_id: str | None = None
+    since: AwareDatetime | None = Field(default=None, description="Event time of the change.")
+
+
 class ScoredChunk(BaseModel):
-    """A candidate: a chunk with its relevance to the query and where it came from."""
+    """A candidate: a chunk with its relevance to the query and where it came from.
+    ``stale_sentences`` lists statements in it that are superseded (the chunk is kept)."""
 
     model_config = ConfigDict(frozen=True)
 
     chunk: Chunk
     score: float
     sources: tuple[Source, ...] = ("mtm",)
+    stale_sentences: tuple[StaleSentence, ...] = ()
 
     @property
     def id(self) -> str:
@@ -328,14 +346,16 @@ class RetrievalResult(BaseModel):
         return [c.chunk.text for c in self.kept]
 
     def context(self, separator: str = "\n") -> str:
-        """The kept texts. With surfaced conflicts, each text is numbered and dated and a note
-        per conflict says which may be superseded by which, so the reader weighs both."""
+        """The kept texts. With surfaced conflicts or stale statements inside kept chunks, each
+        text is numbered and dated and a note per conflict says which may be superseded by
+        which, and per stale statement what replaced its value, so the reader weighs both."""
         notes = [
             c
             for c in self.conflicts
             if c.older.id in self._positions and c.newer.id in self._positions
         ]
-        if not notes:
+        stale = [(k, s) for k in self.kept for s in k.stale_sentences]
+        if not notes and not stale:
             return separator.join(self.texts)
         pos = self._positions
         lines = [
@@ -346,6 +366,10 @@ class RetrievalResult(BaseModel):
                 f"Note: [{pos[c.older.id]}] ({c.older.chunk.ts.date().isoformat()}) may be "
                 f"superseded by [{pos[c.newer.id]}] ({c.newer.chunk.ts.date().isoformat()})."
             )
+        for k, s in stale:
+            since = f" since {s.since.date().isoformat()}" if s.since else ""
+            now = f"; the current value is {s.current_value!r}" if s.current_value else ""
+            lines.append(f"Note: in [{pos[k.id]}], {s.text!r} is superseded{since}{now}.")
         return separator.join(lines)
 
     @property

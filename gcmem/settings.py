@@ -257,6 +257,24 @@ class Settings(BaseSettings):
         "what it does to recall under accumulation.",
     )
 
+    supersession_grammar: bool = Field(
+        default=True,
+        description="The extractor's grammar at ingest: sentences it recognises record their "
+        "(subject, relation, object) triples in the ledger.",
+    )
+    supersession_align: bool = Field(
+        default=True,
+        description="Frame alignment at ingest: a new chunk's statements are aligned with "
+        "those of its nearest MTM neighbours; two identical except for one value span record "
+        "that value under the frame (the statement with the slot masked) in the ledger.",
+    )
+    supersession_align_neighbours: int = Field(
+        default=8,
+        ge=1,
+        le=256,
+        description="MTM neighbours (and same-batch chunks) each new chunk is aligned with.",
+    )
+
     # --- resolution policies: how a (subject, relation) conflict resolves ------------------
     ledger_policy_file: Path | None = Field(
         default=None,

@@ -25,7 +25,8 @@ import typer
 from tqdm.auto import tqdm
 
 from bench.heldout.data import Instance, load_set
-from bench.heldout.run import RESULTS, CachedEmbedder, _namespace
+from bench.heldout.run import RESULTS, _namespace
+from bench.sweep.harness import CachedEmbedder
 from gcmem import Memory, Turn
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import split_sentences

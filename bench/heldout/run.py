@@ -24,7 +24,7 @@ import os
 import tempfile
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ import typer
 from tqdm.auto import tqdm
 
 from bench.heldout.data import REAL_SETS, WRITTEN_SETS, Instance, load_set
+from bench.sweep.harness import CachedEmbedder
 from gcmem import Memory, Turn
 from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
@@ -62,31 +63,6 @@ CONDITIONS: dict[str, dict[str, Any]] = {
     "v0.1": V01,
     "default": {},
 }
-
-
-class CachedEmbedder:
-    """One model for every condition's memory; each distinct text embedded once."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self._cache: dict[str, np.ndarray] = {}
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self._cache[text] = vec
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
 
 
 @dataclass

@@ -17,7 +17,7 @@ from rich.markup import escape
 from gcmem.settings import SettingsError, load_settings
 
 if TYPE_CHECKING:
-    from gcmem.storage.ledger import SupersessionLedger
+    from gcmem.filters.supersession import SupersessionStage
     from gcmem.storage.mtm.index import MediumTermIndex
 
 gc_app = typer.Typer(no_args_is_help=True)
@@ -27,8 +27,10 @@ NamespaceOpt = Annotated[str | None, typer.Option(help="Namespace (default: GCME
 
 
 @contextlib.contextmanager
-def _open() -> Iterator[tuple[SupersessionLedger, MediumTermIndex, str]]:
-    """The ledger, the index (closed, so persisted, at the end) and the default namespace."""
+def _open() -> Iterator[tuple[SupersessionStage, MediumTermIndex, str]]:
+    """The supersession stage as settings configure it (its ledger and rule), the index
+    (closed, so persisted, at the end) and the default namespace."""
+    from gcmem.filters.supersession import SupersessionStage
     from gcmem.storage.ledger import SupersessionLedger
     from gcmem.storage.mtm import open_index
     from gcmem.storage.redis import Keyspace, open_redis, save_embedded
@@ -40,8 +42,15 @@ def _open() -> Iterator[tuple[SupersessionLedger, MediumTermIndex, str]]:
         raise typer.Exit(2) from exc
     ledger = SupersessionLedger(open_redis(settings), Keyspace(settings.key_prefix))
     index = open_index(settings)
+    stage = SupersessionStage(
+        ledger,
+        index,
+        write_time_gc=False,
+        grammar=settings.supersession_grammar,
+        align=settings.supersession_align,
+    )
     try:
-        yield ledger, index, settings.namespace
+        yield stage, index, settings.namespace
     finally:
         index.close()
         save_embedded(settings)
@@ -65,10 +74,10 @@ def why(
     record a read-time drop carries). Exit 1 if nothing supersedes it."""
     from gcmem.filters.writegc import explain
 
-    with _open() as (ledger, index, default_ns):
+    with _open() as (stage, index, default_ns):
         ns = _namespace(namespace or default_ns)
         try:
-            decision = explain(ledger, index, ns, chunk_id)
+            decision = explain(stage, index, ns, chunk_id)
         except KeyError as exc:
             console.print(f"[red]{escape(str(exc.args[0]))}[/red]")
             raise typer.Exit(1) from exc
@@ -103,11 +112,12 @@ def rebuild(
     all superseded, clear flags that no longer hold. Nothing is deleted."""
     from gcmem.filters.writegc import rebuild_all, rebuild_flags
 
-    with _open() as (ledger, index, _):
+    with _open() as (stage, index, _):
         if namespace is None:
-            reports = rebuild_all(ledger, index)
+            reports = rebuild_all(stage.ledger, index, decide=stage.flaggable)
         else:
-            reports = [rebuild_flags(ledger, index, _namespace(namespace))]
+            ns = _namespace(namespace)
+            reports = [rebuild_flags(stage.ledger, index, ns, stage.flaggable)]
     for r in reports:
         print(json.dumps(vars(r)))
     if not reports:

@@ -1,4 +1,9 @@
-"""Turn -> chunks: sentences packed greedily up to a character budget.
+"""Turn -> chunks: statement units packed greedily up to a character budget.
+
+A unit is a sentence of prose or, in line-oriented text (config files, diffs, code, bullet
+lists, a ``label:`` line in front of a block), one line. Lines are kept as lines (joined by a
+newline, indentation kept) so that a config file or a diff stays one assertion per line for
+the extractor and for frame alignment; prose lines are joined and split into sentences.
 
 Short turns (the common case for conversational memory) stay one chunk. Explicit ``Turn.facts``
 ride on chunk 0, so a turn's facts are asserted once.
@@ -7,6 +12,7 @@ ride on chunk 0, so a turn's facts are asserted once.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from gcmem.models import Chunk, Turn, collapse_whitespace
 
@@ -14,34 +20,81 @@ from gcmem.models import Chunk, Turn, collapse_whitespace
 # "v1.2.3", "e.g. foo" and "/api/v1." inside their sentences.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
 
+CONFIG_LINE = re.compile(
+    r"^\s*(?:[-*+•]\s+)?(?:export\s+)?[\"'`]?[\w.\-\[\]]+[\"'`]?\s*(?::\s|:$|=|==|>=|<=|~=|@)"
+)
+BULLET = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)])\s+")
+# Other lines that are lines, not prose: indented (code, YAML), a TOML/INI section header, a
+# block opener or closer, a diff line, or a short label ending in a colon ("settings.py:").
+_CODE_LINE = re.compile(
+    r"^(?:\s{2,}\S|\[[^\]]+\]\s*$|.*[{(\[]\s*$|\s*[}\])][,;]?\s*$|[+-](?![+-])\S|@@|diff |def |"
+    r"class |import |from \S+ import )"
+)
+_LABEL_WORDS = 8
+
+
+def is_line_unit(line: str) -> bool:
+    """Whether a line is a unit of its own (config, code, diff, bullet, label)."""
+    if CONFIG_LINE.match(line) or BULLET.match(line) or _CODE_LINE.match(line):
+        return True
+    stripped = line.strip()
+    return stripped.endswith(":") and len(stripped.split()) <= _LABEL_WORDS
+
+
+class TextUnit(NamedTuple):
+    text: str
+    line: bool  # a line of line-oriented text (kept with its indentation)
+
+
+def _prose(lines: list[str]) -> list[TextUnit]:
+    joined = collapse_whitespace(" ".join(lines))
+    return [TextUnit(s, False) for s in _SENTENCE_END.split(joined) if s]
+
+
+def split_units(text: str) -> list[TextUnit]:
+    """Statement units in text order: prose sentences and line units."""
+    units: list[TextUnit] = []
+    for para in re.split(r"\n\s*\n", text):
+        prose: list[str] = []
+        for line in para.split("\n"):
+            if not line.strip():
+                continue
+            if is_line_unit(line):
+                units.extend(_prose(prose))
+                prose = []
+                units.append(TextUnit(line.rstrip(), True))
+            else:
+                prose.append(line)
+        units.extend(_prose(prose))
+    return units
+
 
 def split_sentences(text: str) -> list[str]:
-    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
-    sentences: list[str] = []
-    for para in paragraphs:
-        sentences.extend(s for s in _SENTENCE_END.split(collapse_whitespace(para)) if s)
-    return sentences
+    return [u.text for u in split_units(text)]
 
 
 def chunk_text(text: str, max_chars: int) -> list[str]:
     chunks: list[str] = []
     current = ""
-    for sentence in split_sentences(text):
-        while len(sentence) > max_chars:  # one over-long sentence: hard wrap at a space
-            cut = sentence.rfind(" ", 0, max_chars)
+    current_line = False  # whether the current chunk ends with a line unit
+    for unit, line in split_units(text):
+        while len(unit) > max_chars:  # one over-long unit: hard wrap at a space
+            cut = unit.rfind(" ", 0, max_chars)
             cut = cut if cut > max_chars // 2 else max_chars
             if current:
                 chunks.append(current)
                 current = ""
-            chunks.append(sentence[:cut].strip())
-            sentence = sentence[cut:].strip()
+            chunks.append(unit[:cut].strip())
+            unit = unit[cut:].strip()
+        sep = "\n" if line or current_line else " "
         if not current:
-            current = sentence
-        elif len(current) + 1 + len(sentence) <= max_chars:
-            current = f"{current} {sentence}"
+            current = unit
+        elif len(current) + 1 + len(unit) <= max_chars:
+            current = f"{current}{sep}{unit}"
         else:
             chunks.append(current)
-            current = sentence
+            current = unit
+        current_line = line
     if current:
         chunks.append(current)
     return chunks or [collapse_whitespace(text)]

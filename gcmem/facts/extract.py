@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from gcmem.facts.chunking import split_sentences
+from gcmem.facts.chunking import BULLET, split_units
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
@@ -80,7 +80,7 @@ _DISCOURSE_LEAD = re.compile(
     r"for the record|for reference|also|btw|fyi)\s+)",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)])\s+")
+_BULLET = BULLET
 # Adverbs that say nothing about the value; real logs put them next to the verb.
 _FILLER_ADVERBS = _lexicon(
     """now currently still again also too already presently actually just officially finally
@@ -708,30 +708,11 @@ def _extract_sentence(sentence: str) -> list[Fact]:
     return []
 
 
-_CONFIG_LINE = re.compile(
-    r"^\s*(?:[-*+•]\s+)?(?:export\s+)?[\"'`]?[\w.\-\[\]]+[\"'`]?\s*(?::\s|:$|=|==|>=|<=|~=|@)"
-)
-
-
 def statement_units(text: str) -> Iterator[str]:
-    """Sentences of prose, with config-like lines (``key: value``, ``KEY=value``, specs) kept
-    apart even when the text wraps them into one paragraph."""
-    prose: list[str] = []
-
-    def flush() -> Iterator[str]:
-        if prose:
-            yield from split_sentences(" ".join(prose))
-            prose.clear()
-
-    for line in text.splitlines():
-        if not line.strip():
-            yield from flush()
-        elif _CONFIG_LINE.match(line) or _BULLET.match(line):
-            yield from flush()
-            yield line.strip()
-        else:
-            prose.append(line.strip())
-    yield from flush()
+    """Sentences of prose, with line units (``key: value``, ``KEY=value``, specs, bullets, code
+    and diff lines) kept apart even when the text wraps them into one paragraph."""
+    for unit in split_units(text):
+        yield unit.text.strip()
 
 
 def extract_triples(text: str) -> list[Fact]:

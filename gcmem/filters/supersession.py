@@ -13,29 +13,54 @@ assertions, or none the ledger knows, pass untouched. The decision names the sup
 version, its chunk and turn, and the value valid at ``as_of``. The kept chunks are the
 original chunks: the filter never rewrites text into triples.
 
+Frame alignment (``align=True``, ``gcmem.facts.align``): at ingest, each new chunk's statement
+units are aligned with those of its nearest MTM neighbours (the index's search with the
+vectors ``on_ingest`` receives, plus the other chunks of the batch). Two units identical except
+for one value span record both values under the key ``("frame", <frame>)`` through the same
+ledger (each with its own chunk, turn and event time, so the ledger decides by event time);
+identical units are recorded as restated, and a restatement of a unit that states a frame
+reinforces that frame. Which keys each unit states, and which newer chunks restated it, is kept
+per chunk (``UnitStore``). A chunk with such a map is decided by its units: it is dropped only
+when every unit that states something is superseded (one of its keys closed) or restated by a
+newer chunk, and at least one is superseded; otherwise it is kept and its superseded units are
+listed on the kept candidate (``ScoredChunk.stale_sentences``). Chunks alignment never touched
+keep the assertion rule above.
+
 Resolution policies decide what "superseded" means per key (``gcmem.storage.ledger.policy``):
 an evidence loser or an expired held value is closed like a latest-wins loser and dropped the
 same way; accumulate values never close; a value held *pending* (confirm) is neither dropped
 nor silently kept: the chunk stays and the result carries a ``Conflict`` naming it and the
-incumbent that reads still return.
+incumbent that reads still return. Frame keys are ``("frame", <frame text>)``, so a policy rule
+selects frames by relation pattern (``{"subject": "frame", "relation": "*speak*", "policy":
+"accumulate"}``).
 """
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
-from gcmem.facts.extract import chunk_facts
+from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
+from gcmem.facts.extract import chunk_facts, extract_triples
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
-from gcmem.models import Chunk, Conflict, Decision, ScoredChunk
-from gcmem.normalize import display_key, fact_key
-from gcmem.storage.ledger import AssertionStatus, FactReader, RecordReport, SupersessionLedger
+from gcmem.models import Chunk, Conflict, Decision, Fact, ScoredChunk, StaleSentence
+from gcmem.normalize import display_key, fact_key, normalize_key, normalize_object
+from gcmem.storage.ledger import (
+    AssertionStatus,
+    FactReader,
+    RecordReport,
+    SupersessionLedger,
+    key_id,
+    to_micros,
+)
+from gcmem.storage.ledger.units import ChunkUnits, Restatement, UnitKey, UnitStore, UnitWrite
 from gcmem.storage.mtm.index import MediumTermIndex
 
 log = logging.getLogger(__name__)
@@ -55,45 +80,240 @@ class SupersessionStage:
         *,
         write_time_gc: bool = True,
         facts: FactReader | None = None,  # default: explicit facts, else the extractor
+        grammar: bool = True,
+        align: bool = True,
+        neighbours: int = 8,
+        units: UnitStore | None = None,
     ) -> None:
         self.ledger = ledger
         self.index = index
         self.write_time_gc = write_time_gc and index is not None
         self.facts = facts
+        self.grammar = grammar
+        self.align = align
+        self.neighbours = neighbours
+        self.units = units or UnitStore(ledger.client, ledger.keys)
 
     # --- ingest ----------------------------------------------------------------------------
     def on_ingest(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
-        self.record(chunks)
+        self.record(chunks, vectors)
 
-    def record(self, chunks: Sequence[Chunk]) -> RecordReport:
-        """Ledger writes (and write-time GC) for a batch; the report says what each did.
-        Besides the batch and the chunks a write closed, an out-of-order write re-checks its
-        key's closed chunks: it can give an already closed version a new successor, which
-        their flag records name."""
+    def record(self, chunks: Sequence[Chunk], vectors: np.ndarray | None = None) -> RecordReport:
+        """Ledger writes (grammar, then frame alignment when ``vectors`` are given) and
+        write-time GC for a batch; the report says what each write did."""
         from gcmem.filters.writegc import moved_chunks  # it builds on this module
 
-        report = self.ledger.record(chunks, self.facts or chunk_facts)
+        report = (
+            self.ledger.record(chunks, self.facts or chunk_facts)
+            if self.grammar
+            else RecordReport()
+        )
+        recheck: dict[str, set[str]] = defaultdict(set)
+        if self.align and vectors is not None and len(chunks):
+            aligned, touched = self.align_batch(chunks, vectors)
+            report.results.extend(aligned.results)
+            for namespace, closed in aligned.closed_chunks.items():
+                report.closed_chunks[namespace] |= closed
+            for namespace, ids in touched.items():
+                recheck[namespace] |= ids
         if self.write_time_gc:
-            recheck: dict[str, set[str]] = defaultdict(set)
             for chunk in chunks:
                 recheck[chunk.namespace].add(chunk.id)
             for namespace, closed in report.closed_chunks.items():
                 recheck[namespace] |= closed
+            # an out-of-order write can give an already closed version a new successor,
+            # which the flag records of its key's chunks name
             for namespace, ids in moved_chunks(self.ledger, report).items():
                 recheck[namespace] |= ids
             for namespace, ids in recheck.items():
                 self.mirror_flags(namespace, sorted(ids))
         return report
 
+    def align_batch(
+        self, chunks: Sequence[Chunk], vectors: np.ndarray
+    ) -> tuple[RecordReport, dict[str, set[str]]]:
+        """Frame alignment of a batch against its neighbours: ledger writes for the frames
+        found (both sides) and the unit maps of every chunk involved."""
+        report = RecordReport()
+        touched: dict[str, set[str]] = defaultdict(set)
+        rows: dict[str, list[int]] = defaultdict(list)
+        for i, chunk in enumerate(chunks):
+            if not chunk.explicit_facts:
+                rows[chunk.namespace].append(i)
+        for namespace, idx in rows.items():
+            part, ids = self._align_namespace(namespace, [chunks[i] for i in idx], vectors[idx])
+            report.results.extend(part.results)
+            for ns, closed in part.closed_chunks.items():
+                report.closed_chunks[ns] |= closed
+            touched[namespace] |= ids
+        return report, touched
+
+    def _pairs(
+        self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
+    ) -> list[tuple[Chunk, Chunk]]:
+        """(older, newer) pairs: each chunk with its nearest index neighbours and batch mates;
+        equal event times and chunks of one turn are never paired."""
+        found: dict[frozenset[str], tuple[Chunk, Chunk]] = {}
+
+        def add(a: Chunk, b: Chunk) -> None:
+            if a.id == b.id or a.turn_id == b.turn_id or a.ts == b.ts:
+                return
+            if b.explicit_facts:
+                return
+            older, newer = (a, b) if a.ts < b.ts else (b, a)
+            found.setdefault(frozenset((a.id, b.id)), (older, newer))
+
+        m = self.neighbours
+        if self.index is not None:
+            results = self.index.search(namespace, vectors, m + len(chunks) + 1)
+            for chunk, hits in zip(chunks, results, strict=True):
+                taken = 0
+                for hit in hits:
+                    if taken == m:
+                        break
+                    if hit.chunk.turn_id == chunk.turn_id:
+                        continue
+                    taken += 1
+                    add(chunk, hit.chunk)
+        if len(chunks) > 1:
+            sims = vectors @ vectors.T
+            for i, chunk in enumerate(chunks):
+                for j in np.argsort(-sims[i])[: m + 1]:
+                    add(chunk, chunks[int(j)])
+        return list(found.values())
+
+    def _align_namespace(
+        self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
+    ) -> tuple[RecordReport, set[str]]:
+        pairs = self._pairs(namespace, chunks, vectors)
+        if not pairs:
+            return RecordReport(), set()
+        units: dict[str, list[Unit]] = {}
+        involved: dict[str, Chunk] = {}
+        for older, newer in pairs:
+            for c in (older, newer):
+                if c.id not in units:
+                    units[c.id] = units_of(c.text)
+                    involved[c.id] = c
+        known = self.units.read(namespace, [older.id for older, _ in pairs])
+        facts: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
+        keys: dict[str, set[tuple[int, UnitKey]]] = defaultdict(set)
+        restated: dict[str, list[tuple[int, Restatement]]] = defaultdict(list)
+        # frames each (chunk, unit) states, from the map and from this batch (reinforcement)
+        stated: dict[tuple[str, int], dict[str, UnitKey]] = defaultdict(dict)
+        for cid, cu in known.items():
+            for unit, by_kid in cu.keys.items():
+                for kid, key in by_kid.items():
+                    if key.subject == FRAME_SUBJECT:
+                        stated[(cid, unit)][kid] = key
+
+        def state(chunk: Chunk, unit: int, relation: str, value: str) -> None:
+            s, r = normalize_key(FRAME_SUBJECT, relation)
+            obj = normalize_object(value)
+            if not r or not obj:
+                return
+            key = UnitKey(key_id(s, r), s, r, obj)
+            facts[chunk.id].setdefault((s, r), obj)
+            keys[chunk.id].add((unit, key))
+            stated[(chunk.id, unit)][key.key_id] = key
+
+        grammar: dict[str, dict[int, set[str]]] = {}
+        if self.grammar and self.facts is None:
+            for cid, us in units.items():
+                per_unit: dict[int, set[str]] = defaultdict(set)
+                for unit, key in self._grammar_keys(us):
+                    per_unit[unit].add(key.key_id)
+                grammar[cid] = per_unit
+        alignments = [(o, n, align_units(units[o.id], units[n.id])) for o, n in pairs]
+        for older, newer, al in alignments:
+            for f in al.frames:
+                shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
+                    newer.id, {}
+                ).get(f.new_unit, set())
+                if shared:
+                    continue  # the grammar keys this pair already: one decision, one key
+                state(older, f.old_unit, f.frame, f.old_value)
+                state(newer, f.new_unit, f.frame, f.new_value)
+        for older, newer, al in alignments:
+            for o, n in al.restated:
+                restated[older.id].append(
+                    (o, Restatement(newer.id, newer.turn_id, to_micros(newer.ts)))
+                )
+                for key in list(stated.get((older.id, o), {}).values()):
+                    state(newer, n, key.relation, key.object)
+        write_ids = set(keys) | set(restated)
+        writes = []
+        for cid in sorted(write_ids):
+            cu_units = units[cid]
+            grammar_keys = (
+                self._grammar_keys(cu_units) if self.grammar and self.facts is None else []
+            )
+            writes.append(
+                UnitWrite(
+                    chunk_id=cid,
+                    units=len(cu_units),
+                    skip=[u.index for u in cu_units if not u.content],
+                    keys=sorted(keys.get(cid, set()), key=lambda x: (x[0], x[1].key_id))
+                    + grammar_keys,
+                    restated=restated.get(cid, []),
+                )
+            )
+        self.units.write(namespace, writes)
+        with_facts = [involved[cid] for cid in facts]
+        by_id = {
+            cid: [Fact(subject=s, relation=r, object=o) for (s, r), o in f.items()]
+            for cid, f in facts.items()
+        }
+        report = self.ledger.record(with_facts, lambda c: by_id.get(c.id, []))
+        return report, write_ids
+
+    @staticmethod
+    def _grammar_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey]]:
+        """The extractor's keys per unit, so a grammar supersession counts for its unit."""
+        out: list[tuple[int, UnitKey]] = []
+        for u in units:
+            if not u.content:
+                continue
+            for fact in extract_triples(u.text):
+                s, r = normalize_key(fact.subject, fact.relation)
+                if s and r:
+                    out.append((u.index, UnitKey(key_id(s, r), s, r, fact.object)))
+        return out
+
+    def flaggable(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
+        """Those chunks the query rule would drop at any time (all assertions closed for good;
+        or, for chunks with a unit map, every unit superseded or restated)."""
+        if not chunk_ids:
+            return []
+        status = self.ledger.chunk_status(namespace, chunk_ids, detail=False)
+        maps = self.units.read(namespace, chunk_ids) if self.align else {}
+        flagged = []
+        for cid, assertions in status.items():
+            cu = maps.get(cid)
+            if cu is not None:
+                if unit_verdict(cu, assertions, _closed_for_good).drop:
+                    flagged.append(cid)
+            elif assertions and all(_closed_for_good(a) for a in assertions):
+                flagged.append(cid)
+        return flagged
+
     def mirror_flags(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
-        """Set the MTM ``superseded`` flag, with its record (``gcmem.filters.writegc``), on
-        those chunks whose assertions are all closed; returns their ids. Flags only ever go
-        up: a closed version never reopens."""
+        """Set the MTM ``superseded`` flag, with its record (``gcmem.filters.writegc``), on the
+        ``flaggable`` chunks; returns their ids. Flags only ever go up: a closed version never
+        reopens."""
         if self.index is None or not chunk_ids:
             return []
         from gcmem.filters.writegc import mirror_flags  # it builds on this module
 
-        return mirror_flags(self.ledger, self.index, namespace, chunk_ids)
+        return mirror_flags(self.ledger, self.index, namespace, chunk_ids, decide=self.flaggable)
+
+    def explain(self, chunk: Chunk) -> Decision | None:
+        """The decision a query about the present would drop ``chunk`` with (the same rule and
+        record as ``apply``), or ``None`` if it would keep it."""
+        cand = ScoredChunk(chunk=chunk, score=0.0, sources=("mtm",))
+        query = QueryContext(query="", namespace=chunk.namespace, as_of=datetime.now(UTC))
+        dropped = self.apply([cand], query).dropped
+        return dropped[0] if dropped else None
 
     # --- query -----------------------------------------------------------------------------
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
@@ -103,24 +323,41 @@ class SupersessionStage:
         for cand in candidates:
             by_namespace[cand.chunk.namespace].append(cand.id)
         status: dict[str, list[AssertionStatus]] = {}
+        maps: dict[str, ChunkUnits] = {}
         for namespace, ids in by_namespace.items():
             status.update(self.ledger.chunk_status(namespace, ids, query.as_of))
+            if self.align:
+                maps.update(self.units.read(namespace, ids))
         now = datetime.now(UTC)
+
+        def lost(a: AssertionStatus) -> bool:
+            return _lost(a, query.as_of, now)
+
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
         held: list[tuple[ScoredChunk, AssertionStatus]] = []
         for cand in candidates:
             assertions = [a for a in status.get(cand.id, []) if a.version is not None]
-            if assertions and all(_lost(a, query.as_of, now) for a in assertions):
-                dropped.append(_decision(cand, assertions))
-                continue
-            kept.append(cand)
+            cu = maps.get(cand.id)
+            if cu is None:
+                if assertions and all(lost(a) for a in assertions):
+                    dropped.append(_decision(cand, assertions))
+                    continue
+                kept.append(cand)
+            else:
+                verdict = unit_verdict(cu, assertions, lost, query.as_of)
+                if verdict.drop:
+                    dropped.append(_decision(cand, verdict.superseded(), verdict.describe(cand)))
+                    continue
+                if verdict.stale:
+                    cand = cand.model_copy(update={"stale_sentences": verdict.notes(cand)})
+                kept.append(cand)
             held += [(cand, a) for a in assertions if _held(a, now)]
         return FilterOutcome(kept, dropped, _conflicts(held, kept, status))
 
 
-def flaggable(a: AssertionStatus) -> bool:
-    """Whether this assertion lets write-time GC flag its chunk: closed for good."""
+def _closed_for_good(a: AssertionStatus) -> bool:
+    """Closed at all, and not a claim that may take over again (write-time flags only go up)."""
     return a.superseded_at(None) and not _may_return(a)
 
 
@@ -205,7 +442,11 @@ def _describe(a: AssertionStatus) -> dict[str, Any]:
     return out
 
 
-def _decision(cand: ScoredChunk, assertions: Sequence[AssertionStatus]) -> Decision:
+def _decision(
+    cand: ScoredChunk,
+    assertions: Sequence[AssertionStatus],
+    sentences: list[dict[str, Any]] | None = None,
+) -> Decision:
     details = [_describe(a) for a in assertions]
     first = assertions[0]
     version, successor = first.version, first.successor
@@ -223,21 +464,117 @@ def _decision(cand: ScoredChunk, assertions: Sequence[AssertionStatus]) -> Decis
         dominated_by=successor.chunk_id if successor else None,
         dominated_by_turn_id=successor.turn_id if successor else None,
         score=None,
-        details={"assertions": details},
+        details={"assertions": details}
+        if sentences is None
+        else {"assertions": details, "sentences": sentences},
     )
 
 
-def explain_chunk(ledger: SupersessionLedger, chunk: Chunk) -> Decision | None:
-    """The decision a read-time drop of ``chunk`` would carry, for a chunk every assertion of
-    which is superseded (at any time: what a write-time flag says); else ``None``."""
-    status = ledger.chunk_status(chunk.namespace, [chunk.id], None)
-    assertions = [a for a in status[chunk.id] if a.version is not None]
-    if not assertions or not all(a.superseded_at(None) for a in assertions):
-        return None
-    return _decision(ScoredChunk(chunk=chunk, score=0.0, sources=("mtm",)), assertions)
+@dataclass
+class UnitVerdict:
+    """A chunk with a unit map, decided by its units at one time."""
+
+    units: ChunkUnits
+    stale: dict[int, list[AssertionStatus]]  # unit -> its superseded keys' assertions
+    restated: dict[int, Restatement]  # unit -> the first newer chunk restating it
+    drop: bool
+
+    def superseded(self) -> list[AssertionStatus]:
+        seen: dict[str, AssertionStatus] = {}
+        for unit in sorted(self.stale):
+            for a in self.stale[unit]:
+                seen.setdefault(a.assertion_id + a.key_id, a)
+        return list(seen.values())
+
+    def describe(self, cand: ScoredChunk) -> list[dict[str, Any]]:
+        texts = units_of(cand.chunk.text)
+        out: list[dict[str, Any]] = []
+        for i in self.units.content_units():
+            text = texts[i].text if i < len(texts) else ""
+            if i in self.stale:
+                first = self.stale[i][0]
+                out.append(
+                    {"index": i, "text": text, "status": "superseded", "key": _key_of(first)}
+                )
+            elif i in self.restated:
+                r = self.restated[i]
+                out.append(
+                    {
+                        "index": i,
+                        "text": text,
+                        "status": "restated",
+                        "by_chunk": r.chunk_id,
+                        "by_turn": r.turn_id,
+                    }
+                )
+            else:
+                out.append({"index": i, "text": text, "status": "standing"})
+        return out
+
+    def notes(self, cand: ScoredChunk) -> tuple[StaleSentence, ...]:
+        texts = units_of(cand.chunk.text)
+        out: list[StaleSentence] = []
+        for i in sorted(self.stale):
+            a = self.stale[i][0]
+            version, successor = a.version, a.successor
+            assert version is not None
+            out.append(
+                StaleSentence(
+                    index=i,
+                    text=texts[i].text if i < len(texts) else "",
+                    key=_key_of(a),
+                    value=version.object,
+                    current_value=a.valid.object
+                    if a.valid
+                    else (successor.object if successor else None),
+                    superseded_by=successor.chunk_id if successor else None,
+                    superseded_by_turn_id=successor.turn_id if successor else None,
+                    since=version.valid_to,
+                )
+            )
+        return tuple(out)
+
+
+def _key_of(a: AssertionStatus) -> str:
+    v = a.version
+    return display_key(fact_key(v.subject, v.relation)) if v is not None else a.key_id
+
+
+def unit_verdict(
+    units: ChunkUnits,
+    assertions: Sequence[AssertionStatus],
+    lost: Callable[[AssertionStatus], bool],
+    as_of: datetime | None = None,
+) -> UnitVerdict:
+    """Stale units (a key they state ``lost``), restated units (a newer chunk, at or before
+    ``as_of``, None: ever, states them identically), and whether the chunk goes: every
+    stating unit covered, at least one stale."""
+    by_kid: dict[str, list[AssertionStatus]] = defaultdict(list)
+    for a in assertions:
+        by_kid[a.key_id].append(a)
+    limit = None if as_of is None else to_micros(as_of)
+    stale: dict[int, list[AssertionStatus]] = {}
+    restated: dict[int, Restatement] = {}
+    content = units.content_units()
+    for i in content:
+        hit = [a for kid in units.keys.get(i, {}) for a in by_kid.get(kid, []) if lost(a)]
+        if hit:
+            stale[i] = hit
+            continue
+        by = [r for r in units.restated.get(i, []) if limit is None or r.at_us <= limit]
+        if by:
+            restated[i] = min(by, key=lambda r: (r.at_us, r.chunk_id))
+    drop = bool(stale) and all(i in stale or i in restated for i in content)
+    return UnitVerdict(units, stale, restated, drop)
 
 
 def build(resources: Resources) -> SupersessionStage:
+    s = resources.settings
     return SupersessionStage(
-        resources.ledger, resources.index, write_time_gc=resources.settings.supersession_gc
+        resources.ledger,
+        resources.index,
+        write_time_gc=s.supersession_gc,
+        grammar=s.supersession_grammar,
+        align=s.supersession_align,
+        neighbours=s.supersession_align_neighbours,
     )

@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from gcmem.filters.supersession import STAGE, explain_chunk, flaggable
+from gcmem.filters.supersession import STAGE, SupersessionStage
 from gcmem.models import Decision
 from gcmem.normalize import display_key, fact_key
 from gcmem.storage.ledger import AssertionStatus, RecordReport, SupersessionLedger, key_id
@@ -40,25 +40,34 @@ MAX_ROUNDS = 5
 REBUILD_BATCH = 512
 
 
+# (namespace, chunk ids) -> those of them the stage's rule flags
+Decide = Callable[[str, Sequence[str]], list[str]]
+
+
 def all_closed(assertions: Sequence[AssertionStatus]) -> bool:
-    """Every assertion of the chunk is known to the ledger and closed for good (superseded at
-    any time, and not an evidence claim that may still take over)."""
-    return bool(assertions) and all(flaggable(a) for a in assertions)
+    """Every assertion of the chunk is known to the ledger and closed (superseded at any
+    time); the stage's rule (``SupersessionStage.flaggable``) refines this."""
+    return bool(assertions) and all(a.superseded_at(None) for a in assertions)
 
 
 def flag_record(assertions: Sequence[AssertionStatus], stage: str = STAGE) -> dict[str, Any]:
-    """The flag's record, from a chunk's full ledger status (``chunk_status(detail=True)``)."""
+    """The flag's record, from a chunk's full ledger status (``chunk_status(detail=True)``):
+    named by its first closed assertion (a frame-aligned chunk may also hold restated, open
+    ones)."""
     known = [a for a in assertions if a.version is not None]
-    first = known[0]
+    if not known:
+        return {"stage": stage, "by_chunk": None, "by_turn": None, "decided_at": None, "keys": []}
+    closed = [a for a in known if a.superseded_at(None)] or known
+    first = closed[0]
     successor = first.successor
     keys = sorted(
         {
             display_key(fact_key(a.version.subject, a.version.relation))
-            for a in known
+            for a in closed
             if a.version is not None and a.version.subject
         }
     )
-    decided = max(a.version.recorded_at for a in known if a.version is not None)
+    decided = max(a.version.recorded_at for a in closed if a.version is not None)
     return {
         "stage": stage,
         "by_chunk": successor.chunk_id if successor else None,
@@ -71,11 +80,11 @@ def flag_record(assertions: Sequence[AssertionStatus], stage: str = STAGE) -> di
 def _records(
     ledger: SupersessionLedger, namespace: str, chunk_ids: Sequence[str]
 ) -> dict[str, dict[str, Any]]:
-    """The record of each of these chunks that the ledger closes."""
+    """The record of each of these (flaggable) chunks."""
     if not chunk_ids:
         return {}
     status = ledger.chunk_status(namespace, chunk_ids, None, detail=True)
-    return {cid: flag_record(a) for cid, a in status.items() if all_closed(a)}
+    return {cid: flag_record(a) for cid, a in status.items()}
 
 
 def _write(index: MediumTermIndex, namespace: str, records: Mapping[str, dict[str, Any]]) -> None:
@@ -96,14 +105,16 @@ def mirror_flags(
     index: MediumTermIndex,
     namespace: str,
     chunk_ids: Sequence[str],
+    decide: Decide | None = None,
 ) -> list[str]:
-    """Flag, with their records, those of these chunks whose assertions are all closed;
-    returns their ids. One brief ledger read decides which; only those are read in full."""
+    """Flag, with their records, those of these chunks ``decide`` picks (default: all
+    assertions closed; the stage passes its own rule); returns their ids. One brief read
+    decides which; only those are read in full."""
     ids = list(dict.fromkeys(chunk_ids))
     if not ids:
         return []
-    brief = ledger.chunk_status(namespace, ids, detail=False)
-    pending = [cid for cid in ids if all_closed(brief[cid])]
+    decide = decide or _closed_decider(ledger)
+    pending = decide(namespace, ids)
     flagged: set[str] = set()
     records = _records(ledger, namespace, pending)
     for _ in range(MAX_ROUNDS):
@@ -153,18 +164,26 @@ def moved_chunks(ledger: SupersessionLedger, report: RecordReport) -> dict[str, 
     return out
 
 
+def _closed_decider(ledger: SupersessionLedger) -> Decide:
+    def decide(namespace: str, ids: Sequence[str]) -> list[str]:
+        status = ledger.chunk_status(namespace, ids, detail=False)
+        return [cid for cid in ids if all_closed(status[cid])]
+
+    return decide
+
+
 # --- explain -------------------------------------------------------------------------------
 def explain(
-    ledger: SupersessionLedger, index: MediumTermIndex, namespace: str, chunk_id: str
+    stage: SupersessionStage, index: MediumTermIndex, namespace: str, chunk_id: str
 ) -> Decision | None:
-    """The decision record of a chunk the ledger supersedes, as a read-time drop gives it, with
-    the flag state beside it (``details["write_time"]``); ``None`` if nothing supersedes it.
-    Raises ``KeyError`` for a chunk the index does not hold in that namespace."""
+    """The decision record of a chunk the stage's rule drops for the present, as a read-time
+    drop gives it, with the flag state beside it (``details["write_time"]``); ``None`` if
+    nothing supersedes it. Raises ``KeyError`` for a chunk the index does not hold there."""
     hit = index.fetch(namespace, [chunk_id]).get(chunk_id)
     if hit is None:
         raise KeyError(f"no chunk {chunk_id!r} in namespace {namespace!r}")
     records = index.flag_records(namespace, [chunk_id]) if isinstance(index, FlagIndex) else {}
-    decision = explain_chunk(ledger, hit.chunk)
+    decision = stage.explain(hit.chunk)
     if decision is None:
         return None
     write_time: dict[str, Any] = {
@@ -208,7 +227,10 @@ def ledger_namespaces(ledger: SupersessionLedger) -> list[str]:
 
 
 def rebuild_flags(
-    ledger: SupersessionLedger, index: MediumTermIndex, namespace: str
+    ledger: SupersessionLedger,
+    index: MediumTermIndex,
+    namespace: str,
+    decide: Decide | None = None,
 ) -> RebuildReport:
     """Recompute every flag of a namespace from the ledger: flag (with records) the chunks
     whose assertions are all closed, clear flags the ledger no longer backs. Nothing is
@@ -216,27 +238,32 @@ def rebuild_flags(
     re-set if a concurrent write closed its chunk meanwhile."""
     if not isinstance(index, FlagIndex):
         raise TypeError(f"{type(index).__name__} cannot list its flags; rebuild on the index host")
+    decide = decide or _closed_decider(ledger)
     ids = ledger_chunks(ledger, namespace)
     flagged: set[str] = set()
     for start in range(0, len(ids), REBUILD_BATCH):
-        flagged |= set(mirror_flags(ledger, index, namespace, ids[start : start + REBUILD_BATCH]))
+        batch = ids[start : start + REBUILD_BATCH]
+        flagged |= set(mirror_flags(ledger, index, namespace, batch, decide))
     stale = [cid for _, cid in index.flagged(namespace) if cid not in flagged]
     cleared = 0
     for start in range(0, len(stale), REBUILD_BATCH):
         batch = stale[start : start + REBUILD_BATCH]
-        status = ledger.chunk_status(namespace, batch, detail=False)
-        clear = [cid for cid in batch if not all_closed(status[cid])]
+        keep = set(decide(namespace, batch))
+        clear = [cid for cid in batch if cid not in keep]
         index.set_payload(namespace, clear, {SUPERSEDED_FLAG: False, FLAG_RECORD: None})
         cleared += len(clear)
         # closed after all (a concurrent write): flag it with its record; then re-check the
         # cleared ones, in case a write closed them between the check and the clear
-        mirror_flags(ledger, index, namespace, [cid for cid in batch if cid not in clear])
-        cleared -= len(mirror_flags(ledger, index, namespace, clear))
+        mirror_flags(ledger, index, namespace, [cid for cid in batch if cid in keep], decide)
+        cleared -= len(mirror_flags(ledger, index, namespace, clear, decide))
     return RebuildReport(namespace, len(ids), len(flagged), cleared)
 
 
 def rebuild_all(
-    ledger: SupersessionLedger, index: MediumTermIndex, namespaces: Iterable[str] | None = None
+    ledger: SupersessionLedger,
+    index: MediumTermIndex,
+    namespaces: Iterable[str] | None = None,
+    decide: Decide | None = None,
 ) -> list[RebuildReport]:
     """``rebuild_flags`` for these namespaces; default: every namespace with a ledger or a
     flagged chunk."""
@@ -245,4 +272,4 @@ def rebuild_all(
         if isinstance(index, FlagIndex):
             found |= {ns for ns, _ in index.flagged()}
         namespaces = sorted(found)
-    return [rebuild_flags(ledger, index, ns) for ns in cast(Iterable[str], namespaces)]
+    return [rebuild_flags(ledger, index, ns, decide) for ns in cast(Iterable[str], namespaces)]

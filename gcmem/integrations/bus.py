@@ -135,26 +135,11 @@ class BusClient:
         )
         return unwrap(QueryReply.model_validate(await msg.decode()))
 
-    # --- AsyncMemoryClient: the names ``Memory`` uses, so agent code runs on either ---------
-    async def aingest(self, turns: Sequence[Turn]) -> list[str]:
-        """Like ``Memory.aingest``, but asynchronous end to end: the turns are durable on the
-        stream when this returns and a worker ingests them (rejects go to the dead letters)."""
-        return await self.publish(turns)
-
-    async def aretrieve(
-        self,
-        query: str,
-        *,
-        namespace: str | None = None,
-        k: int | None = None,
-        stm: bool = True,
-        as_of: datetime | None = None,
-        filters: list[str] | None = None,
-    ) -> RetrievalResult:
-        """``Memory.aretrieve`` over the bus (``filters`` by stage name)."""
-        return await self.query(
-            query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters
-        )
+    # AsyncMemoryClient: the names ``Memory`` uses, so agent code runs on either. Ingest is
+    # asynchronous end to end here: turns are durable on the stream when ``aingest`` returns
+    # and a worker ingests them (rejects go to the dead letters).
+    aingest = publish
+    aretrieve = query
 
     async def lag(self) -> int:
         """Entries of the stream the consumer group has not yet acknowledged or read."""

@@ -236,15 +236,25 @@ class Memory:
         a read-time drop reports), with the flag and its record in ``details["write_time"]``;
         ``None`` when nothing supersedes it. ``KeyError`` if the namespace has no such chunk."""
         ns = self.validate_namespace(namespace or self.settings.namespace)
-        return writegc.explain(self.resources.ledger, self.index, ns, chunk_id)
+        return writegc.explain(self._supersession(), self.index, ns, chunk_id)
 
     def rebuild_flags(self, namespace: str | None = None) -> list[RebuildReport]:
         """Recompute the write-time GC flags of one namespace (default: every namespace) from
         the ledger; nothing is deleted."""
-        ledger = self.resources.ledger
+        ledger, decide = self.resources.ledger, self._supersession().flaggable
         if namespace is None:
-            return writegc.rebuild_all(ledger, self.index)
-        return [writegc.rebuild_flags(ledger, self.index, self.validate_namespace(namespace))]
+            return writegc.rebuild_all(ledger, self.index, decide=decide)
+        ns = self.validate_namespace(namespace)
+        return [writegc.rebuild_flags(ledger, self.index, ns, decide)]
+
+    def _supersession(self) -> SupersessionStage:
+        """This memory's supersession stage (its rule decides flags), else one from settings."""
+        for stage in [*self.filters, *self.ingest_stages]:
+            if isinstance(stage, SupersessionStage):
+                return stage
+        from gcmem.filters.supersession import build
+
+        return build(self.resources)
 
     # --- async twins (the work is CPU and blocking I/O: run it off the event loop) ----------
     async def aingest(self, turns: Iterable[Turn | Mapping[str, Any]]) -> IngestReport:

@@ -117,6 +117,10 @@ class Keyspace:
     def ledger_stats(self, namespace: str) -> str:
         return f"{self.ledger(namespace)}:stats"
 
+    def ledger_units(self, namespace: str, chunk_id: str) -> str:
+        """Hash: a chunk's statement units -> the ledger keys each states, who restated it."""
+        return f"{self.ledger(namespace)}:u:{chunk_id}"
+
     def ledger_pending(self, namespace: str) -> str:
         """Hash: key id -> fact id of the key's pending value (confirm policy)."""
         return f"{self.ledger(namespace)}:pending"

@@ -1,0 +1,228 @@
+"""``python -m bench.real_history mine --repo PATH...`` and ``python -m bench.real_history run``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from bench.real_history import MINING_JSON, TRANSITIONS_JSONL
+
+app = typer.Typer(no_args_is_help=True, add_completion=False)
+DEFAULT_OUT = Path("bench") / "results" / "real-history"
+SMOKE_TRANSITIONS = 4
+INSTANCES = "instances.jsonl.gz"  # one row per instance: every condition's metrics
+
+
+def read_transitions(path: Path) -> list[dict[str, Any]]:
+    with path.open() as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@app.command()
+def mine(
+    repo: Annotated[list[Path], typer.Option(help="Bare git dir of a repository (repeatable).")],
+    max_commits: Annotated[
+        int, typer.Option(help="Newest non-merge commits scanned per repo.")
+    ] = 2000,
+    per_repo: Annotated[int, typer.Option(help="Transitions kept per repository.")] = 20,
+    out: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+    progress: bool = True,
+) -> None:
+    """Re-mine transitions from fetched snapshots (git plumbing, deterministic)."""
+    from bench.real_history.mine import mine_repo, select
+
+    records: list[dict[str, Any]] = []
+    repos: list[dict[str, Any]] = []
+    for path in repo:
+        found, stats, meta = mine_repo(path, max_commits=max_commits, progress=progress)
+        chosen = select(found, per_repo)
+        records.extend(chosen)
+        repos.append(
+            {
+                **meta,
+                "commits": stats.commits,
+                "single_pair_commits": stats.single_pair,
+                "transitions": stats.transitions,
+                "selected": len(chosen),
+                "rejected": dict(sorted(stats.rejected.items())),
+                "kinds": _count(r["kind"] for r in found),
+            }
+        )
+        typer.echo(
+            f"{meta['repo']} @ {meta['head'][:12]} ({meta['license']}): {stats.commits} commits, "
+            f"{stats.transitions} transitions, {len(chosen)} kept"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w") as f:
+        for r in records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    commits = sum(r["commits"] for r in repos)
+    found_total = sum(r["transitions"] for r in repos)
+    summary = {
+        "max_commits": max_commits,
+        "per_repo": per_repo,
+        "commits_scanned": commits,
+        "single_pair_commits": sum(r["single_pair_commits"] for r in repos),
+        "transitions_found": found_total,
+        "yield": found_total / commits if commits else 0.0,
+        "selected": len(records),
+        "repositories": repos,
+    }
+    (out.parent / MINING_JSON.name).write_text(json.dumps(summary, indent=2) + "\n")
+    typer.echo(
+        f"{found_total} transitions in {commits} commits (yield {summary['yield']:.1%}); "
+        f"{len(records)} written to {out}"
+    )
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
+
+
+@app.command()
+def run(
+    transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+    out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT,
+    smoke: Annotated[
+        bool, typer.Option(help=f"First {SMOKE_TRANSITIONS} transitions only.")
+    ] = False,
+    limit: Annotated[int | None, typer.Option(help="Cap: first N transitions.")] = None,
+    ratios: Annotated[str, typer.Option(help="Accumulation ratios, comma-separated.")] = "1,3,10",
+    formats: Annotated[str, typer.Option(help="Memory formats: snippet,line.")] = "snippet,line",
+    nli_model: Annotated[
+        str | None, typer.Option(help="NLI checkpoint (default: $GCMEM_NLI_MODEL).")
+    ] = None,
+    progress: bool = True,
+) -> None:
+    """Run the benchmark from the committed JSONL (offline)."""
+    from bench.real_history.report import markdown, plot
+    from bench.real_history.run import RunConfig, aggregate, engagement_table, run_all, write_json
+
+    model = nli_model or os.environ.get("GCMEM_NLI_MODEL")
+    if not model:
+        raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
+    records = read_transitions(transitions)
+    cap = SMOKE_TRANSITIONS if smoke else limit
+    if cap is not None:
+        records = _spread(records, cap)
+    fmts = tuple(f.strip() for f in formats.split(",") if f.strip())
+    if any(f not in ("snippet", "line") for f in fmts):
+        raise typer.BadParameter(f"unknown format in {formats!r}")
+    config = RunConfig(
+        nli_model=model,
+        ratios=tuple(int(r) for r in ratios.split(",")),
+        formats=fmts,  # type: ignore[arg-type]
+    )
+    rows, info = run_all(records, config, progress=progress)
+    # The mining summary beside the JSONL, else the committed one (a subset of its transitions).
+    mining_path = transitions.parent / MINING_JSON.name
+    mining_path = mining_path if mining_path.exists() else MINING_JSON
+    mining = json.loads(mining_path.read_text())
+    by_format = {
+        fmt: aggregate([r for r in rows if r["format"] == fmt], config.ratios) for fmt in fmts
+    }
+    headline = fmts[0]
+    results = {
+        "transitions": len(records),
+        "repositories": len({r["repo"] for r in records}),
+        "ratios": list(config.ratios),
+        "formats": list(fmts),
+        "headline_format": headline,
+        "cap": cap,
+        "conditions": by_format[headline],
+        "by_format": by_format,
+        "miss_classes": engagement_table(rows, records),
+        "mining": {
+            k: mining.get(k)
+            for k in ("commits_scanned", "transitions_found", "yield", "max_commits", "per_repo")
+        }
+        | {"paper_yield": 0.18, "repositories": _repo_rows(mining, records)},
+        "run": info,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(out / "results.json", results)
+    (out / "results.md").write_text(markdown(results))
+    plot(results, out / "stale_error_vs_ratio.png")
+    with gzip.open(out / INSTANCES, "wt") as f:
+        for row in rows:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    g, rag = by_format[headline]["gcmem"], by_format[headline]["rag"]
+    typer.echo(
+        f"{len(records)} transitions, {results['repositories']} repositories, {len(rows)} "
+        f"instances in {info['runtime_s']:.0f} s; {headline}: stale-fact error rag "
+        f"{rag['stale_fact_error']:.3f}, gcmem {g['stale_fact_error']:.3f}; still-true dropped "
+        f"gcmem {g['still_true_dropped']}/{g['still_true_in_candidates']} -> {out}"
+    )
+
+
+@app.command()
+def report(
+    out: Annotated[Path, typer.Option(help="Results directory with results.json.")] = DEFAULT_OUT,
+    transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+    reaggregate: Annotated[
+        bool, typer.Option(help="Recompute the aggregates from instances.jsonl.gz first.")
+    ] = False,
+) -> None:
+    """Rewrite the table and the plot from an existing results.json (no model, no run)."""
+    from bench.real_history.report import markdown, plot
+    from bench.real_history.run import aggregate, engagement_table, write_json
+
+    results = json.loads((out / "results.json").read_text())
+    if reaggregate:
+        with gzip.open(out / INSTANCES, "rt") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        used = {r["transition"] for r in rows}
+        records = [r for r in read_transitions(transitions) if r["id"] in used]
+        results["by_format"] = {
+            fmt: aggregate([r for r in rows if r["format"] == fmt], results["ratios"])
+            for fmt in results["formats"]
+        }
+        results["conditions"] = results["by_format"][results["headline_format"]]
+        results["miss_classes"] = engagement_table(rows, records)
+        write_json(out / "results.json", results)
+    (out / "results.md").write_text(markdown(results))
+    plot(results, out / "stale_error_vs_ratio.png")
+    typer.echo(f"wrote {out / 'results.md'} and {out / 'stale_error_vs_ratio.png'}")
+
+
+def _spread(records: list[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
+    """The first ``cap`` transitions taken round-robin over repositories (every repo early)."""
+    by_repo: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        by_repo.setdefault(r["repo"], []).append(r)
+    out: list[dict[str, Any]] = []
+    queues = [list(reversed(v)) for _, v in sorted(by_repo.items())]  # newest first
+    while len(out) < cap and any(queues):
+        for q in queues:
+            if q and len(out) < cap:
+                out.append(q.pop(0))
+    return out
+
+
+def _repo_rows(mining: dict[str, Any], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    used: dict[str, int] = {}
+    for r in records:
+        used[r["repo"]] = used.get(r["repo"], 0) + 1
+    return [
+        {
+            "repo": r["repo"],
+            "head": r["head"],
+            "license": r["license"],
+            "commits": r["commits"],
+            "transitions": r["transitions"],
+            "selected": used.get(r["repo"], 0),
+        }
+        for r in mining.get("repositories", [])
+    ]
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,542 @@
+"""Frame alignment: two statements identical except for one value span are a value change.
+
+No grammar and no model. A chunk is cut into statement units (``split_units``: prose sentences,
+and for line-oriented text one unit per line, with the enclosing YAML/TOML/brace block as its
+context). Units are tokenised (words, values, operators and quotes apart; ``pkg==1.2.3``,
+``--flag=value`` and ``NAME=VALUE`` split at the operator) and compared token by token after
+normalisation (NFKC; plain words case-folded; articles and quote marks ignored; code-like
+tokens compared exactly, so ``/API`` -> ``/api`` is a change).
+
+Two units (or two runs of clauses, one from each) **align** when, after trimming their common
+prefix and suffix, what is left on each side is one span and
+
+- both sides are non-empty (an insertion or deletion is not a value change: it is how
+  negation and hedges get added, "no longer", "not");
+- the two spans share no word (two or more differing places: a different subject *and* value,
+  "staging port 8080" / "production port 9090", are not one key);
+- neither the spans nor the frame hold a negation, hedge or modal ("not", "never", "might",
+  "could", "should", ...), and the unit is not a question or a condition;
+- the span is an argument, not the predicate: it follows a copula, preposition, possessive,
+  operator or naming verb, or it is value-like (a digit, a code character, a capital letter,
+  quoted); a plain word after a verb's subject ("uses" / "dropped") is a different predicate;
+- no copula follows the span (then the span is inside the subject: "the port for staging is
+  8080" / "for production is 8080" are parallel keys);
+- the frame identifies an attribute: at least ``MIN_PROSE_FRAME`` words for prose ("I like X"
+  has two and is left to κ), an operator or block context for a line; the span is at most
+  ``MAX_SPAN`` tokens and never longer than the frame.
+
+Clauses are cut at top-level ``,`` ``;`` ``—`` and ``: `` and before narrating subordinators
+("after we switched bundlers", "since the move"); clauses that open with a scope preposition
+or condition ("in staging", "when running locally") stay attached to their neighbour, so a
+scope is always part of the frame. Leading discourse words and trailing "now"/"currently"
+are not part of any frame.
+
+The **frame** is the aligned run with the slot masked: its normalised tokens with ``_`` for
+the span, prefixed by the line's block context (``services > db > image : _``). It becomes
+the ledger key ``(FRAME_SUBJECT, frame)``; the spans' surface text are the objects. Relation
+strings are plain lower-case text, so per-relation resolution policies match them with glob
+patterns (``* speak* _``, ``*team in platform org``; see docs/policies.md); a frame longer
+than ``MAX_FRAME_CHARS`` keeps its first characters and ends in ``#<digest>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from gcmem.facts.chunking import BULLET, split_units
+
+__all__ = [
+    "FRAME_SUBJECT",
+    "FrameMatch",
+    "PairAlignment",
+    "Token",
+    "Unit",
+    "align_units",
+    "tokenize",
+    "units_of",
+]
+
+FRAME_SUBJECT = "frame"
+SLOT = "_"
+MIN_PROSE_FRAME = 3
+MAX_SPAN = 8
+MAX_FRAME_CHARS = 200
+MAX_UNITS = 64  # per chunk: alignment cost stays bounded for long documents
+MAX_CLAUSES = 8
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ARTICLES = _words("a an the")
+_NEGATIONS = _words(
+    """not never no none nobody nothing neither nor without cannot can't won't isn't aren't
+    wasn't weren't doesn't don't didn't hasn't haven't hadn't shouldn't wouldn't couldn't
+    mustn't longer n't"""
+)
+_MODALS = _words(
+    """might may maybe perhaps probably possibly could would should can likely unlikely
+    presumably apparently supposedly guess think thinks believe believes hope hopes plan
+    plans planning considering thinking wonder unsure uncertain unclear if unless whether
+    whenever suppose supposing assuming"""
+)
+_COPULAS = _words(
+    "is are was were be been being am 's 're 'm becomes became become remains remain stays stay "
+    "equals"
+)
+_LEAD_WORDS = _COPULAS | _words(
+    """to on at in of as from by under with for into via onto over than per every each my our
+    his her their its your named called titled labelled labeled set pinned targets target
+    targeting using uses use = == := : >= <= ~= != @ -> => is: mine ours"""
+)
+# Verbs inside a span mean it spans a predicate, not one value ("prod runs 6" / "staging has 2").
+_SPAN_VERBS = _COPULAS | _words(
+    """has have had runs run ran uses use used gets get got goes go went sits sit sat lives live
+    lived works work worked moved moves move became does do did makes make made takes take took
+    holds hold keeps keep kept needs need needed wants want wanted likes like liked loves love
+    hates hate prefers prefer"""
+)
+# A scope inside a span ("8000 in staging" / "8080") makes it a value *and* a qualifier.
+_SPAN_SCOPE = _words("in on at for under within inside across during behind via through when if")
+# Words two different values may share ("Chief of the Defence Staff" / "commander of ...").
+_FUNCTION_WORDS = _words("of and & de du la le von van der den del da di do y e et und")
+# A relative clause or clause boundary ends the slot's clause when looking right of it.
+_CLAUSE_END = _words("which who whom whose that where when because , ; — – ( )")
+# Clause openers that keep a clause attached to its neighbour: a scope or a condition.
+_ATTACH = _words(
+    """in on at for under within inside across during per outside except when if unless while
+    whenever where only"""
+)
+# Subordinators that narrate the change; a clause boundary when enough words precede them.
+_NARRATE = _words("after since because so following once")
+_LEAD_FILLERS = _words(
+    """also so and but then plus btw fyi update updated note reminder ps heads-up heads ok okay
+    well yes yeah now currently"""
+)
+_TRAIL_FILLERS = _words("now currently today anymore again too instead still")
+_TRAIL_PHRASES = (
+    ("these", "days"),
+    ("from", "now", "on"),
+    ("for", "now"),
+    ("going", "forward"),
+    ("at", "the", "moment"),
+    ("right", "now"),
+)
+_CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
+_HARD_PUNCT = frozenset({";", ":", "—", "–"})
+_QUOTES = frozenset("\"'`“”‘’«»")
+_OPEN = "([{"
+_CLOSE = ")]}"
+_EDGE_TRAIL = ".,;:!?"
+_OPERATOR = re.compile(
+    r"^(?P<name>-{0,2}[A-Za-z_@][\w.\-/@\[\]]*?)(?P<op>==|>=|<=|~=|!=|:=|=|@(?=[v^~]?\d))"
+    r"(?P<rest>.*)$"
+)
+_CODE_CHARS = frozenset("/_=@#:~$\\|*%&+^<>.")
+_WORD = re.compile(r"^[^\W\d_]+(?:['’][^\W\d_]+)*$")
+_CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}]+?)\s*(?::|\{|=\s*\{)$")
+_SECTION = re.compile(r"^\[(?P<key>[^\]]+)\]$")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # surface text
+    norm: str | None  # what alignment compares; None: ignored (articles, quote marks)
+    start: int  # character offsets in the unit text
+    end: int
+    quoted: bool = False
+
+    @property
+    def punct(self) -> bool:
+        return self.norm is not None and not any(ch.isalnum() for ch in self.norm)
+
+
+def _norm(text: str) -> str | None:
+    text = unicodedata.normalize("NFKC", text).replace("’", "'")
+    if text in _QUOTES:
+        return None
+    if _WORD.match(text):
+        low = text.casefold()
+        return None if low in _ARTICLES else low
+    return text
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens of one unit: quotes, brackets and edge punctuation apart from words; an
+    identifier glued to an assignment or version operator split at the operator."""
+    out: list[Token] = []
+    quoted = False
+    for m in re.finditer(r"\S+", text):
+        piece, base = m.group(), m.start()
+        lo, hi = 0, len(piece)
+        lead: list[tuple[int, int]] = []
+        trail: list[tuple[int, int]] = []
+        while lo < hi and (piece[lo] in _QUOTES or piece[lo] in _OPEN):
+            lead.append((lo, lo + 1))
+            lo += 1
+        while hi > lo and (piece[hi - 1] in _QUOTES or piece[hi - 1] in _CLOSE + _EDGE_TRAIL):
+            trail.append((hi - 1, hi))
+            hi -= 1
+        core: list[tuple[int, int]] = []
+        if lo < hi:
+            core = _split_core(piece, lo, hi)
+        for s, e in [*lead, *core, *reversed(trail)]:
+            surface = piece[s:e]
+            if surface in _QUOTES:
+                quoted = not quoted
+            out.append(Token(surface, _norm(surface), base + s, base + e, quoted))
+    return out
+
+
+def _split_core(piece: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    core = piece[lo:hi]
+    parts: list[tuple[int, int]] = []
+    m = _OPERATOR.match(core)
+    if m is not None:
+        parts.append((lo, lo + m.end("name")))
+        parts.append((lo + m.start("op"), lo + m.end("op")))
+        if m.group("rest"):
+            parts.extend(_split_brackets(piece, lo + m.start("rest"), hi))
+        return parts
+    return _split_brackets(piece, lo, hi)
+
+
+def _split_brackets(piece: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    parts: list[tuple[int, int]] = []
+    start = lo
+    for i in range(lo, hi):
+        if piece[i] in _OPEN + _CLOSE or (
+            piece[i] == ":" and i + 1 < hi and piece[i - 1 : i] == ")"
+        ):
+            if start < i:
+                parts.append((start, i))
+            parts.append((i, i + 1))
+            start = i + 1
+    if start < hi:
+        parts.append((start, hi))
+    return parts
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One statement unit of a chunk."""
+
+    index: int
+    text: str
+    tokens: tuple[Token, ...]
+    line: bool  # a line of line-oriented text
+    context: tuple[str, ...] = ()  # enclosing block keys (YAML parents, TOML section, braces)
+    content: bool = True  # False: a label or block opener, which states nothing by itself
+    question: bool = False
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The compared form (identical keys: the unit is restated)."""
+        return (*self.context, *(t.norm for t in self.tokens if t.norm is not None))
+
+
+def units_of(text: str) -> list[Unit]:
+    """The chunk's statement units (at most ``MAX_UNITS``), lines with their block context."""
+    units: list[Unit] = []
+    stack: list[tuple[int, str]] = []  # (indent, key) of open YAML/brace blocks
+    section: str | None = None
+    for raw, line in split_units(text):
+        if len(units) == MAX_UNITS:
+            break
+        stripped = raw.strip()
+        context: tuple[str, ...] = ()
+        content = True
+        if line:
+            indent = len(raw) - len(raw.lstrip())
+            body = BULLET.sub("", stripped) if stripped.startswith(("- ", "* ")) else stripped
+            while stack and stack[-1][0] >= indent and not stack[-1][1].endswith("{"):
+                stack.pop()
+            if body in {"}", "},", "]", "],", ")"}:
+                while stack and not stack[-1][1].endswith("{"):
+                    stack.pop()
+                if stack:
+                    stack.pop()
+                content = False
+            sec = _SECTION.match(body)
+            if sec is not None:
+                section, stack = _norm_key(sec.group("key")), []
+                content = False
+            context = tuple(
+                k.rstrip("{").strip()
+                for k in ([section] if section else []) + [key for _, key in stack]
+            )
+            opener = _CONTEXT_OPENER.match(body)
+            if content and sec is None and opener is not None:
+                key = _norm_key(opener.group("key"))
+                stack.append((indent, key + (" {" if body.endswith("{") else "")))
+                content = False
+        elif stripped.endswith(":") and len(stripped.split()) <= 8:
+            content = False
+        toks = tuple(tokenize(stripped))
+        units.append(
+            Unit(
+                index=len(units),
+                text=stripped,
+                tokens=toks,
+                line=line,
+                context=context,
+                content=content and any(t.norm for t in toks),
+                question=stripped.endswith("?"),
+            )
+        )
+    return units
+
+
+def _norm_key(text: str) -> str:
+    return " ".join(t.norm for t in tokenize(text) if t.norm is not None)
+
+
+# --- alignment --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FrameMatch:
+    """Two units that state the same frame with different values."""
+
+    old_unit: int
+    new_unit: int
+    frame: str  # the relation: normalised frame text with the slot as _
+    old_value: str
+    new_value: str
+
+
+@dataclass
+class PairAlignment:
+    frames: list[FrameMatch] = field(default_factory=list)
+    restated: list[tuple[int, int]] = field(default_factory=list)  # (old unit, new unit)
+
+
+def _clauses(unit: Unit) -> list[tuple[int, int]]:
+    """Clause runs of a prose unit as token index ranges (a line is one clause)."""
+    toks = unit.tokens
+    n = len(toks)
+    if unit.line or n == 0:
+        return [(0, n)]
+    cuts = [0]
+    for i, t in enumerate(toks):
+        if t.quoted or i == 0 or i == n - 1:
+            continue
+        if t.norm in _CLAUSE_PUNCT and t.text in _CLAUSE_PUNCT:
+            if t.norm == ":":
+                right = sum(1 for u in toks[i + 1 :] if u.norm and not u.punct)
+                if i < 4 and right < 3:
+                    continue
+                if right < 3:
+                    continue
+            if t.norm == "-" and not (toks[i - 1].end < t.start and t.end < toks[i + 1].start):
+                continue
+            cuts.append(i + 1)  # the punctuation closes the clause before it
+        elif t.norm in _NARRATE and i - cuts[-1] >= 3:
+            cuts.append(i)
+    cuts.append(n)
+    spans = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
+    # Scope clauses stay with a neighbour: a leading one with the next, others with the previous.
+    merged: list[tuple[int, int]] = []
+    pending: int | None = None
+    for a, b in spans:
+        first = next((t.norm for t in toks[a:b] if t.norm), None)
+        start = a if pending is None else pending
+        pending = None
+        if first in _ATTACH:
+            if merged:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                pending = start
+            continue
+        merged.append((start, b))
+    if pending is not None:
+        merged.append((pending, n))
+    return merged[:MAX_CLAUSES] or [(0, n)]
+
+
+def _trim(toks: Sequence[Token]) -> list[Token]:
+    """Compared tokens of a run: without ignored tokens, edge punctuation, leading discourse
+    words and trailing "now"-like fillers."""
+    out = [t for t in toks if t.norm is not None]
+    changed = True
+    while changed and out:
+        changed = False
+        while out and (out[0].punct or out[0].norm in _LEAD_FILLERS):
+            out.pop(0)
+            changed = True
+        while out and (out[-1].punct or out[-1].norm in _TRAIL_FILLERS):
+            out.pop()
+            changed = True
+        for phrase in _TRAIL_PHRASES:
+            if len(out) >= len(phrase) and tuple(t.norm for t in out[-len(phrase) :]) == phrase:
+                del out[-len(phrase) :]
+                changed = True
+    return out
+
+
+def _value_like(span: Sequence[Token]) -> bool:
+    for t in span:
+        s = t.text
+        if t.quoted or any(ch.isdigit() for ch in s) or any(ch.isupper() for ch in s):
+            return True
+        if any(ch in _CODE_CHARS for ch in s.strip(_EDGE_TRAIL)):
+            return True
+    return False
+
+
+def _surface(unit: Unit, span: Sequence[Token]) -> str:
+    text = unit.text[span[0].start : span[-1].end]
+    return " ".join(text.split())
+
+
+def _align_runs(
+    old: Unit, a: Sequence[Token], new: Unit, b: Sequence[Token]
+) -> tuple[str, str, str] | None:
+    """(frame, old value, new value) when the two runs differ in exactly one value span."""
+    x, y = _trim(a), _trim(b)
+    if not x or not y:
+        return None
+    p = 0
+    while p < len(x) and p < len(y) and x[p].norm == y[p].norm:
+        p += 1
+    if p == len(x) == len(y):
+        return None  # identical: a restatement, not a value change
+    s = 0
+    while s < len(x) - p and s < len(y) - p and x[-1 - s].norm == y[-1 - s].norm:
+        s += 1
+    sx, sy = x[p : len(x) - s], y[p : len(y) - s]
+    if not sx or not sy:
+        return None  # insertion or deletion
+    if len(sx) > MAX_SPAN or len(sy) > MAX_SPAN:
+        return None
+    words_x = {t.norm for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
+    words_y = {t.norm for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
+    if words_x & words_y:
+        return None  # two differing places
+    left, right = x[:p], x[len(x) - s :]
+    frame_words = [t for t in (*left, *right) if not t.punct]
+    # Negation and modality matter in the slot's clause: "I don't use X" / "I don't use Y".
+    for run, span_start, span_end in ((x, p, len(x) - s), (y, p, len(y) - s)):
+        lo = span_start
+        while lo > 0 and run[lo - 1].norm not in _CLAUSE_END:
+            lo -= 1
+        hi = span_end
+        while hi < len(run) and run[hi].norm not in _CLAUSE_END:
+            hi += 1
+        clause = [t.norm or "" for t in run[lo:hi]]
+        if any(n in _NEGATIONS or n in _MODALS or n.endswith("n't") for n in clause):
+            return None
+    for span in (sx, sy):
+        if any(t.norm in _HARD_PUNCT for t in span):
+            return None
+        if any(t.norm in _SPAN_VERBS and not t.text[:1].isupper() for t in span):
+            return None
+        # a scope inside the span with more of the span after it is a qualifier; a preposition
+        # ending the span belongs to the shared frame after it ("engineer on" / "manager of")
+        # ("The Dome at Americas Center" is a name: capitals on both sides of the word)
+        for i in range(1, len(span) - 1):
+            if span[i].norm in _SPAN_SCOPE and not (
+                span[0].text[:1].isupper() and span[i + 1].text[:1].isupper()
+            ):
+                return None
+        for i, t in enumerate(span[:-1]):
+            if t.norm == "," and span[i + 1].norm in _ATTACH:
+                return None
+    if not left:
+        return None  # the slot opens the statement: it is the subject
+    for t in right:
+        if t.norm in _CLAUSE_END:
+            break
+        if t.norm in _COPULAS:
+            return None  # the slot sits inside the subject
+    lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
+    lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
+    if not lead_ok and not (_value_like(sx) and _value_like(sy)):
+        return None  # a differing verb or predicate, not a value
+    line = old.line and new.line
+    if line:
+        has_op = any(t.norm in _LEAD_WORDS and t.punct for t in left) or bool(old.context)
+        if not has_op and len(frame_words) < 2:
+            return None
+    elif len(frame_words) < MIN_PROSE_FRAME:
+        return None  # too short to identify an attribute ("I like X"): left to κ
+    if max(len(sx), len(sy)) > max(len(frame_words), 1):
+        return None
+    masked = [*(t.norm for t in left), SLOT, *(t.norm for t in right)]
+    frame = " ".join(n for n in masked if n)
+    if old.context:
+        frame = " > ".join((*old.context, frame))
+    if len(frame) > MAX_FRAME_CHARS:
+        digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
+        frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
+    return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _overlap(a: Unit, b: Unit) -> float:
+    x = {t.norm for t in a.tokens if t.norm and not t.punct}
+    y = {t.norm for t in b.tokens if t.norm and not t.punct}
+    if not x or not y:
+        return 0.0
+    return len(x & y) / min(len(x), len(y))
+
+
+def _eligible(unit: Unit) -> bool:
+    if not unit.content or unit.question:
+        return False
+    first = next((t.norm for t in unit.tokens if t.norm and not t.punct), None)
+    return first not in {"if", "unless", "whether", "suppose", "supposing", "assuming"}
+
+
+def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
+    """The frame two units share with one differing value, if any (clause runs tried, the
+    longest frame kept)."""
+    if old.context != new.context or not (_eligible(old) and _eligible(new)):
+        return None
+    best = _align_runs(old, old.tokens, new, new.tokens)
+    best_len = len(best[0]) if best is not None else -1
+    oc, nc = _clauses(old), _clauses(new)
+    for i in range(len(oc)):
+        for j in range(i, len(oc)):
+            a = old.tokens[oc[i][0] : oc[j][1]]
+            for k in range(len(nc)):
+                last = k + (j - i)
+                if last >= len(nc):
+                    break
+                b = new.tokens[nc[k][0] : nc[last][1]]
+                found = _align_runs(old, a, new, b)
+                if found is not None and len(found[0]) > best_len:
+                    best, best_len = found, len(found[0])
+    return best
+
+
+def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
+    """Every restated unit and every one-value frame between an older and a newer chunk."""
+    out = PairAlignment()
+    by_key: dict[tuple[str, ...], list[int]] = {}
+    for u in new:
+        if u.content:
+            by_key.setdefault(u.key, []).append(u.index)
+    for o in old:
+        if not o.content:
+            continue
+        same = by_key.get(o.key)
+        if same:
+            out.restated.append((o.index, same[0]))
+            continue
+        for n in new:
+            if not n.content or n.key == o.key or _overlap(o, n) < 0.5:
+                continue
+            found = align_pair(o, n)
+            if found is not None:
+                out.frames.append(FrameMatch(o.index, n.index, *found))
+    return out
+
+
+def frames_of(alignment: PairAlignment) -> Iterable[str]:
+    return (f.frame for f in alignment.frames)

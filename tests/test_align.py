@@ -1,0 +1,187 @@
+"""Frame alignment logic (``gcmem.facts.align``): what is one value change and what is not."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+import pytest
+
+from gcmem.facts.align import align_units, tokenize, units_of
+from gcmem.facts.chunking import chunk_text
+
+
+def frames(old: str, new: str) -> list[tuple[str, str, str]]:
+    return [
+        (f.frame, f.old_value, f.new_value)
+        for f in align_units(units_of(old), units_of(new)).frames
+    ]
+
+
+def test_one_value_span_is_a_frame_with_both_values() -> None:
+    assert frames(
+        "Marco sits on the developer-experience team in the platform org.",
+        "Since the reshuffle in March, Marco sits on the observability team in the platform org.",
+    ) == [("marco sits on _ team in platform org", "developer-experience", "observability")]
+
+
+def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
+    assert frames(
+        "The local dev server listens on port 3000.",
+        "The local dev server listens on port 5173 now, after we switched bundlers.",
+    ) == [("local dev server listens on port _", "3000", "5173")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two differing places: a different subject and value are two keys
+        ("The staging port is 8080.", "The production port is 9090."),
+        ("Checkout in prod runs 6 replicas.", "Checkout in staging has 2 replicas."),
+        # a differing scope is part of the frame
+        ("In staging, the API runs on port 8080.", "In production, the API runs on port 9090."),
+        ("The port is 8080 when running locally.", "The port is 9090 when running in CI."),
+        ("The API runs on port 8000 in staging.", "The API runs on port 8080."),
+        ("The API runs on port 8000 behind the load balancer.", "The API runs on port 8080."),
+        # the slot inside the subject: parallel keys with the same value
+        ("The port for staging is 8080.", "The port for production is 8080."),
+        ("Alice leads the search team.", "Bob leads the search team."),
+    ],
+)
+def test_parallel_keys_are_not_one_key(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The API listens on port 8080.", "The API no longer listens on port 8080."),
+        ("The API listens on port 8080.", "The API does not listen on port 8080."),
+        ("The API never listens on port 8080.", "The API always listens on port 8080."),
+        ("I might move to Berlin next year.", "I will move to Berlin next year."),
+        ("We might switch the queue to Kafka soon.", "We might switch the queue to NATS soon."),
+        (
+            "I don't use Postgres for the analytics jobs.",
+            "I don't use MySQL for the analytics jobs.",
+        ),
+    ],
+)
+def test_negation_and_modality_are_not_value_changes(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The billing service uses Redis for sessions.",
+            "The billing service dropped Redis for sessions.",
+        ),
+        ("Our team loves the new deploy dashboard.", "Our team hates the new deploy dashboard."),
+    ],
+)
+def test_a_differing_predicate_is_not_a_value(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("I like tea.", "I like coffee."), ("I speak French.", "I speak Spanish.")],
+)
+def test_a_frame_too_short_for_an_attribute_is_left_to_kappa(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def test_identical_statements_are_restated_not_changed() -> None:
+    al = align_units(
+        units_of("Alice works at Acme in Berlin."), units_of("Alice works at Acme in Berlin.")
+    )
+    assert al.frames == [] and al.restated == [(0, 0)]
+
+
+def test_questions_and_conditions_state_nothing() -> None:
+    assert frames("Is the port 8080 on staging?", "Is the port 9090 on staging?") == []
+    assert (
+        frames("If the port is 8080 the proxy works.", "If the port is 9090 the proxy works.") == []
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "frame", "values"),
+    [
+        ("LOG_LEVEL = info", "LOG_LEVEL = debug", "LOG_LEVEL = _", ("info", "debug")),
+        ("timeout: 30", "timeout: 60", "timeout : _", ("30", "60")),
+        ("--max-workers=4", "--max-workers=8", "--max-workers = _", ("4", "8")),
+        ("fastapi==0.110.0", "fastapi==0.111.0", "fastapi == _", ("0.110.0", "0.111.0")),
+        ('  "react": "^18.2",', '  "react": "^19.0",', "react : _", ("^18.2", "^19.0")),
+    ],
+)
+def test_code_and_config_lines(old: str, new: str, frame: str, values: tuple[str, str]) -> None:
+    assert frames(old, new) == [(frame, *values)]
+
+
+def test_a_config_file_yields_one_frame_per_changed_line() -> None:
+    old = "DB_HOST=db1.internal\nDB_PORT=5432\nLOG_LEVEL=info\nWORKERS=4"
+    new = "DB_HOST=db2.internal\nDB_PORT=5432\nLOG_LEVEL=debug\nWORKERS=4"
+    (chunk_old,), (chunk_new,) = chunk_text(old, 480), chunk_text(new, 480)
+    assert chunk_old.count("\n") == 3  # lines stay lines in the chunk
+    al = align_units(units_of(chunk_old), units_of(chunk_new))
+    assert sorted((f.frame, f.old_value, f.new_value) for f in al.frames) == [
+        ("DB_HOST = _", "db1.internal", "db2.internal"),
+        ("LOG_LEVEL = _", "info", "debug"),
+    ]
+    assert sorted(al.restated) == [(1, 1), (3, 3)]
+
+
+def test_yaml_keys_carry_their_parents() -> None:
+    old = "services:\n  db:\n    image: postgres:14.8\n  web:\n    image: nginx:1.25"
+    new = "services:\n  db:\n    image: postgres:16.3\n  web:\n    image: nginx:1.25"
+    assert frames(old, new) == [("services > db > image : _", "postgres:14.8", "postgres:16.3")]
+    # the same key under another parent is another frame, never aligned with this one
+    assert frames("db:\n  port: 5432", "cache:\n  port: 6379") == []
+
+
+def test_toml_sections_and_blocks_are_context() -> None:
+    assert frames('[jwt]\nexpiry = "1h"', 'Tighter now:\n[jwt]\nexpiry = "15m"') == [
+        ("jwt > expiry = _", "1h", "15m")
+    ]
+    assert frames(
+        'terraform {\n  required_version = "~> 1.5"\n}',
+        'terraform {\n  required_version = "~> 1.8"\n}',
+    ) == [("terraform > required_version = ~> _", "1.5", "1.8")]
+
+
+def test_paragraph_revision_changes_one_sentence() -> None:
+    old = (
+        "Tessera is a Python library for tiling raster images. The library supports Python 3.8 "
+        "and newer, and is distributed on PyPI. It is maintained by a small group."
+    )
+    new = old.replace("3.8", "3.10")
+    al = align_units(units_of(old), units_of(new))
+    assert [(f.old_unit, f.old_value, f.new_value) for f in al.frames] == [(1, "3.8", "3.10")]
+    assert sorted(al.restated) == [(0, 0), (2, 2)]
+
+
+def test_frame_relations_are_matchable_by_glob_patterns() -> None:
+    [(frame, _, _)] = frames(
+        "Marco sits on the infra team in the platform org.",
+        "Marco sits on the payments team in the platform org.",
+    )
+    assert fnmatchcase(frame, "*team in platform org")
+    assert not fnmatchcase(frame, "*speak*")
+
+
+def test_tokens_split_operators_and_keep_values_whole() -> None:
+    assert [t.text for t in tokenize("pkg==1.2.3 --flag=on react@18.2.0 /api/v1. v1.2.3")] == [
+        "pkg",
+        "==",
+        "1.2.3",
+        "--flag",
+        "=",
+        "on",
+        "react",
+        "@",
+        "18.2.0",
+        "/api/v1",
+        ".",
+        "v1.2.3",
+    ]

@@ -1,0 +1,245 @@
+"""Frame alignment end to end through ``Memory``: ingest-side ledger writes from aligned
+neighbours, the pre-filter's unit rule, stale sentences on kept chunks, write-time flags.
+
+The hashing embedder (a test double) stands in for MiniLM: which neighbours a chunk is aligned
+with only needs "texts sharing words are close"; the ledger and Redis are the real parts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gcmem.facts.align import FRAME_SUBJECT
+from gcmem.filters.supersession import SupersessionStage
+from gcmem.memory import Memory
+from gcmem.models import RetrievalResult, Turn
+from gcmem.settings import PolicyRule, Settings
+from tests.doubles import HashingEmbedder
+
+T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
+NS = "align"
+
+
+def turn(tid: str, text: str, days: float) -> Turn:
+    return Turn(id=tid, namespace=NS, text=text, ts=T0 + timedelta(days=days))
+
+
+def make(settings: Settings, embedder: HashingEmbedder, **over: object) -> Memory:
+    # the read-time decisions are the subject: flagged chunks stay in the search
+    s = settings.model_copy(
+        update={
+            "filters": ["supersession"],
+            "stm_size": 0,
+            "supersession_exclude": False,
+            **over,
+        }
+    )
+    return Memory(s, embedder=embedder)
+
+
+@pytest.fixture
+def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
+    with make(redis_settings, hashing_embedder) as m:
+        yield m
+
+
+@pytest.fixture
+def align_only(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
+    """Alignment without the grammar, for statements the grammar would key itself (where
+    both run, a pair the grammar keys is left to the grammar: one decision, one key)."""
+    with make(redis_settings, hashing_embedder, supersession_grammar=False) as m:
+        yield m
+
+
+def outcome(result: RetrievalResult) -> dict[str, str]:
+    out = {c.chunk.turn_id: "kept" for c in result.kept}
+    out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
+    return out
+
+
+def stage(memory: Memory) -> SupersessionStage:
+    s = memory.filters[0]
+    assert isinstance(s, SupersessionStage)
+    return s
+
+
+def test_grammar_and_alignment_give_one_key_per_decision(memory: Memory) -> None:
+    memory.ingest([turn("t1", "The local dev server listens on port 3000.", 0)])
+    memory.ingest([turn("t2", "The local dev server listens on port 5173.", 2)])
+    result = memory.retrieve("dev server port", namespace=NS, k=10)
+    [d] = result.dropped
+    [a] = d.details["assertions"]
+    assert a["subject"] != FRAME_SUBJECT  # the grammar's key decided it
+
+
+def test_a_value_change_the_grammar_misses_drops_the_stale_chunk(memory: Memory) -> None:
+    memory.ingest(
+        [
+            turn("t1", "Marco sits on the developer-experience team in the platform org.", 0),
+            turn("t2", "Lunch order for Thursday: the noodle place.", 1),
+        ]
+    )
+    memory.ingest(
+        [turn("t3", "Since March, Marco sits on the observability team in the platform org.", 5)]
+    )
+    result = memory.retrieve("Which team does Marco sit on?", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "dropped", "t2": "kept", "t3": "kept"}
+    [d] = result.dropped
+    assert d.stage == "supersession" and d.dominated_by_turn_id == "t3"
+    [a] = d.details["assertions"]
+    assert a["subject"] == FRAME_SUBJECT
+    assert a["relation"] == "marco sits on _ team in platform org"
+    assert a["object"] == "developer-experience"
+    assert a["superseded_by"]["object"] == "observability"
+    assert "developer-experience" in d.reason and "observability" in d.reason and "t3" in d.reason
+    # as of before the change, the old statement was the valid one
+    before = memory.retrieve(
+        "Which team does Marco sit on?", namespace=NS, k=10, as_of=T0 + timedelta(days=2)
+    )
+    assert outcome(before)["t1"] == "kept"
+
+
+def test_the_ledger_decides_by_event_time_not_arrival(align_only: Memory) -> None:
+    align_only.ingest([turn("new", "The local dev server listens on port 5173.", 9)])
+    align_only.ingest([turn("old", "The local dev server listens on port 3000.", 1)])
+    result = align_only.retrieve("What port does the dev server listen on?", namespace=NS, k=10)
+    assert outcome(result) == {"old": "dropped", "new": "kept"}
+    ledger = stage(align_only).ledger
+    [(subject, relation)] = [k for k in ledger.keys_of(NS) if k[0] == FRAME_SUBJECT]
+    current = ledger.current(NS, subject, relation)
+    assert current is not None and current.object == "5173" and current.turn_id == "new"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The staging API listens on port 8080.", "The production API listens on port 9090."),
+        ("The API listens on port 8080.", "The API no longer listens on port 8080."),
+        ("The API might listen on port 8080.", "The API might listen on port 9090."),
+        ("I like tea.", "I like coffee."),
+    ],
+)
+def test_guarded_pairs_drop_nothing(memory: Memory, old: str, new: str) -> None:
+    memory.ingest([turn("a", old, 0), turn("b", new, 3)])
+    result = memory.retrieve("port", namespace=NS, k=10)
+    assert outcome(result) == {"a": "kept", "b": "kept"}
+
+
+PARA = [
+    "Casa Alta is a boutique hotel in the old town of Oaxaca.",
+    "It has 14 rooms and a rooftop mezcal bar.",
+    "The hotel organises cooking classes and day trips to Monte Alban.",
+]
+
+
+def test_a_revision_that_restates_the_rest_drops_the_old_paragraph(memory: Memory) -> None:
+    old = " ".join(PARA)
+    memory.ingest([turn("v1", old, 0)])
+    memory.ingest(
+        [turn("v2", "Their website now says:\n" + old.replace("14 rooms", "22 rooms"), 4)]
+    )
+    result = memory.retrieve("How many rooms does Casa Alta have?", namespace=NS, k=10)
+    assert outcome(result) == {"v1": "dropped", "v2": "kept"}
+    [d] = result.dropped
+    statuses = [(s["index"], s["status"]) for s in d.details["sentences"]]
+    assert statuses == [(0, "restated"), (1, "superseded"), (2, "restated")]
+
+
+def test_a_chunk_with_a_still_true_statement_stays_and_names_its_stale_one(memory: Memory) -> None:
+    memory.ingest([turn("v1", " ".join(PARA), 0)])
+    memory.ingest([turn("v2", "Casa Alta update: it has 22 rooms and a rooftop mezcal bar.", 4)])
+    result = memory.retrieve("How many rooms does Casa Alta have?", namespace=NS, k=10)
+    assert outcome(result) == {"v1": "kept", "v2": "kept"}
+    v1 = next(c for c in result.kept if c.chunk.turn_id == "v1")
+    [note] = v1.stale_sentences
+    assert note.index == 1 and note.text == PARA[1]
+    assert note.value == "14" and note.current_value == "22"
+    assert note.superseded_by_turn_id == "v2" and note.since == T0 + timedelta(days=4)
+    v2 = next(c for c in result.kept if c.chunk.turn_id == "v2")
+    assert v2.stale_sentences == ()
+    # the reader is told, in the context itself
+    assert f"{PARA[1]!r} is superseded since 2026-02-06; the current value is '22'" in (
+        result.context()
+    )
+
+
+def test_a_config_diff_records_one_assertion_per_changed_line(align_only: Memory) -> None:
+    align_only.ingest([turn("c1", "DB_HOST=db1.internal\nDB_PORT=5432\nLOG_LEVEL=info", 0)])
+    align_only.ingest([turn("c2", "DB_HOST=db2.internal\nDB_PORT=5432\nLOG_LEVEL=debug", 2)])
+    ledger = stage(align_only).ledger
+    frames = sorted(r for s, r in ledger.keys_of(NS) if s == FRAME_SUBJECT)
+    assert frames == ["db_host = _", "log_level = _"]
+    result = align_only.retrieve("What is DB_HOST?", namespace=NS, k=10)
+    # DB_PORT is restated by the newer file, so nothing still true is lost with c1
+    assert outcome(result) == {"c1": "dropped", "c2": "kept"}
+
+
+def test_restating_a_framed_statement_reinforces_the_frame(align_only: Memory) -> None:
+    align_only.ingest([turn("a", "The local dev server listens on port 3000.", 0)])
+    align_only.ingest([turn("b", "The local dev server listens on port 5173.", 2)])
+    align_only.ingest([turn("c", "The local dev server listens on port 5173.", 4)])
+    ledger = stage(align_only).ledger
+    [(s, r)] = [k for k in ledger.keys_of(NS) if k[0] == FRAME_SUBJECT]
+    current = ledger.current(NS, s, r)
+    assert current is not None and current.object == "5173"
+    assert sorted(current.provenance) == ["b", "c"]
+
+
+def test_redelivery_changes_nothing(align_only: Memory) -> None:
+    turns = [
+        turn("t1", "The local dev server listens on port 3000.", 0),
+        turn("t2", "The local dev server listens on port 5173.", 2),
+    ]
+    align_only.ingest(turns)
+    ledger = stage(align_only).ledger
+    before = ledger.stats(NS)
+    align_only.ingest(turns)
+    align_only.ingest(turns[::-1])
+    after = ledger.stats(NS)
+    assert (after.keys, after.assertions, after.versions, after.rows) == (
+        before.keys,
+        before.assertions,
+        before.versions,
+        before.rows,
+    )
+    assert after.duplicates > 0  # recognised as redelivered, not recorded again
+    result = align_only.retrieve("dev server port", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "dropped", "t2": "kept"}
+
+
+def test_write_time_gc_flags_the_aligned_stale_chunk(align_only: Memory) -> None:
+    align_only.ingest([turn("t1", "The local dev server listens on port 3000.", 0)])
+    align_only.ingest([turn("t2", "The local dev server listens on port 5173.", 2)])
+    cands = align_only.candidates("dev server port", namespace=NS, k=10, exclude_flagged=True)
+    assert {c.turn_id for c in cands.candidates} == {"t2"}
+
+
+def test_alignment_off_leaves_the_grammar_alone(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    with make(redis_settings, hashing_embedder, supersession_align=False) as m:
+        m.ingest([turn("t1", "Marco sits on the infra team in the platform org.", 0)])
+        m.ingest([turn("t2", "Marco sits on the payments team in the platform org.", 2)])
+        result = m.retrieve("Which team does Marco sit on?", namespace=NS, k=10)
+        assert outcome(result) == {"t1": "kept", "t2": "kept"}
+
+
+def test_an_accumulate_policy_keeps_a_multi_valued_frame(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    rule = PolicyRule(subject="frame", relation="* speaks _ *", policy="accumulate")
+    turns = [
+        turn("t1", "Alice speaks French with her colleagues in Lyon.", 0),
+        turn("t2", "Alice speaks Spanish with her colleagues in Lyon.", 3),
+    ]
+    with make(redis_settings, hashing_embedder) as plain:
+        plain.ingest(turns)
+        result = plain.retrieve("Which languages does Alice speak?", namespace=NS, k=10)
+        assert outcome(result) == {"t1": "dropped", "t2": "kept"}
+    other = [t.model_copy(update={"namespace": "align2"}) for t in turns]
+    with make(redis_settings, hashing_embedder, ledger_policies=[rule]) as m:
+        m.ingest(other)
+        result = m.retrieve("Which languages does Alice speak?", namespace="align2", k=10)
+        assert outcome(result) == {"t1": "kept", "t2": "kept"}
