@@ -440,3 +440,28 @@ def test_a_flag_record_written_from_a_stale_read_is_rewritten(
     assert explained is not None and explained.dominated_by_turn_id == "z"
     assert explained.details["write_time"]["record"]["by_turn"] == "z"
     shared.close()
+
+
+def test_frame_aligned_flags_are_explained_and_rebuilt(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    """A change no grammar keys (alignment only): flagged with a record, explained, and kept
+    by a rebuild, which follows the stage's rule (unit maps included)."""
+    s = redis_settings.model_copy(
+        update={"filters": ["supersession"], "stm_size": 0, "supersession_grammar": False}
+    )
+    with Memory(s, embedder=hashing_embedder) as memory:
+        memory.ingest([turn("d1", "The local dev server listens on port 3000.", 0)])
+        memory.ingest([turn("d2", "The local dev server listens on port 5173.", 2)])
+        [(old, record)] = flags(memory).items()
+        assert old == cid("d1") and record["by_turn"] == "d2"
+        explained = memory.explain(old, namespace=NS)
+        assert explained is not None and explained.dominated_by_turn_id == "d2"
+        assert explained.details["write_time"]["flagged"] is True
+        assert memory.explain(cid("d2"), namespace=NS) is None
+        [report] = memory.rebuild_flags(NS)
+        assert (report.flagged, report.cleared) == (1, 0)
+        assert set(flags(memory)) == {old}
+        present = memory.retrieve("dev server port", namespace=NS, k=10)
+        assert [c.chunk.turn_id for c in present.kept] == ["d2"]
+        assert present.excluded_at_write == 1
