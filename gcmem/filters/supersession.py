@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -122,11 +122,12 @@ class SupersessionStage:
             for namespace, closed in report.closed_chunks.items():
                 recheck[namespace] |= closed
             # an out-of-order write can give an already closed version a new successor,
-            # which the flag records of its key's chunks name
-            for namespace, ids in moved_chunks(self.ledger, report).items():
+            # which the flag records of its key's chunks name: those are refreshed
+            moved = moved_chunks(self.ledger, report)
+            for namespace, ids in moved.items():
                 recheck[namespace] |= ids
             for namespace, ids in recheck.items():
-                self.mirror_flags(namespace, sorted(ids))
+                self.mirror_flags(namespace, sorted(ids), refresh=moved.get(namespace, set()))
         return report
 
     def align_batch(
@@ -297,7 +298,12 @@ class SupersessionStage:
                 flagged.append(cid)
         return flagged
 
-    def mirror_flags(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
+    def mirror_flags(
+        self,
+        namespace: str,
+        chunk_ids: Sequence[str],
+        refresh: Collection[str] | None = None,
+    ) -> list[str]:
         """Set the MTM ``superseded`` flag, with its record (``gcmem.filters.writegc``), on the
         ``flaggable`` chunks; returns their ids. Flags only ever go up: a closed version never
         reopens."""
@@ -305,7 +311,9 @@ class SupersessionStage:
             return []
         from gcmem.filters.writegc import mirror_flags  # it builds on this module
 
-        return mirror_flags(self.ledger, self.index, namespace, chunk_ids, decide=self.flaggable)
+        return mirror_flags(
+            self.ledger, self.index, namespace, chunk_ids, decide=self.flaggable, refresh=refresh
+        )
 
     def explain(self, chunk: Chunk) -> Decision | None:
         """The decision a query about the present would drop ``chunk`` with (the same rule and

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -87,10 +87,9 @@ def _records(
     return {cid: flag_record(a) for cid, a in status.items()}
 
 
-def _write(index: MediumTermIndex, namespace: str, records: Mapping[str, dict[str, Any]]) -> None:
-    # Records already in place are left alone (re-checking a whole key rewrites nothing that
-    # did not move); one payload write per distinct record: the restatements a new value
-    # closes share one.
+def _write(index: MediumTermIndex, namespace: str, records: Mapping[str, dict[str, Any]]) -> int:
+    """Write the records not already in place; returns how many. One payload write per
+    distinct record: the restatements a new value closes share one."""
     held = index.flag_records(namespace, list(records)) if isinstance(index, FlagIndex) else {}
     groups: dict[str, list[str]] = defaultdict(list)
     for cid, record in records.items():
@@ -98,6 +97,7 @@ def _write(index: MediumTermIndex, namespace: str, records: Mapping[str, dict[st
             groups[json.dumps(record, sort_keys=True)].append(cid)
     for raw, ids in groups.items():
         index.set_payload(namespace, ids, {SUPERSEDED_FLAG: True, FLAG_RECORD: json.loads(raw)})
+    return sum(len(ids) for ids in groups.values())
 
 
 def mirror_flags(
@@ -106,22 +106,28 @@ def mirror_flags(
     namespace: str,
     chunk_ids: Sequence[str],
     decide: Decide | None = None,
+    refresh: Collection[str] | None = None,
 ) -> list[str]:
     """Flag, with their records, those of these chunks ``decide`` picks (default: all
-    assertions closed; the stage passes its own rule); returns their ids. One brief read
-    decides which; only those are read in full."""
+    assertions closed; the stage passes its own rule); returns their ids.
+
+    A chunk already flagged keeps its record unless it is in ``refresh`` (default: all): a
+    record only moves when an out-of-order write gives its version a new successor, and that
+    write's own mirror refreshes its key's chunks. So the common re-check of already flagged
+    neighbours costs one brief ledger read and one index read, no full read."""
     ids = list(dict.fromkeys(chunk_ids))
     if not ids:
         return []
     decide = decide or _closed_decider(ledger)
     pending = decide(namespace, ids)
-    flagged: set[str] = set()
+    flagged: set[str] = set(pending)
+    if refresh is not None and isinstance(index, FlagIndex):
+        held = index.flag_records(namespace, pending)
+        pending = [cid for cid in pending if cid not in held or cid in refresh]
     records = _records(ledger, namespace, pending)
     for _ in range(MAX_ROUNDS):
-        if not records:
+        if not records or not _write(index, namespace, records):
             break
-        _write(index, namespace, records)
-        flagged |= records.keys()
         again = _records(ledger, namespace, list(records))
         records = {cid: rec for cid, rec in again.items() if records.get(cid) != rec}
     else:
