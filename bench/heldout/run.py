@@ -12,9 +12,9 @@ checked to be identical, so the numbers compare filters, not retrieval. Per fami
   ``stale_unflagged``: ... without a surfaced conflict noting that it may be superseded;
 - ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
 
-Conditions: ``rag`` (no filter), ``v0.1`` (the chain that was the default before the no-harm
-rule: supersession + Φ_T on the bare offline checkpoint at θ 0.6), ``default`` (``Settings()``
-as shipped), plus any ``--condition NAME='{"setting": value}'``.
+Conditions: ``rag`` (no filter), ``v0.1`` (the previous default's κ rule: Φ_T drops on the
+bare offline checkpoint at θ 0.6, max direction, alone), ``default`` (``Settings()`` as
+shipped), plus any ``--condition NAME='{"setting": value}'``.
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ from gcmem.settings import Settings
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
 
-# The chain shipped as the default before the no-harm rule, spelled out so later defaults
-# cannot change it.
+# The previous default's κ rule (κ alone decides Φ_T: max direction >= 0.6, no anchoring, no
+# confirmation, nothing surfaced), spelled out so later defaults cannot change it; the
+# supersession stage is today's (grammar and frame alignment).
 V01: dict[str, Any] = {
     "filters": ["supersession", "dominance"],
     "oracle_gate": "none",
