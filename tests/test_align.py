@@ -185,3 +185,31 @@ def test_tokens_split_operators_and_keep_values_whole() -> None:
         ".",
         "v1.2.3",
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "I spent the whole of Tuesday on the sofa and felt stiff getting up.",
+            "I spent the whole of Sunday on the sofa and felt stiff getting up.",
+        ),
+        (
+            "I got winded running for the bus on Baker Street.",
+            "I got winded running for the bus on Elm Street.",
+        ),
+        (
+            "We stopped at the cafe on Harbour Road for lunch.",
+            "We stopped at the cafe on Mill Lane for lunch.",
+        ),
+    ],
+)
+def test_events_are_not_states(old: str, new: str) -> None:
+    # two narrated events are both true: a later one does not supersede an earlier one
+    assert frames(old, new) == []
+
+
+def test_a_passive_participle_still_states_a_value() -> None:
+    old = "The nightly export fixture is named orders_small for the test suite."
+    new = "The nightly export fixture is named orders_tiny for the test suite."
+    assert [(o, n) for _, o, n in frames(old, new)] == [("orders_small", "orders_tiny")]

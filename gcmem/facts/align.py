@@ -90,6 +90,15 @@ _COPULAS = _words(
     "is are was were be been being am 's 're 'm becomes became become remains remain stays stay "
     "equals"
 )
+# Past-tense verbs of narration: a sentence that tells an event ("I spent Tuesday on the
+# sofa", "I got winded on Baker Street") is one occurrence, which a later event does not
+# supersede. Ambiguous forms (set, put, read, cut) are left out: they also state config.
+_PAST_EVENT = _words(
+    "spent got went had made took came ran saw met bought ate drank felt left found gave told "
+    "wrote sat stood heard thought brought caught kept lost paid sold sent built began did "
+    "flew drove rode swam won woke wore broke chose forgot fell"
+)
+_AUXILIARIES = _words("has have had having get gets got getting be been being")
 _LEAD_WORDS = _COPULAS | _words(
     """to on at in of as from by under with for into via onto over than per every each my our
     his her their its your named called titled labelled labeled set pinned targets target
@@ -450,6 +459,8 @@ def _align_runs(
                 return None
     if not left:
         return None  # the slot opens the statement: it is the subject
+    if not (old.line and new.line) and _narrates_event(frame_words):
+        return None  # an event, not a state: two events are both true
     for t in right:
         if t.norm in _CLAUSE_END:
             break
@@ -476,6 +487,23 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _narrates_event(words: Sequence[Token]) -> bool:
+    """A past-tense verb that is not a passive or perfect participle after an auxiliary
+    ("is named", "was moved", "has changed" state something; "spent", "stopped" narrate)."""
+    previous = ""
+    for t in words:
+        n = t.norm or ""
+        after_auxiliary = (
+            previous in _COPULAS
+            or previous in _AUXILIARIES
+            or previous.endswith(("'s", "'re", "'m", "'ve"))
+        )
+        if not after_auxiliary and (n in _PAST_EVENT or (len(n) > 4 and n.endswith("ed"))):
+            return True
+        previous = n
+    return False
 
 
 def _overlap(a: Unit, b: Unit) -> float:
