@@ -111,6 +111,14 @@ class Turn(BaseModel):
     metadata: dict[str, MetadataValue] = Field(default_factory=dict)
     facts: list[Fact] | None = None
 
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _version_is_an_integer(cls, value: object) -> object:
+        # True == 1 in Python: a boolean would pass Literal[1] and mean nothing
+        if isinstance(value, bool):
+            raise ValueError("schema_version must be the integer 1, not a boolean")
+        return value
+
     @field_validator("id", "session_id")
     @classmethod
     def _printable_id(cls, value: str | None) -> str | None:

@@ -127,3 +127,11 @@ def test_turn_accepts_datetimes_and_finite_metadata() -> None:
         metadata={"a": 1.5, "b": -(2**63), "c": True, "d": None, "e": "ünïcode ✓"},
     )
     assert t.metadata["b"] == -(2**63) and t.metadata["c"] is True
+
+
+def test_a_boolean_schema_version_is_rejected() -> None:
+    # True == 1, so Literal[1] alone would take it (over HTTP as much as on the bus)
+    turn = {"id": "a", "text": "x", "ts": "2026-01-05T09:25:11+00:00", "schema_version": True}
+    with pytest.raises(ValidationError, match="not a boolean"):
+        Turn.model_validate(turn)
+    assert Turn.model_validate({**turn, "schema_version": 1}).schema_version == 1
