@@ -34,7 +34,7 @@ import hmac
 import json
 import logging
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from faststream.asgi import AsgiResponse, Request, get, post
 from faststream.asgi.request import ClientDisconnectError
@@ -46,6 +46,8 @@ from gcmem.pipeline.codec import JsonRejected, describe_validation_error, printa
 from gcmem.pipeline.query import QueryRequest
 from gcmem.pipeline.runner import EngineBusy
 from gcmem.settings import Settings
+
+M = TypeVar("M", bound=BaseModel)
 
 if TYPE_CHECKING:
     from gcmem.pipeline.app import PipelineRuntime
@@ -135,6 +137,19 @@ async def _read_body(request: Request, limit: int) -> bytes | AsgiResponse:
     return b"".join(chunks)
 
 
+async def _read_model(
+    request: Request, model: type[M], limit: int, max_depth: int
+) -> M | AsgiResponse:
+    """A request body as ``model``: 400/413 from the reader, 422 with the schema problem."""
+    data = await _read_json(request, limit, max_depth)
+    if isinstance(data, AsgiResponse):
+        return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        return _error(422, describe_validation_error(exc))
+
+
 async def _read_json(request: Request, limit: int, max_depth: int) -> Any | AsgiResponse:
     body = await _read_body(request, limit)
     if isinstance(body, AsgiResponse):
@@ -208,13 +223,9 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         unauthenticated = auth.check(request, [])
         if unauthenticated is not None:
             return unauthenticated
-        data = await _read_json(request, limit, depth)
-        if isinstance(data, AsgiResponse):
-            return data
-        try:
-            query = QueryRequest.model_validate(data)
-        except ValidationError as exc:
-            return _error(422, describe_validation_error(exc))
+        query = await _read_model(request, QueryRequest, limit, depth)
+        if isinstance(query, AsgiResponse):
+            return query
         denied = auth.check(request, [query.namespace or settings.namespace])
         if denied is not None:
             return denied
@@ -264,13 +275,9 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         unauthenticated = auth.check(request, [])
         if unauthenticated is not None:
             return unauthenticated
-        data = await _read_json(request, limit, depth)
-        if isinstance(data, AsgiResponse):
-            return data
-        try:
-            req = ConfirmRequest.model_validate(data)
-        except ValidationError as exc:
-            return _error(422, describe_validation_error(exc))
+        req = await _read_model(request, ConfirmRequest, limit, depth)
+        if isinstance(req, AsgiResponse):
+            return req
         ns = req.namespace or settings.namespace
         denied = auth.check(request, [ns])
         if denied is not None:
