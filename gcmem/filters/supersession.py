@@ -50,6 +50,7 @@ from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.extract import chunk_facts, extract_triples
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
+from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
 from gcmem.models import Chunk, Conflict, Decision, Fact, ScoredChunk, StaleSentence
 from gcmem.normalize import display_key, fact_key, normalize_key, normalize_object
 from gcmem.storage.ledger import (
@@ -64,8 +65,6 @@ from gcmem.storage.ledger.units import ChunkUnits, Restatement, UnitKey, UnitSto
 from gcmem.storage.mtm.index import MediumTermIndex
 
 log = logging.getLogger(__name__)
-
-STAGE = "supersession"
 
 
 class SupersessionStage:
@@ -101,8 +100,6 @@ class SupersessionStage:
     def record(self, chunks: Sequence[Chunk], vectors: np.ndarray | None = None) -> RecordReport:
         """Ledger writes (grammar, then frame alignment when ``vectors`` are given) and
         write-time GC for a batch; the report says what each write did."""
-        from gcmem.filters.writegc import moved_chunks  # it builds on this module
-
         report = (
             self.ledger.record(chunks, self.facts or chunk_facts)
             if self.grammar
@@ -309,8 +306,6 @@ class SupersessionStage:
         reopens."""
         if self.index is None or not chunk_ids:
             return []
-        from gcmem.filters.writegc import mirror_flags  # it builds on this module
-
         return mirror_flags(
             self.ledger, self.index, namespace, chunk_ids, decide=self.flaggable, refresh=refresh
         )

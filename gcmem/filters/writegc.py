@@ -23,13 +23,18 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from gcmem.filters.supersession import STAGE, SupersessionStage
 from gcmem.models import Decision
 from gcmem.normalize import display_key, fact_key
 from gcmem.storage.ledger import AssertionStatus, RecordReport, SupersessionLedger, key_id
 from gcmem.storage.mtm.index import FLAG_RECORD, SUPERSEDED_FLAG, FlagIndex, MediumTermIndex
+
+if TYPE_CHECKING:  # the stage builds on this module; this module only names it in types
+    from gcmem.filters.supersession import SupersessionStage
+
+# The supersession stage's name, which every flag record carries (the stage imports it).
+STAGE = "supersession"
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pydantic import TypeAdapter, ValidationError
@@ -25,6 +25,7 @@ from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.registry import build_chain, with_ingest_sides
 from gcmem.filters.resources import Resources
 from gcmem.filters.supersession import SupersessionStage
+from gcmem.filters.supersession import build as build_supersession
 from gcmem.filters.writegc import RebuildReport
 from gcmem.memory.candidates import (
     CandidateSet,
@@ -33,6 +34,7 @@ from gcmem.memory.candidates import (
     gather_candidates,
     run_filter_chain,
 )
+from gcmem.memory.documents import DocumentFilter, DocumentFilterResult, ExternalDocument
 from gcmem.models import Chunk, Decision, Namespace, RetrievalResult, Turn
 from gcmem.oracle.base import ConflictOracle
 from gcmem.settings import Settings, load_settings
@@ -47,9 +49,6 @@ from gcmem.storage.redis import (
     save_embedded,
 )
 from gcmem.storage.stm import RedisShortTermBuffer, ShortTermBuffer
-
-if TYPE_CHECKING:
-    from gcmem.memory.documents import DocumentFilter, DocumentFilterResult, ExternalDocument
 
 _NAMESPACE: TypeAdapter[str] = TypeAdapter(Namespace)
 
@@ -252,9 +251,7 @@ class Memory:
         for stage in [*self.filters, *self.ingest_stages]:
             if isinstance(stage, SupersessionStage):
                 return stage
-        from gcmem.filters.supersession import build
-
-        return build(self.resources)
+        return build_supersession(self.resources)
 
     # --- async twins (the work is CPU and blocking I/O: run it off the event loop) ----------
     async def aingest(self, turns: Iterable[Turn | Mapping[str, Any]]) -> IngestReport:
@@ -280,8 +277,6 @@ class Memory:
         ``gcmem.memory.documents``: a per-call scratch ledger, nothing written here). Stages are
         rebuilt by name against it; the embedder and a loaded oracle are reused. Built once."""
         if self._document_filter is None:
-            from gcmem.memory.documents import DocumentFilter
-
             try:
                 self._document_filter = DocumentFilter(
                     self.settings,
