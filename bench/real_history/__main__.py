@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from bench.real_history import MINING_JSON, TRANSITIONS_JSONL
+from bench.real_history.split import SPLITS, select
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
 DEFAULT_OUT = Path("bench") / "results" / "real-history"
@@ -95,6 +96,9 @@ def run(
         bool, typer.Option(help=f"First {SMOKE_TRANSITIONS} transitions only.")
     ] = False,
     limit: Annotated[int | None, typer.Option(help="Cap: first N transitions.")] = None,
+    split: Annotated[
+        str, typer.Option(help="Repositories: all, dev (rules chosen on) or heldout (report only).")
+    ] = "all",
     ratios: Annotated[str, typer.Option(help="Accumulation ratios, comma-separated.")] = "1,3,10",
     formats: Annotated[str, typer.Option(help="Memory formats: snippet,line.")] = "snippet,line",
     nli_model: Annotated[
@@ -109,7 +113,9 @@ def run(
     model = nli_model or os.environ.get("GCMEM_NLI_MODEL")
     if not model:
         raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
-    records = read_transitions(transitions)
+    if split not in SPLITS:
+        raise typer.BadParameter(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
+    records = select(read_transitions(transitions), split)  # type: ignore[arg-type]
     cap = SMOKE_TRANSITIONS if smoke else limit
     if cap is not None:
         records = _spread(records, cap)
@@ -137,6 +143,7 @@ def run(
         "formats": list(fmts),
         "headline_format": headline,
         "cap": cap,
+        "split": split,
         "conditions": by_format[headline],
         "by_format": by_format,
         "miss_classes": engagement_table(rows, records),
