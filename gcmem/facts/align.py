@@ -41,6 +41,7 @@ than ``MAX_FRAME_CHARS`` keeps its first characters and ends in ``#<digest>``.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 import re
@@ -48,7 +49,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from gcmem.facts.chunking import BULLET, split_units
+from gcmem.facts.chunking import split_units
+from gcmem.facts.lines import describe
 
 __all__ = [
     "FRAME_SUBJECT",
@@ -57,6 +59,7 @@ __all__ = [
     "Token",
     "Unit",
     "align_units",
+    "excerpt_replacements",
     "tokenize",
     "units_of",
 ]
@@ -149,8 +152,6 @@ _OPERATOR = re.compile(
 )
 _CODE_CHARS = frozenset("/_=@#:~$\\|*%&+^<>.")
 _WORD = re.compile(r"^[^\W\d_]+(?:['’][^\W\d_]+)*$")
-_CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}]+?)\s*(?::|\{|=\s*\{)$")
-_SECTION = re.compile(r"^\[(?P<key>[^\]]+)\]$")
 
 
 @dataclass(frozen=True)
@@ -243,6 +244,8 @@ class Unit:
     context: tuple[str, ...] = ()  # enclosing block keys (YAML parents, TOML section, braces)
     content: bool = True  # False: a label or block opener, which states nothing by itself
     question: bool = False
+    path: str | None = None  # the file of a file excerpt (its first context entry)
+    keyed: bool = True  # False: a file line whose own key names nothing (see facts.lines)
 
     @property
     def key(self) -> tuple[str, ...]:
@@ -251,40 +254,19 @@ class Unit:
 
 
 def units_of(text: str) -> list[Unit]:
-    """The chunk's statement units (at most ``MAX_UNITS``), lines with their block context."""
+    """The chunk's statement units (at most ``MAX_UNITS``), lines with their scope: the file of
+    an excerpt (``gcmem.facts.lines``: provenance, a qualifier of every frame) and the
+    enclosing block keys."""
     units: list[Unit] = []
-    stack: list[tuple[int, str]] = []  # (indent, key) of open YAML/brace blocks
-    section: str | None = None
-    for raw, line in split_units(text):
-        if len(units) == MAX_UNITS:
-            break
-        stripped = raw.strip()
+    split = split_units(text)[:MAX_UNITS]
+    for (raw, line), where in zip(split, describe(split), strict=True):
+        stripped = raw.strip() if where is None else where.text
         context: tuple[str, ...] = ()
         content = True
-        if line:
-            indent = len(raw) - len(raw.lstrip())
-            body = BULLET.sub("", stripped) if stripped.startswith(("- ", "* ")) else stripped
-            while stack and stack[-1][0] >= indent and not stack[-1][1].endswith("{"):
-                stack.pop()
-            if body in {"}", "},", "]", "],", ")"}:
-                while stack and not stack[-1][1].endswith("{"):
-                    stack.pop()
-                if stack:
-                    stack.pop()
-                content = False
-            sec = _SECTION.match(body)
-            if sec is not None:
-                section, stack = _norm_key(sec.group("key")), []
-                content = False
-            context = tuple(
-                k.rstrip("{").strip()
-                for k in ([section] if section else []) + [key for _, key in stack]
-            )
-            opener = _CONTEXT_OPENER.match(body)
-            if content and sec is None and opener is not None:
-                key = _norm_key(opener.group("key"))
-                stack.append((indent, key + (" {" if body.endswith("{") else "")))
-                content = False
+        path = None
+        keyed = True
+        if where is not None:
+            context, content, path, keyed = where.scope, where.content, where.path, where.keyed
         elif stripped.endswith(":") and len(stripped.split()) <= 8:
             content = False
         toks = tuple(tokenize(stripped))
@@ -297,13 +279,11 @@ def units_of(text: str) -> list[Unit]:
                 context=context,
                 content=content and any(t.norm for t in toks),
                 question=stripped.endswith("?"),
+                path=path,
+                keyed=keyed,
             )
         )
     return units
-
-
-def _norm_key(text: str) -> str:
-    return " ".join(t.norm for t in tokenize(text) if t.norm is not None)
 
 
 # --- alignment --------------------------------------------------------------------------------
@@ -557,12 +537,74 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
         if same:
             out.restated.append((o.index, same[0]))
             continue
+        if not o.keyed:
+            continue  # only its place identifies it: ``excerpt_replacements``
         for n in new:
-            if not n.content or n.key == o.key or _overlap(o, n) < 0.5:
+            if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < 0.5:
                 continue
             found = align_pair(o, n)
             if found is not None:
                 out.frames.append(FrameMatch(o.index, n.index, *found))
+    out.frames.extend(excerpt_replacements(old, new, out))
+    return out
+
+
+# --- file excerpts: a line replaced between the same neighbours ---------------------------------
+
+MIN_ANCHOR_TOKENS = 3  # an anchor line must say something ("}" or "end" anchors nothing)
+
+
+def _excerpt_path(units: Sequence[Unit]) -> str | None:
+    paths = {u.path for u in units if u.content}
+    return next(iter(paths)) if len(paths) == 1 else None
+
+
+def _anchor(unit: Unit) -> bool:
+    return sum(1 for t in unit.tokens if t.norm and not t.punct) >= MIN_ANCHOR_TOKENS
+
+
+def excerpt_replacements(
+    old: Sequence[Unit], new: Sequence[Unit], found: PairAlignment
+) -> list[FrameMatch]:
+    """Lines of one file that a newer excerpt replaces in place: two excerpts of the same file
+    whose line sequences agree around exactly one differing line (the same lines right before
+    and right after it, one of them a real statement) state that the file at that place now
+    reads the new line, whatever the change inside the line (a renamed key or call, an edited
+    expression). The key is the place (the file, the block context and the two neighbouring
+    lines); the values are the two lines. Pairs a value frame already keys are left to it."""
+    path = _excerpt_path(old)
+    if path is None or path != _excerpt_path(new):
+        return []
+    # every line of the file (closers too: they fix the place), the header left out
+    a = [u for u in old if u.line and u.path == path and u.text.rstrip(":") != path]
+    b = [u for u in new if u.line and u.path == path and u.text.rstrip(":") != path]
+    framed_old = {f.old_unit for f in found.frames}
+    framed_new = {f.new_unit for f in found.frames}
+    out: list[FrameMatch] = []
+    matcher = difflib.SequenceMatcher(a=[u.key for u in a], b=[u.key for u in b], autojunk=False)
+    ops = matcher.get_opcodes()
+    for k, (tag, i1, i2, j1, j2) in enumerate(ops):
+        if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+            continue
+        o, n = a[i1], b[j1]
+        if o.index in framed_old or n.index in framed_new:
+            continue
+        if not (o.content and n.content) or o.context != n.context:
+            continue
+        # the same lines on both sides (a moved or inserted line is not a replacement), and
+        # among them a real statement
+        if k == 0 or k == len(ops) - 1 or ops[k - 1][0] != "equal" or ops[k + 1][0] != "equal":
+            continue
+        around = a[ops[k - 1][1] : ops[k - 1][2]] + a[ops[k + 1][1] : ops[k + 1][2]]
+        if not any(_anchor(u) for u in around):
+            continue
+        before, after = a[i1 - 1], a[i2]
+        place = f"line after {before.text} before {after.text}"
+        frame = " > ".join((*o.context, place)).casefold()
+        if len(frame) > MAX_FRAME_CHARS:
+            digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
+            frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
+        out.append(FrameMatch(o.index, n.index, frame, o.text, n.text))
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from gcmem.facts.lines import file_header, inline_header
 from gcmem.models import Chunk, Turn, collapse_whitespace
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit or quote; this keeps
@@ -37,6 +38,8 @@ def is_line_unit(line: str) -> bool:
     """Whether a line is a unit of its own (config, code, diff, bullet, label)."""
     if CONFIG_LINE.match(line) or BULLET.match(line) or _CODE_LINE.match(line):
         return True
+    if inline_header(line) is not None:
+        return True
     stripped = line.strip()
     return stripped.endswith(":") and len(stripped.split()) <= _LABEL_WORDS
 
@@ -52,14 +55,16 @@ def _prose(lines: list[str]) -> list[TextUnit]:
 
 
 def split_units(text: str) -> list[TextUnit]:
-    """Statement units in text order: prose sentences and line units."""
+    """Statement units in text order: prose sentences and line units. Every line of a file
+    excerpt (a paragraph under a ``path:`` header) is a line unit, prose-like or not."""
     units: list[TextUnit] = []
+    excerpt = False  # inside a file excerpt: its blank lines do not end it
     for para in re.split(r"\n\s*\n", text):
         prose: list[str] = []
-        for line in para.split("\n"):
-            if not line.strip():
-                continue
-            if is_line_unit(line):
+        lines = [line for line in para.split("\n") if line.strip()]
+        excerpt = excerpt or (bool(lines) and file_header(lines[0]) is not None)
+        for line in lines:
+            if excerpt or is_line_unit(line):
                 units.extend(_prose(prose))
                 prose = []
                 units.append(TextUnit(line.rstrip(), True))
@@ -74,10 +79,15 @@ def split_sentences(text: str) -> list[str]:
 
 
 def chunk_text(text: str, max_chars: int) -> list[str]:
+    """Units packed greedily up to ``max_chars``; a file excerpt's later chunks repeat its
+    ``path:`` header (provenance travels with every chunk of the file)."""
     chunks: list[str] = []
     current = ""
     current_line = False  # whether the current chunk ends with a line unit
+    header: str | None = None
     for unit, line in split_units(text):
+        if line and file_header(unit) is not None:
+            header = unit.strip()
         while len(unit) > max_chars:  # one over-long unit: hard wrap at a space
             cut = unit.rfind(" ", 0, max_chars)
             cut = cut if cut > max_chars // 2 else max_chars
@@ -93,7 +103,7 @@ def chunk_text(text: str, max_chars: int) -> list[str]:
             current = f"{current}{sep}{unit}"
         else:
             chunks.append(current)
-            current = unit
+            current = unit if header is None or unit.strip() == header else f"{header}\n{unit}"
         current_line = line
     if current:
         chunks.append(current)

@@ -38,10 +38,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from gcmem.facts.chunking import BULLET, split_units
+from gcmem.facts.lines import describe, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
-__all__ = ["chunk_facts", "extract_triples"]
+__all__ = ["chunk_facts", "extract_triples", "unit_facts"]
 
 # --- lexicon ---------------------------------------------------------------------------------
 
@@ -715,6 +716,94 @@ def statement_units(text: str) -> Iterator[str]:
         yield unit.text.strip()
 
 
+# A YAML block scalar's indicator is where the value starts, not the value.
+_BLOCK_SCALARS = frozenset({"|", ">", "|-", ">-", "|+", ">+"})
+
+
+def _scoped(fact: Fact, scope: Sequence[str]) -> Fact | None:
+    """A line's fact keyed within its file and block (``version in cargo.toml > package``):
+    the file is provenance, so it qualifies the key instead of being a subject."""
+    if fact.object in _BLOCK_SCALARS:
+        return None
+    if not scope:
+        return fact
+    return _fact(fact.subject, _with_qualifiers(fact.relation, ["in", qualifier(scope)]), fact.object)
+
+
+# Manifest lines whose key is the package, not the line's syntax.
+_GO_REQUIRE = re.compile(
+    r"^(?:require\s+)?(?P<name>[\w.\-]+(?:/[\w.\-~+]+)+)\s+(?P<ver>v\d[\w.\-+]*)(?:\s*//.*)?$"
+)
+_IMAGE = re.compile(
+    r"^FROM\s+(?:--platform=\S+\s+)?(?P<name>[\w.\-/]+(?::\d+/[\w.\-/]+)?)"
+    r"(?::(?P<tag>[\w.\-]+))?(?:@(?P<digest>\S+))?(?:\s+AS\s+\S+)?$",
+    re.IGNORECASE,
+)
+_YAML_REF = re.compile(
+    r"^(?:-\s+)?(?P<key>[\w.\-]+):\s+[\"']?(?P<name>[\w.\-]+(?:/[\w.\-]+)+)@(?P<ref>[\w.\-]+)[\"']?$"
+)
+_INLINE_TABLE = re.compile(r"^(?P<name>[\w.\-\"']+)\s*=\s*\{(?P<body>[^{}]*)\}$")
+_INLINE_PAIR = re.compile(r"(?P<k>[\w.\-]+)\s*=\s*(?P<v>\"[^\"]*\"|'[^']*'|[^,\s]+)")
+
+
+def _manifest_facts(line: str) -> list[Fact] | None:
+    """Facts of a manifest line form (go.mod require, Dockerfile FROM, a YAML ``uses:
+    owner/repo@ref``, a TOML inline table), else None."""
+    m = _GO_REQUIRE.match(line)
+    if m is not None:
+        fact = _fact(m.group("name"), "version", m.group("ver"))
+        return [fact] if fact else []
+    m = _IMAGE.match(line)
+    if m is not None and (m.group("tag") or m.group("digest")):
+        fact = _fact(m.group("name"), "image tag", m.group("tag") or m.group("digest"))
+        return [fact] if fact else []
+    m = _YAML_REF.match(line)
+    if m is not None:
+        fact = _fact(m.group("name"), "version", m.group("ref"))
+        return [fact] if fact else []
+    m = _INLINE_TABLE.match(line)
+    if m is not None:
+        name = _unwrap(m.group("name"))
+        pairs = [(p.group("k"), _unwrap(p.group("v"))) for p in _INLINE_PAIR.finditer(m.group("body"))]
+        return [f for f in (_fact(name, k, v) for k, v in pairs) if f is not None]
+    return None
+
+
+def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
+    """A file line's facts: a manifest form, else the sentence forms on the line without its
+    member separator (``"debug": "2.6.9",``); a line whose own key does not identify it
+    (``ExcerptLine.keyed``) only through the manifest forms, which key the package."""
+    manifest = _manifest_facts(line)
+    if manifest is not None:
+        return manifest
+    if not keyed:
+        return []  # "run: x" in one list item and another: two steps, not one key
+    if line.endswith(",") and not line.endswith(",,"):
+        line = line[:-1].rstrip()
+    return _extract_sentence(line)
+
+
+def unit_facts(text: str) -> list[tuple[int, Fact]]:
+    """The facts of each statement unit (``split_units`` order), as (unit index, fact).
+
+    Lines of a file excerpt (``gcmem.facts.lines``) are keyed within their file and block
+    context; the header states nothing. A line whose own key does not name one thing in its
+    file (an indented binding in source code, a key inside a YAML list item) is keyed only by
+    a manifest form.
+    """
+    units = split_units(text)
+    out: list[tuple[int, Fact]] = []
+    for i, ((raw, _line), where) in enumerate(zip(units, describe(units), strict=True)):
+        if where is None:
+            facts: list[Fact | None] = list(_extract_sentence(raw.strip()))
+        elif not where.content:
+            continue
+        else:
+            facts = [_scoped(f, where.scope) for f in _line_facts(where.text, where.keyed)]
+        out.extend((i, f) for f in facts if f is not None)
+    return out
+
+
 def extract_triples(text: str) -> list[Fact]:
     """Zero or more facts, one per (subject, relation) key, in text order.
 
@@ -722,15 +811,14 @@ def extract_triples(text: str) -> list[Fact]:
     is meant is exactly the guess the extractor does not make.
     """
     by_key: dict[tuple[str, str], Fact | None] = {}
-    for unit in statement_units(text):
-        for fact in _extract_sentence(unit):
-            key = (fact.subject, fact.relation)
-            if key in by_key:
-                prev = by_key[key]
-                if prev is not None and prev.object != fact.object:
-                    by_key[key] = None
-            else:
-                by_key[key] = fact
+    for _unit, fact in unit_facts(text):
+        key = (fact.subject, fact.relation)
+        if key in by_key:
+            prev = by_key[key]
+            if prev is not None and prev.object != fact.object:
+                by_key[key] = None
+        else:
+            by_key[key] = fact
     return [f for f in by_key.values() if f is not None]
 
 

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
-from gcmem.facts.extract import chunk_facts, extract_triples
+from gcmem.facts.extract import chunk_facts, extract_triples, unit_facts
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
@@ -219,7 +219,7 @@ class SupersessionStage:
         if self.grammar and self.facts is None:
             for cid, us in units.items():
                 per_unit: dict[int, set[str]] = defaultdict(set)
-                for unit, key in self._grammar_keys(us):
+                for unit, key in self._grammar_keys(involved[cid].text, len(us)):
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
         alignments = [(o, n, align_units(units[o.id], units[n.id])) for o, n in pairs]
@@ -244,7 +244,9 @@ class SupersessionStage:
         for cid in sorted(write_ids):
             cu_units = units[cid]
             grammar_keys = (
-                self._grammar_keys(cu_units) if self.grammar and self.facts is None else []
+                self._grammar_keys(involved[cid].text, len(cu_units))
+                if self.grammar and self.facts is None
+                else []
             )
             writes.append(
                 UnitWrite(
@@ -266,16 +268,14 @@ class SupersessionStage:
         return report, write_ids
 
     @staticmethod
-    def _grammar_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey]]:
-        """The extractor's keys per unit, so a grammar supersession counts for its unit."""
+    def _grammar_keys(text: str, units: int) -> list[tuple[int, UnitKey]]:
+        """The extractor's keys per unit (the same keys, file and block scope included, that
+        the ledger records for the chunk), so a grammar supersession counts for its unit."""
         out: list[tuple[int, UnitKey]] = []
-        for u in units:
-            if not u.content:
-                continue
-            for fact in extract_triples(u.text):
-                s, r = normalize_key(fact.subject, fact.relation)
-                if s and r:
-                    out.append((u.index, UnitKey(key_id(s, r), s, r, fact.object)))
+        for unit, fact in unit_facts(text):
+            s, r = normalize_key(fact.subject, fact.relation)
+            if s and r and unit < units:
+                out.append((unit, UnitKey(key_id(s, r), s, r, fact.object)))
         return out
 
     def flaggable(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:

@@ -23,7 +23,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from gcmem.facts.chunking import split_units
 from gcmem.facts.extract import extract_triples
+from gcmem.facts.lines import describe
 from gcmem.normalize import normalize_term
 from gcmem.oracle.base import (
     ConflictOracle,
@@ -284,11 +286,39 @@ def attribute_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_LINE_WORDS = re.compile(r"\w+")
+MIN_SHARED_LINE_WORDS = 3
+
+
+@lru_cache(maxsize=16384)
+def _excerpt(text: str) -> tuple[str, frozenset[str]] | None:
+    """A file excerpt's path and its statement lines (whitespace-collapsed, at least three
+    words each), or None for text that quotes no file."""
+    units = split_units(text)
+    where = [w for w in describe(units) if w is not None]
+    paths = {w.path for w in where if w.path}
+    if len(paths) != 1:
+        return None
+    lines = frozenset(
+        " ".join(w.text.split())
+        for w in where
+        if w.content and len(_LINE_WORDS.findall(w.text)) >= MIN_SHARED_LINE_WORDS
+    )
+    return next(iter(paths)), lines
+
+
 def anchored(a: str, b: str) -> bool:
     """Both statements are about the same thing: a common subject (an entity both name) and a
     common attribute (a content word both say about it). The positive test a drop on κ needs;
     ``related`` is the negative one, for gating. "The ledger service runs on port 9300" and
-    "The ledger service only accepts traffic from billing" share a subject, not an attribute."""
+    "The ledger service only accepts traffic from billing" share a subject, not an attribute.
+
+    Quoted files (``gcmem.facts.lines``) are anchored only as excerpts of one place: the same
+    file and at least one identical statement line. The path is provenance, not a subject two
+    unrelated lines of a file share, and the model reads prose, not code."""
+    ea, eb = _excerpt(a), _excerpt(b)
+    if ea is not None or eb is not None:
+        return ea is not None and eb is not None and ea[0] == eb[0] and bool(ea[1] & eb[1])
     return same_subject(a, b) and bool(attribute_words(a) & attribute_words(b))
 
 

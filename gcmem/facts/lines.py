@@ -1,0 +1,218 @@
+"""Line-oriented text: file excerpts, their provenance header and each line's block context.
+
+A memory that quotes a file is a **file excerpt**: a ``path:`` header line followed by the file's
+lines (``src/app.py:`` then code), or one line with the path in front (``go.mod: require x
+v1.2.3``). The path is provenance, never a subject: it qualifies every key the excerpt's lines
+state (two lines of one file never share a key through it, and the same key in two files is
+two keys), and every line of an excerpt is a line unit, even where it reads like prose
+(docstrings, help texts).
+
+The **block context** of a line is the chain of mapping keys that encloses it: YAML parents
+(``services:`` / ``db:``), a TOML ``[section]``, a brace block opened by a key (``"scripts": {``,
+``deps = {``). A code block opener (``if x >= 400 {``, ``def next(self):``) is a statement of
+its own, not a context: a changed condition must not change the keys of the lines under it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "ExcerptLine",
+    "file_header",
+    "inline_header",
+    "is_code_path",
+    "describe",
+    "qualifier",
+]
+
+# A path: no spaces, and either a directory part or a file extension (or a well-known
+# extension-less file name). "app.port" is not a path: its "extension" is not a file type.
+_EXTENSIONS = frozenset(
+    """py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl sh
+    bash zsh fish ps1 lua r jl ex exs erl hs ml clj dart vue svelte sql json jsonc json5 yml yaml
+    toml ini cfg conf env properties xml html htm css scss less md rst txt mod sum lock gradle
+    tf hcl nix dockerfile mk cmake bzl proto graphql gql csv tsv plist""".split()
+)
+_NAMES = frozenset(
+    """makefile dockerfile containerfile gemfile rakefile procfile jenkinsfile vagrantfile
+    justfile caddyfile brewfile pipfile gopkg license codeowners""".split()
+)
+_CODE_EXTENSIONS = frozenset(
+    """py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl
+    lua r jl ex exs erl hs ml clj dart vue svelte""".split()
+)
+_YAML_EXTENSIONS = frozenset({"yml", "yaml"})
+_PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
+_HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
+_INLINE = re.compile(r"^(?P<path>[^\s:]+):\s+(?P<rest>\S.*)$")
+_CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}\[]+?)\s*(?::\s*[{\[]|:|\{|=\s*[{\[])$")
+_SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
+# A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
+_MAPPING_KEY = re.compile(r"^[\"'`]?[\w.\-/@$ ]{1,60}[\"'`]?$")
+_CODE_LEADS = frozenset(
+    """if elif else for while def class fn func function with try except catch finally match
+    switch case return async await impl struct enum trait type interface pub const let var
+    static package import module do unless until when loop select go defer export""".split()
+)
+_BULLET = re.compile(r"^(?:[-*+•]\s+)")
+_CLOSERS = frozenset({"}", "},", "]", "],", ")", "),", "};", "});", "})"})
+
+
+def _is_path(text: str) -> bool:
+    if not _PATH.match(text) or not any(ch.isalpha() for ch in text):
+        return False
+    name = text.rsplit("/", 1)[-1].lower()
+    if name in _NAMES or name.startswith(("dockerfile", "makefile", "requirements")):
+        return True
+    if "." in name:
+        return name.rsplit(".", 1)[-1] in _EXTENSIONS
+    return "/" in text and not text.endswith("/")
+
+
+def file_header(line: str) -> str | None:
+    """The path of a ``path:`` header line, else None."""
+    m = _HEADER_LINE.match(line)
+    if m is None:
+        return None
+    path = m.group("path")
+    return path if _is_path(path) else None
+
+
+def inline_header(line: str) -> tuple[str, str] | None:
+    """``path: rest`` -> (path, rest) for a one-line excerpt, else None."""
+    m = _INLINE.match(line.strip())
+    if m is None or not _is_path(m.group("path")):
+        return None
+    return m.group("path"), m.group("rest")
+
+
+def is_code_path(path: str | None) -> bool:
+    """Whether the excerpt is source code (not config or a manifest), by the file's type."""
+    if not path:
+        return False
+    name = path.rsplit("/", 1)[-1].lower()
+    return _extension(path) in _CODE_EXTENSIONS
+
+
+def _extension(path: str | None) -> str:
+    name = (path or "").rsplit("/", 1)[-1].lower()
+    return name.rsplit(".", 1)[-1] if "." in name else ""
+
+
+def _norm_key(text: str) -> str:
+    text = text.strip().strip("\"'`").strip()
+    return " ".join(text.casefold().split())
+
+
+def _mapping_opener(body: str) -> str | None:
+    """The key a block opener opens (``db:``, ``"scripts": {``, ``deps = {``), else None (a
+    code opener such as ``if x {`` or ``def f(self):`` states something itself)."""
+    m = _CONTEXT_OPENER.match(body)
+    if m is None:
+        return None
+    key = m.group("key").strip()
+    if not _MAPPING_KEY.match(key) or len(key.split()) > 3:
+        return None
+    if key.split()[0].casefold() in _CODE_LEADS:
+        return None
+    return _norm_key(key)
+
+
+@dataclass(frozen=True)
+class ExcerptLine:
+    """One line of line-oriented text with where it sits."""
+
+    text: str  # the line, stripped (an inline header removed)
+    indent: int
+    context: tuple[str, ...]  # enclosing mapping keys, outermost first
+    content: bool  # False: a header, a mapping opener, a section header or a closer
+    path: str | None = None  # the excerpt's file, when the text has a header
+    item: bool = False  # inside a YAML list item (its keys are the item's, not the block's)
+    keyed: bool = True  # whether the line's own key identifies it within the file (below)
+
+    @property
+    def scope(self) -> tuple[str, ...]:
+        """The file, then the block context: what qualifies the line's keys."""
+        return ((self.path,) if self.path else ()) + self.context
+
+
+def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
+    """Each statement unit ``(text, is a line)`` with where it sits: its file (after a
+    ``path:`` header, or its own inline ``path:`` prefix) and its block context; ``None`` for
+    prose sentences. The block stack runs over the line units in order."""
+    out: list[ExcerptLine | None] = []
+    stack: list[tuple[int, str]] = []  # (indent, key) of open YAML/brace blocks
+    section: str | None = None
+    path: str | None = None
+    item_indent: int | None = None  # indent of the list item the lines are in
+    for raw, line in units:
+        if not line:
+            out.append(None)
+            continue
+        header = file_header(raw)
+        if header is not None:
+            path, stack, section = header, [], None
+            out.append(ExcerptLine(raw.strip(), 0, (), False, header))
+            continue
+        line_path = path
+        inline = inline_header(raw) if path is None else None
+        if inline is not None:
+            line_path, raw = inline
+        stripped = raw.strip()
+        indent = len(raw) - len(raw.lstrip())
+        body = _BULLET.sub("", stripped)
+        content = True
+        if body != stripped:
+            item_indent = indent
+        elif item_indent is not None and indent <= item_indent:
+            item_indent = None
+        while stack and stack[-1][0] >= indent and not stack[-1][1].endswith("{"):
+            stack.pop()
+        if body in _CLOSERS:
+            while stack and not stack[-1][1].endswith("{"):
+                stack.pop()
+            if stack:
+                stack.pop()
+            content = False
+        sec = _SECTION.match(body)
+        if sec is not None:
+            section, stack = _norm_key(sec.group("key")), []
+            content = False
+        context = tuple(
+            k.removesuffix(" {").strip()
+            for k in ([section] if section else []) + [key for _, key in stack]
+        )
+        if content and sec is None:
+            key = _mapping_opener(body)
+            if key is not None:
+                braced = body.endswith(("{", "["))
+                stack.append((indent, key + (" {" if braced else "")))
+                content = False
+        item = item_indent is not None
+        rooted = indent == 0 or section is not None or bool(stack and stack[0][0] == 0)
+        keyed = _keyed(line_path, indent, item, rooted)
+        out.append(ExcerptLine(stripped, indent, context, content, line_path, item, keyed))
+    return out
+
+
+def _keyed(path: str | None, indent: int, item: bool, rooted: bool) -> bool:
+    """Whether a line's own key (``x = y``, ``key: value``) names one thing in its file. In
+    source code only top-level lines: an indented binding is local, and the same file binds
+    the name again in every function. In YAML not a line inside a list item (each item has
+    the same keys) nor one whose enclosing blocks the excerpt does not show (it may be in
+    one). Elsewhere (and outside file excerpts) yes."""
+    if path is None:
+        return True
+    if is_code_path(path):
+        return indent == 0
+    if _extension(path) in _YAML_EXTENSIONS:
+        return rooted and not item
+    return True
+
+
+def qualifier(scope: Sequence[str]) -> str:
+    """The qualifier a line's keys carry: its file and block context (``a.yml > jobs > x``)."""
+    return " > ".join(scope)
