@@ -115,7 +115,7 @@ def run(
         raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
     if split not in SPLITS:
         raise typer.BadParameter(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
-    records = select(read_transitions(transitions), split)  # type: ignore[arg-type]
+    records = select(read_transitions(transitions), split)
     cap = SMOKE_TRANSITIONS if smoke else limit
     if cap is not None:
         records = _spread(records, cap)

@@ -57,6 +57,15 @@ def markdown(results: dict[str, Any]) -> str:
                 f"{c['latency_ms_p50']:.1f} / {c['latency_ms_p95']:.1f} |"
             )
         lines.append("")
+        lines += ["Still-true chunks dropped, by the stage that dropped them:", ""]
+        for cond in CONDITIONS:
+            stages = conds[cond].get("still_true_dropped_by_stage") or {}
+            parts = ", ".join(f"{k} {v}" for k, v in stages.items()) or "none"
+            lines.append(f"- {LABELS[cond]}: {parts}")
+        lines.append("")
+    split = results.get("split", "all")
+    if split != "all":
+        lines[2:2] = [f"Repositories: the **{split}** half (`bench/real_history/split.py`).", ""]
     lines += ["## Miss classes (gcmem default chain, r = 1)", ""]
     counts = results["miss_classes"]["counts"]
     for key in sorted(k for k in counts if ":" not in k):

@@ -201,6 +201,11 @@ def result_metrics(
     m["stale_in_candidates"] = sum(labels.role.get(c) == "old" for c in pool)
     m["stale_dropped"] = sum(c not in kept for c in pool if labels.role.get(c) == "old")
     m["drops_by_stage"] = dict(Counter(d.stage for d in result.dropped))
+    m["still_true_dropped_by_stage"] = dict(
+        Counter(
+            d.stage for d in result.dropped if labels.role.get(d.chunk_id) in ("distractor", "new")
+        )
+    )
     m["current_in_context"] = float(any(labels.role.get(c) == "new" for c in ctx))
     return m
 
@@ -398,6 +403,10 @@ def _agg(rows: Sequence[dict[str, Any]], cond: str) -> dict[str, Any]:
     out["still_true_dropped"] = sum(m["still_true_dropped"] for m in ms)
     out["still_true_in_candidates"] = true_in
     out["still_true_dropped_rate"] = out["still_true_dropped"] / true_in if true_in else 0.0
+    by_stage: Counter[str] = Counter()
+    for m in ms:
+        by_stage.update(m.get("still_true_dropped_by_stage", {}))
+    out["still_true_dropped_by_stage"] = dict(sorted(by_stage.items()))
     out["distractors_dropped"] = sum(m["distractors_dropped"] for m in ms)
     out["current_dropped"] = sum(m["current_dropped"] for m in ms)
     stale_in = sum(m["stale_in_candidates"] for m in ms)

@@ -551,7 +551,12 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
 
 # --- file excerpts: a line replaced between the same neighbours ---------------------------------
 
-MIN_ANCHOR_TOKENS = 3  # an anchor line must say something ("}" or "end" anchors nothing)
+# An anchor line must say something: "}", "end" or "hooks:" anchor nothing.
+MIN_ANCHOR_TOKENS = 2
+MIN_ANCHOR_CHARS = 8
+# Identical lines around the replaced one, both sides together (git diff's default context is
+# three lines): one line either side also fits two twin functions of one file.
+MIN_CONTEXT_LINES = 3
 
 
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
@@ -560,7 +565,9 @@ def _excerpt_path(units: Sequence[Unit]) -> str | None:
 
 
 def _anchor(unit: Unit) -> bool:
-    return sum(1 for t in unit.tokens if t.norm and not t.punct) >= MIN_ANCHOR_TOKENS
+    words = [t.norm for t in unit.tokens if t.norm and not t.punct]
+    chars = sum(sum(ch.isalnum() for ch in w) for w in words)
+    return unit.content and len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
 
 
 def excerpt_replacements(
@@ -568,10 +575,11 @@ def excerpt_replacements(
 ) -> list[FrameMatch]:
     """Lines of one file that a newer excerpt replaces in place: two excerpts of the same file
     whose line sequences agree around exactly one differing line (the same lines right before
-    and right after it, one of them a real statement) state that the file at that place now
-    reads the new line, whatever the change inside the line (a renamed key or call, an edited
-    expression). The key is the place (the file, the block context and the two neighbouring
-    lines); the values are the two lines. Pairs a value frame already keys are left to it."""
+    and right after it, ``MIN_CONTEXT_LINES`` in all, one of them a real statement) state that
+    the file at that place now reads the new line, whatever the change inside the line (a
+    renamed key or call, an edited expression). The key is the place (the file, the block
+    context and the two neighbouring lines); the values are the two lines. Pairs a value frame
+    already keys are left to it."""
     path = _excerpt_path(old)
     if path is None or path != _excerpt_path(new):
         return []
@@ -596,7 +604,7 @@ def excerpt_replacements(
         if k == 0 or k == len(ops) - 1 or ops[k - 1][0] != "equal" or ops[k + 1][0] != "equal":
             continue
         around = a[ops[k - 1][1] : ops[k - 1][2]] + a[ops[k + 1][1] : ops[k + 1][2]]
-        if not any(_anchor(u) for u in around):
+        if len(around) < MIN_CONTEXT_LINES or not any(_anchor(u) for u in around):
             continue
         before, after = a[i1 - 1], a[i2]
         place = f"line after {before.text} before {after.text}"

@@ -727,7 +727,9 @@ def _scoped(fact: Fact, scope: Sequence[str]) -> Fact | None:
         return None
     if not scope:
         return fact
-    return _fact(fact.subject, _with_qualifiers(fact.relation, ["in", qualifier(scope)]), fact.object)
+    return _fact(
+        fact.subject, _with_qualifiers(fact.relation, ["in", qualifier(scope)]), fact.object
+    )
 
 
 # Manifest lines whose key is the package, not the line's syntax.
@@ -764,7 +766,9 @@ def _manifest_facts(line: str) -> list[Fact] | None:
     m = _INLINE_TABLE.match(line)
     if m is not None:
         name = _unwrap(m.group("name"))
-        pairs = [(p.group("k"), _unwrap(p.group("v"))) for p in _INLINE_PAIR.finditer(m.group("body"))]
+        pairs = [
+            (p.group("k"), _unwrap(p.group("v"))) for p in _INLINE_PAIR.finditer(m.group("body"))
+        ]
         return [f for f in (_fact(name, k, v) for k, v in pairs) if f is not None]
     return None
 

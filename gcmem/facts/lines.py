@@ -21,28 +21,34 @@ from dataclasses import dataclass
 
 __all__ = [
     "ExcerptLine",
+    "describe",
     "file_header",
     "inline_header",
     "is_code_path",
-    "describe",
     "qualifier",
 ]
 
 # A path: no spaces, and either a directory part or a file extension (or a well-known
 # extension-less file name). "app.port" is not a path: its "extension" is not a file type.
 _EXTENSIONS = frozenset(
-    """py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl sh
-    bash zsh fish ps1 lua r jl ex exs erl hs ml clj dart vue svelte sql json jsonc json5 yml yaml
-    toml ini cfg conf env properties xml html htm css scss less md rst txt mod sum lock gradle
-    tf hcl nix dockerfile mk cmake bzl proto graphql gql csv tsv plist""".split()
+    str.split(
+        "py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl "
+        "sh bash zsh fish ps1 lua r jl ex exs erl hs ml clj dart vue svelte sql json jsonc json5 "
+        "yml yaml toml ini cfg conf env properties xml html htm css scss less md rst txt mod sum "
+        "lock gradle tf hcl nix dockerfile mk cmake bzl proto graphql gql csv tsv plist"
+    )
 )
 _NAMES = frozenset(
-    """makefile dockerfile containerfile gemfile rakefile procfile jenkinsfile vagrantfile
-    justfile caddyfile brewfile pipfile gopkg license codeowners""".split()
+    str.split(
+        "makefile dockerfile containerfile gemfile rakefile procfile jenkinsfile vagrantfile "
+        "justfile caddyfile brewfile pipfile gopkg license codeowners"
+    )
 )
 _CODE_EXTENSIONS = frozenset(
-    """py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl
-    lua r jl ex exs erl hs ml clj dart vue svelte""".split()
+    str.split(
+        "py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl "
+        "lua r jl ex exs erl hs ml clj dart vue svelte"
+    )
 )
 _YAML_EXTENSIONS = frozenset({"yml", "yaml"})
 _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
@@ -53,9 +59,11 @@ _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
 _MAPPING_KEY = re.compile(r"^[\"'`]?[\w.\-/@$ ]{1,60}[\"'`]?$")
 _CODE_LEADS = frozenset(
-    """if elif else for while def class fn func function with try except catch finally match
-    switch case return async await impl struct enum trait type interface pub const let var
-    static package import module do unless until when loop select go defer export""".split()
+    str.split(
+        "if elif else for while def class fn func function with try except catch finally match "
+        "switch case return async await impl struct enum trait type interface pub const let var "
+        "static package import module do unless until when loop select go defer export"
+    )
 )
 _BULLET = re.compile(r"^(?:[-*+•]\s+)")
 _CLOSERS = frozenset({"}", "},", "]", "],", ")", "),", "};", "});", "})"})
@@ -91,9 +99,6 @@ def inline_header(line: str) -> tuple[str, str] | None:
 
 def is_code_path(path: str | None) -> bool:
     """Whether the excerpt is source code (not config or a manifest), by the file's type."""
-    if not path:
-        return False
-    name = path.rsplit("/", 1)[-1].lower()
     return _extension(path) in _CODE_EXTENSIONS
 
 

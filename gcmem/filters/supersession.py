@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
-from gcmem.facts.extract import chunk_facts, extract_triples, unit_facts
+from gcmem.facts.extract import chunk_facts, unit_facts
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks

@@ -1,0 +1,324 @@
+"""File excerpts: line forms, the path header as provenance, in-place line replacement, and κ's
+anchor on code. Units of logic on text first; then end to end through ``Memory`` (real Redis
+ledger; the hashing embedder stands in for MiniLM, as in the other alignment tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gcmem.facts.align import FRAME_SUBJECT, align_units, units_of
+from gcmem.facts.chunking import chunk_text, split_units
+from gcmem.facts.extract import extract_triples
+from gcmem.facts.lines import describe, file_header, inline_header
+from gcmem.memory import Memory
+from gcmem.models import RetrievalResult, Turn
+from gcmem.oracle.relatedness import anchored
+from gcmem.settings import Settings
+from tests.doubles import HashingEmbedder
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+NS = "excerpts"
+
+
+def triples(text: str) -> list[tuple[str, str, str]]:
+    return [(f.subject, f.relation, f.object) for f in extract_triples(text)]
+
+
+# --- headers -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "path"),
+    [
+        ("requests/adapters.py:", "requests/adapters.py"),
+        ("go.mod:", "go.mod"),
+        ("Dockerfile:", "Dockerfile"),
+        (".github/workflows/ci.yml:", ".github/workflows/ci.yml"),
+        ("services:", None),  # a YAML key, not a file
+        ("app.port:", None),  # "port" is not a file type
+        ("Settings for the API:", None),
+    ],
+)
+def test_file_header(line: str, path: str | None) -> None:
+    assert file_header(line) == path
+
+
+def test_inline_header_needs_a_path() -> None:
+    assert inline_header("go.mod: require x v1.2.3") == ("go.mod", "require x v1.2.3")
+    assert inline_header("timeout: 30s") is None
+    assert inline_header("app.port: 8080") is None
+
+
+def test_an_excerpt_keeps_every_line_even_prose_like_ones() -> None:
+    text = "src/help.rs:\nThis flag overrides the other one when both are given.\nlet x = 1;"
+    units = split_units(text)
+    assert [u.text for u in units] == [
+        "src/help.rs:",
+        "This flag overrides the other one when both are given.",
+        "let x = 1;",
+    ]
+    assert all(u.line for u in units)
+
+
+def test_later_chunks_of_an_excerpt_repeat_the_header() -> None:
+    lines = [f"CONSTANT_{i} = {i}" for i in range(12)]
+    chunks = chunk_text("pkg/settings.py:\n" + "\n".join(lines), 80)
+    assert len(chunks) > 1
+    assert all(c.startswith("pkg/settings.py:\n") for c in chunks)
+
+
+# --- header keys: provenance, not a subject ------------------------------------------------------
+
+
+def test_two_lines_of_one_file_never_share_a_key_through_the_header() -> None:
+    a = triples("go.mod: go.opentelemetry.io/otel v1.44.0 // indirect")
+    b = triples("go.mod: google.golang.org/grpc v1.82.1 // indirect")
+    assert a == [("go.opentelemetry.io/otel", "version in go.mod", "v1.44.0")]
+    assert b == [("google.golang.org/grpc", "version in go.mod", "v1.82.1")]
+    assert {(s, r) for s, r, _ in a}.isdisjoint({(s, r) for s, r, _ in b})
+
+
+def test_a_line_key_is_qualified_by_its_file() -> None:
+    assert triples("requests/adapters.py:\nDEFAULT_POOLSIZE = 10") == [
+        ("default_poolsize", "is in requests/adapters.py", "10")
+    ]
+    # the same key in another file is another key
+    assert triples("other/mod.py:\nDEFAULT_POOLSIZE = 10") == [
+        ("default_poolsize", "is in other/mod.py", "10")
+    ]
+    assert triples("DEFAULT_POOLSIZE = 10") == [("default_poolsize", "is", "10")]
+
+
+# --- line forms ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            'package.json:\n{\n  "dependencies": {\n    "debug": "2.6.9",\n'
+            '    "ms": "2.0.0"\n  }\n}',
+            [
+                ("debug", "is in package.json > dependencies", "2.6.9"),
+                ("ms", "is in package.json > dependencies", "2.0.0"),
+            ],
+        ),
+        (
+            "go.mod:\nrequire golang.org/x/text v0.40.0 // indirect",
+            [("golang.org/x/text", "version in go.mod", "v0.40.0")],
+        ),
+        (
+            ".github/workflows/ci.yml:\n    steps:\n      - uses: actions/checkout@v3",
+            [("actions/checkout", "version in .github/workflows/ci.yml > steps", "v3")],
+        ),
+        (
+            'Cargo.toml:\n[dependencies]\nmemmap = { package = "memmap2", version = "0.3.0" }',
+            [
+                ("memmap", "package in cargo.toml > dependencies", "memmap2"),
+                ("memmap", "version in cargo.toml > dependencies", "0.3.0"),
+            ],
+        ),
+        (
+            "Dockerfile:\nFROM python:3.11-slim AS base",
+            [("python", "image tag in dockerfile", "3.11-slim")],
+        ),
+        (
+            "requirements.txt:\nrequests==2.31.0\nflask>=2.0",
+            [
+                ("requests", "version in requirements.txt", "2.31.0"),
+                ("flask", "version in requirements.txt", ">=2.0"),
+            ],
+        ),
+        ("config/app.env:\nLOG_LEVEL=debug", [("log_level", "is in config/app.env", "debug")]),
+    ],
+)
+def test_manifest_and_config_line_forms(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+def test_keys_inside_yaml_list_items_and_local_bindings_are_not_line_keys() -> None:
+    yaml = "ci.yml:\njobs:\n  test:\n    steps:\n      - name: lint\n        run: make lint"
+    assert triples(yaml) == []  # every step has a "run": the key names no one step
+    code = "app/views.py:\ndef index():\n    timeout = 5\n    return timeout"
+    assert triples(code) == []  # a local binding; the file binds "timeout" in every function
+    assert triples("app/views.py:\nTIMEOUT = 5") == [("timeout", "is in app/views.py", "5")]
+    # a block scalar's indicator is not a value
+    assert triples("release.yml:\nrun: |") == []
+
+
+# --- alignment of lines ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "frame", "values"),
+    [
+        ("settings.py:\nPOOL_SIZE = 10", "settings.py:\nPOOL_SIZE = 20", "= _", ("10", "20")),
+        ("app.yml:\nport: 8080", "app.yml:\nport: 9090", "port : _", ("8080", "9090")),
+        ("run.sh:\nserve --port=8080", "run.sh:\nserve --port=9090", "port", ("8080", "9090")),
+        (
+            "requirements.txt:\nhttpx==0.27.0",
+            "requirements.txt:\nhttpx==0.28.1",
+            "httpx == _",
+            ("0.27.0", "0.28.1"),
+        ),
+        (
+            'package.json:\n"debug": "^1.2",',
+            'package.json:\n"debug": "^1.3",',
+            "debug : _",
+            ("^1.2", "^1.3"),
+        ),
+    ],
+)
+def test_line_forms_align_with_the_file_in_the_frame(
+    old: str, new: str, frame: str, values: tuple[str, str]
+) -> None:
+    [match] = align_units(units_of(old), units_of(new)).frames
+    path = old.split(":", 1)[0]
+    assert match.frame.startswith(path) and frame in match.frame
+    assert (match.old_value, match.new_value) == values
+
+
+WINDOW = [
+    "def send(self, request):",
+    "    conn = self.get_connection(request.url)",
+    "    self.cert_verify(conn, request.url, verify)",
+    "    resp = conn.urlopen(method=request.method, url=url)",
+    "    return self.build_response(request, resp)",
+]
+
+
+def test_a_code_line_changed_in_place_is_one_replacement() -> None:
+    new = list(WINDOW)
+    new[2] = "    self.check_cert(conn, request.url, verify)"  # a renamed call: no key form
+    old_units = units_of("http/adapters.py:\n" + "\n".join(WINDOW))
+    new_units = units_of("http/adapters.py:\n" + "\n".join(new))
+    al = align_units(old_units, new_units)
+    [match] = al.frames
+    assert old_units[match.old_unit].text == WINDOW[2].strip()
+    assert new_units[match.new_unit].text == new[2].strip()
+    assert match.frame.startswith("http/adapters.py > line after")
+    assert len(al.restated) == 4  # every other line restated
+
+
+def test_no_replacement_across_files_or_without_neighbours() -> None:
+    new = list(WINDOW)
+    new[2] = "    self.check_cert(conn, request.url, verify)"
+    a = units_of("http/adapters.py:\n" + "\n".join(WINDOW))
+    assert align_units(a, units_of("http/other.py:\n" + "\n".join(new))).frames == []
+    # the changed line at the edge of the excerpt: it may have moved, not changed
+    edge = units_of("http/adapters.py:\n" + "\n".join(WINDOW[2:]))
+    edge_new = units_of("http/adapters.py:\n" + "\n".join(new[2:]))
+    assert align_units(edge, edge_new).frames == []
+    # only closers around it: no place
+    closers = units_of("lib/x.js:\n}\nreturn mixin(parent, params);\n}")
+    closers_new = units_of("lib/x.js:\n}\nreturn mixin(obj, params);\n}")
+    assert align_units(closers, closers_new).frames == []
+
+
+def test_block_openers_of_code_are_statements_not_contexts() -> None:
+    where = [w for w in describe(split_units("srv.go:\nif status >= 400 {\n  log()\n}")) if w]
+    assert [w.context for w in where] == [(), (), (), ()]
+    units = units_of("srv.go:\nif status >= 400 {\n  log()\n}")
+    assert units[1].content and units[2].context == ("srv.go",)
+
+
+# --- κ's anchor on code -------------------------------------------------------------------------
+
+
+def test_code_excerpts_are_anchored_only_by_a_shared_line() -> None:
+    a = "lib/utils.js:\nfunction isArrayBufferView(val) {\n  var result;"
+    b = "lib/utils.js:\nfor (var key in obj) {\n  fn.call(null, obj[key], key, obj);"
+    assert not anchored(a, b)  # one file, unrelated lines: the path is not a shared subject
+    c = "lib/utils.js:\nfor (var key in obj) {\n  fn.call(null, obj[key], key, obj, 1);"
+    assert anchored(b, c)  # the same place of the same file
+    assert not anchored(b, b.replace("lib/utils.js", "lib/other.js"))
+    assert not anchored("go.mod: x.io/a v1.0.0", "go.mod: x.io/b v1.2.0")
+    # prose keeps the entity rule
+    assert anchored("The API listens on port 8080.", "The API listens on port 9090.")
+
+
+# --- end to end: one changed line of a multi-line snippet -------------------------------------
+
+
+@pytest.fixture
+def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
+    s = redis_settings.model_copy(
+        update={"filters": ["supersession"], "stm_size": 0, "supersession_exclude": False}
+    )
+    with Memory(s, embedder=hashing_embedder) as m:
+        yield m
+
+
+def outcome(result: RetrievalResult) -> dict[str, str]:
+    out = {c.chunk.turn_id: "kept" for c in result.kept}
+    out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
+    return out
+
+
+SNIPPET = [
+    "DEFAULT_POOLBLOCK = False",
+    "DEFAULT_POOLSIZE = 10",
+    "DEFAULT_RETRIES = 0",
+    "DEFAULT_POOL_TIMEOUT = None",
+]
+
+
+def test_one_changed_line_of_a_snippet_supersedes_once_and_drops_nothing_else(
+    memory: Memory,
+) -> None:
+    header = "requests/adapters.py:\n"
+    new = list(SNIPPET)
+    new[1] = "DEFAULT_POOLSIZE = 20"
+    memory.ingest(
+        [
+            Turn(id="old", namespace=NS, text=header + "\n".join(SNIPPET), ts=T0),
+            # still true: another part of the same file, and the same key in another file
+            Turn(
+                id="other",
+                namespace=NS,
+                text=header + "CITATION = 'https://x'\nDEFAULT_CA_BUNDLE_PATH = certs()",
+                ts=T0 + timedelta(days=1),
+            ),
+            Turn(
+                id="elsewhere",
+                namespace=NS,
+                text="pool/config.py:\nDEFAULT_POOLSIZE = 4",
+                ts=T0 + timedelta(days=2),
+            ),
+        ]
+    )
+    memory.ingest(
+        [Turn(id="new", namespace=NS, text=header + "\n".join(new), ts=T0 + timedelta(days=5))]
+    )
+    result = memory.retrieve("What is DEFAULT_POOLSIZE?", namespace=NS, k=10)
+    assert outcome(result) == {
+        "old": "dropped",
+        "other": "kept",
+        "elsewhere": "kept",
+        "new": "kept",
+    }
+    [d] = result.dropped
+    superseded = [a for a in d.details["assertions"] if a.get("superseded_by")]
+    assert len(superseded) == 1
+    [a] = superseded
+    assert a["object"] == "10" and a["superseded_by"]["object"] == "20"
+    assert "requests/adapters.py" in a["relation"]
+
+
+def test_a_renamed_call_in_a_snippet_drops_the_old_snippet_only(memory: Memory) -> None:
+    new = list(WINDOW)
+    new[2] = "    self.check_cert(conn, request.url, verify)"
+    header = "http/adapters.py:\n"
+    memory.ingest([Turn(id="old", namespace=NS, text=header + "\n".join(WINDOW), ts=T0)])
+    memory.ingest(
+        [
+            Turn(id="new", namespace=NS, text=header + "\n".join(new), ts=T0 + timedelta(days=3)),
+        ]
+    )
+    result = memory.retrieve("cert_verify in send", namespace=NS, k=10)
+    assert outcome(result) == {"old": "dropped", "new": "kept"}
+    [d] = result.dropped
+    assert any(a["subject"] == FRAME_SUBJECT for a in d.details["assertions"])
