@@ -34,19 +34,22 @@ def markdown(results: dict[str, Any]) -> str:
             f"## Memory format: {fmt}"
             + (" (headline)" if fmt == results["headline_format"] else ""),
             "",
-            "| condition | stale-fact error (forced, majority) | accuracy "
+            "| condition | stale-fact error (forced, majority) | same, ignoring stale notes "
+            "| accuracy "
             "| stale error r=1 / 3 / 10 | accuracy r=1 / 3 / 10 | stale error, top reader "
             "| stale error / abstain, allowed reader | current in R_k "
             "| current-value recall in context | still-true dropped | stale removed "
             "| latency ms (p50 / p95) |",
-            "|---|---:|---:|---|---|---:|---|---:|---:|---:|---:|---|",
+            "|---|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---|",
         ]
         for cond in CONDITIONS:
             c = conds[cond]
             by = c["by_ratio"]
             rs = [str(r) for r in results["ratios"]]
             lines.append(
-                f"| {LABELS[cond]} | {_f(c['stale_fact_error'])} | {_f(c['accuracy'])} | "
+                f"| {LABELS[cond]} | {_f(c['stale_fact_error'])} | "
+                f"{_f(c.get('stale_fact_error_ignoring_notes', c['stale_fact_error']))} | "
+                f"{_f(c['accuracy'])} | "
                 + " / ".join(_f(by[r].get("stale_fact_error")) for r in rs)
                 + " | "
                 + " / ".join(_f(by[r].get("accuracy")) for r in rs)

@@ -25,6 +25,7 @@ reported beside it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 import tempfile
@@ -180,11 +181,37 @@ def allowed_reader(labels: InstanceLabels, context: Sequence[str]) -> str | None
     return next(iter(states)) if len(states) == 1 else None
 
 
+def noted_stale(labels: InstanceLabels, result: RetrievalResult, stale_line: str) -> set[str]:
+    """Kept old chunks whose changed line the result itself marks superseded: the unit rule
+    keeps a chunk with a still-true line no newer chunk restates, and ``context()`` then notes
+    that its stale line is superseded and what the current value is."""
+    line = collapse_whitespace(stale_line)
+    return {
+        k.id
+        for k in result.kept
+        if labels.role.get(k.id) == "old"
+        and any(collapse_whitespace(s.text) == line for s in k.stale_sentences)
+    }
+
+
 def result_metrics(
-    labels: InstanceLabels, result: RetrievalResult, candidates: Sequence[str]
+    labels: InstanceLabels,
+    result: RetrievalResult,
+    candidates: Sequence[str],
+    stale_line: str | None = None,
 ) -> dict[str, Any]:
+    """The reader metrics read the context the way ``RetrievalResult.context()`` gives it: a
+    kept chunk whose stale line is noted as superseded does not state the old value (the
+    ``*_ignoring_notes`` keys are the readers without the notes)."""
     ctx = dedupe([c.id for c in result.kept])
+    raw = context_metrics(labels, ctx, candidates)
+    noted = noted_stale(labels, result, stale_line) if stale_line else set()
+    if noted:
+        labels = dataclasses.replace(labels, state={**labels.state, **dict.fromkeys(noted)})
     m: dict[str, Any] = dict(context_metrics(labels, ctx, candidates))
+    m["stale_answer_majority_ignoring_notes"] = raw["stale_answer_majority"]
+    m["accuracy_majority_ignoring_notes"] = raw["accuracy_majority"]
+    m["stale_noted_in_context"] = len(noted)
     answer = allowed_reader(labels, ctx)
     m["accuracy_allowed"] = float(answer == labels.answer)
     m["stale_answer_allowed"] = float(answer is not None and answer in labels.stale)
@@ -264,7 +291,7 @@ class Runner:
             result = mem.filter(cands, filters=chain)
             ms = (time.perf_counter() - t0) * 1e3
             out[name] = {
-                **result_metrics(cl.labels, result, pool),
+                **result_metrics(cl.labels, result, pool, inst.stale_line),
                 "latency_ms": ms + gather_ms,
                 "filter_ms": ms,
             }
@@ -281,7 +308,7 @@ class Runner:
         result = mem.filter(gc, filters=self.chains["gcmem"])
         ms = (time.perf_counter() - t0) * 1e3
         out["best"] = {
-            **result_metrics(cl.labels, result, [c.id for c in gc.candidates]),
+            **result_metrics(cl.labels, result, [c.id for c in gc.candidates], inst.stale_line),
             "latency_ms": ms + gc_gather,
             "filter_ms": ms,
         }
@@ -388,6 +415,8 @@ _MEAN_KEYS = (
     "current_in_candidates",
     "current_in_context",
     "stale_exposure",
+    "stale_answer_majority_ignoring_notes",
+    "accuracy_majority_ignoring_notes",
 )
 
 
@@ -395,8 +424,13 @@ def _agg(rows: Sequence[dict[str, Any]], cond: str) -> dict[str, Any]:
     ms = [r["conditions"][cond] for r in rows]
     if not ms:
         return {}
-    out: dict[str, Any] = {k: statistics.fmean(m[k] for m in ms) for k in _MEAN_KEYS}
+    # rows of runs before the notes were read have no *_ignoring_notes keys: the same numbers
+    out: dict[str, Any] = {
+        k: statistics.fmean(m.get(k, m.get(k.removesuffix("_ignoring_notes"), 0.0)) for m in ms)
+        for k in _MEAN_KEYS
+    }
     out["stale_fact_error"] = out["stale_answer_majority"]
+    out["stale_fact_error_ignoring_notes"] = out["stale_answer_majority_ignoring_notes"]
     out["accuracy"] = out["accuracy_majority"]
     out["current_value_recall"] = out["current_in_context"]
     true_in = sum(m["still_true_in_candidates"] for m in ms)
