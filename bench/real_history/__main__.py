@@ -200,6 +200,50 @@ def report(
     typer.echo(f"wrote {out / 'results.md'} and {out / 'stale_error_vs_ratio.png'}")
 
 
+@app.command()
+def combine(
+    parts: Annotated[list[Path], typer.Option("--from", help="Results directories to join.")],
+    out: Annotated[Path, typer.Option(help="Results directory to write.")] = DEFAULT_OUT,
+    transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+) -> None:
+    """One results directory from runs on disjoint transition sets (the dev and held-out
+    halves): their instance rows joined and re-aggregated (no model, no run). Each instance
+    has its own namespace, so the rows are those of one run over the union; run times add."""
+    from bench.real_history.report import markdown, plot
+    from bench.real_history.run import aggregate, engagement_table, write_json
+
+    rows: list[dict[str, Any]] = []
+    metas = [json.loads((p / "results.json").read_text()) for p in parts]
+    for p in parts:
+        with gzip.open(p / INSTANCES, "rt") as f:
+            rows.extend(json.loads(line) for line in f if line.strip())
+    used = {r["transition"] for r in rows}
+    records = [r for r in read_transitions(transitions) if r["id"] in used]
+    results = dict(metas[0])
+    results["transitions"] = len(records)
+    results["repositories"] = len({r["repo"] for r in records})
+    results["split"] = "+".join(str(m.get("split", "all")) for m in metas)
+    results["by_format"] = {
+        fmt: aggregate([r for r in rows if r["format"] == fmt], results["ratios"])
+        for fmt in results["formats"]
+    }
+    results["conditions"] = results["by_format"][results["headline_format"]]
+    results["miss_classes"] = engagement_table(rows, records)
+    results["mining"]["repositories"] = _repo_rows(json.loads(MINING_JSON.read_text()), records)
+    results["run"] = dict(metas[0]["run"]) | {
+        k: sum(m["run"][k] for m in metas)
+        for k in ("runtime_s", "kappa_pairs_computed", "kappa_model_s")
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(out / "results.json", results)
+    (out / "results.md").write_text(markdown(results))
+    plot(results, out / "stale_error_vs_ratio.png")
+    with gzip.open(out / INSTANCES, "wt") as f:
+        for row in rows:
+            f.write(json.dumps(row, sort_keys=True) + "\n")
+    typer.echo(f"{len(records)} transitions, {len(rows)} instances -> {out}")
+
+
 def _spread(records: list[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
     """The first ``cap`` transitions taken round-robin over repositories (every repo early)."""
     by_repo: dict[str, list[dict[str, Any]]] = {}

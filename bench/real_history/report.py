@@ -68,7 +68,7 @@ def markdown(results: dict[str, Any]) -> str:
         lines.append("")
     split = results.get("split", "all")
     if split != "all":
-        lines[2:2] = [f"Repositories: the **{split}** half (`bench/real_history/split.py`).", ""]
+        lines[2:2] = [f"Repositories: split `{split}` (`bench/real_history/split.py`).", ""]
     lines += ["## Miss classes (gcmem default chain, r = 1)", ""]
     counts = results["miss_classes"]["counts"]
     for key in sorted(k for k in counts if ":" not in k):
