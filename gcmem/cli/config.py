@@ -13,6 +13,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 from rich.console import Console
 
+from gcmem.oracle.factory import calibration_note
 from gcmem.settings import ENV_PREFIX, Settings, SettingsError, load_settings, mask_url
 from gcmem.storage.redis import Keyspace
 
@@ -79,6 +80,8 @@ def effective_values(settings: Settings) -> dict[str, object]:
         values["qdrant_path"] = settings.resolved_qdrant_path()
     if values.get("baseline_k") is None:
         values["baseline_k"] = settings.top_k
+    # The calibration actually applied to the configured model's weights (or why none is).
+    values["oracle_calibration"] = f"{settings.oracle_calibration}: {calibration_note(settings)}"
     return values
 
 
