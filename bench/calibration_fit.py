@@ -12,13 +12,15 @@ QA; LoCoMo) is read. The threshold is chosen on the agent-memory dev pairs under
 decision's score (the smaller P(contradiction) of the two orders): the lowest calibrated
 threshold whose precision there reaches ``--precision-target``.
 
-Scores are cached per weights fingerprint under ``.bench-cache/calibration/``, so a refit with
-another method or target does not re-run the model. ``--write`` puts the result where the
+Scores are cached per weights fingerprint, template and max length under
+``.bench-cache/calibration/``, so a refit with another method or target does not re-run the
+model. ``--write`` puts the result where the
 package ships it: ``gcmem/oracle/calibrations/<fingerprint>.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -131,8 +133,11 @@ def cli(
         progress=True,
     )
     weights = str(oracle.identity.params["weights_sha256"])
-    memory = scored(memory_rows(data), CACHE / f"{weights[:16]}-memory.jsonl", oracle, True)
-    nli = scored(nli_rows(nli_per_file), CACHE / f"{weights[:16]}-nli.jsonl", oracle, False)
+    # Scores depend on the weights, the template and the truncation: the cache is keyed by all.
+    inputs = hashlib.sha256(f"{oracle.template}|{oracle.max_length}".encode()).hexdigest()[:8]
+    stem = f"{weights[:16]}-{inputs}"
+    memory = scored(memory_rows(data), CACHE / f"{stem}-memory.jsonl", oracle, True)
+    nli = scored(nli_rows(nli_per_file), CACHE / f"{stem}-nli.jsonl", oracle, False)
 
     # The map: one-direction scores, every memory pair in both orders, plus the NLI pairs.
     x = np.array([r["fwd"] for r in memory] + [r["bwd"] for r in memory] + [r["fwd"] for r in nli])
