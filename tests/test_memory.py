@@ -59,7 +59,7 @@ def test_namespace_isolation(redis_settings: Settings, hashing_embedder: Hashing
 def test_stm_union_mtm_is_deduplicated(
     redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
-    settings = redis_settings.model_copy(update={"stm_size": 3})
+    settings = redis_settings.replace(stm_size=3)
     with Memory(settings, embedder=hashing_embedder) as mem:
         mem.ingest(turns("ns", [f"fact number {i} about the build" for i in range(8)]))
         result = mem.retrieve("fact number 7 about the build", namespace="ns", k=4)
@@ -82,8 +82,8 @@ def test_stm_union_mtm_is_deduplicated(
 def test_stm_keeps_newest_n_under_concurrent_appends(real_redis_settings: Settings) -> None:
     """16 threads append 50 chunks each (out of time order) to one namespace on the real
     server: exactly the N newest by event time remain, data hash in step with the index."""
-    client = open_redis(real_redis_settings)
-    keys = Keyspace(real_redis_settings.key_prefix)
+    client = open_redis(real_redis_settings.storage)
+    keys = Keyspace(real_redis_settings.storage.key_prefix)
     capacity = 10
     chunks = [
         Chunk.from_turn(
@@ -97,7 +97,7 @@ def test_stm_keeps_newest_n_under_concurrent_appends(real_redis_settings: Settin
     barrier = threading.Barrier(16)
 
     def writer(shard: list[Chunk]) -> None:
-        buf = RedisShortTermBuffer(open_redis(real_redis_settings), keys, capacity)
+        buf = RedisShortTermBuffer(open_redis(real_redis_settings.storage), keys, capacity)
         barrier.wait()
         for j in range(0, len(shard), 5):
             buf.push(list(reversed(shard[j : j + 5])))
@@ -170,7 +170,7 @@ def test_real_embedder_ranks_the_relevant_fact_first(
     vec = embedder.embed(["hello world"])
     assert vec.shape == (1, 384)
     assert abs(float((vec**2).sum()) - 1.0) < 1e-5
-    with Memory(settings.model_copy(update={"stm_size": 0}), embedder=embedder) as mem:
+    with Memory(settings.replace(stm_size=0), embedder=embedder) as mem:
         mem.ingest(
             turns(
                 "r",
@@ -196,7 +196,7 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, ephemeral=False, embedded_snapshot_interval_s=0.2)
     mem = Memory(settings, embedder=HashingEmbedder())
     mem.ingest(turns("crash", ["The cache size is 512 MB."]))
-    snapshot = settings.data_dir / SNAPSHOT_FILE
+    snapshot = settings.storage.data_dir / SNAPSHOT_FILE
     deadline = _time.monotonic() + 10
     while not snapshot.exists() and _time.monotonic() < deadline:
         _time.sleep(0.05)

@@ -44,13 +44,13 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 async def bus(real_redis_settings: Settings) -> AsyncIterator[redis.asyncio.Redis]:
-    client = redis.asyncio.Redis.from_url(str(real_redis_settings.redis_url))
+    client = redis.asyncio.Redis.from_url(str(real_redis_settings.storage.redis_url))
     yield client
     await client.aclose()
 
 
 def _settings(base: Settings, **changes: Any) -> Settings:
-    return base.model_copy(update={"pipeline_block_ms": 50, **changes})
+    return base.replace(pipeline_block_ms=50, **changes)
 
 
 async def test_malformed_corpus_is_dead_lettered_around_valid_turns(
@@ -88,8 +88,8 @@ async def test_malformed_corpus_is_dead_lettered_around_valid_turns(
 
     # The CLI lists them (JSON lines) and replays one: a fixed copy would now go through.
     env = {
-        "GCMEM_REDIS_URL": str(s.redis_url),
-        "GCMEM_KEY_PREFIX": s.key_prefix,
+        "GCMEM_REDIS_URL": str(s.storage.redis_url),
+        "GCMEM_KEY_PREFIX": s.storage.key_prefix,
     }
     runner = CliRunner()
     # (in a thread: the CLI runs its own event loop)
@@ -139,8 +139,12 @@ async def test_dead_letter_survives_a_crash_before_the_ack_exactly_once(
     from gcmem.storage.redis import open_async_redis
 
     memory = hashing_memory(real_redis_settings, None)
-    client = open_async_redis(real_redis_settings)
-    topo = Topology.from_settings(real_redis_settings, consumer="c1")
+    client = open_async_redis(real_redis_settings.storage)
+    topo = Topology.from_settings(
+        real_redis_settings.pipeline,
+        Keyspace(real_redis_settings.storage.key_prefix),
+        consumer="c1",
+    )
     processor = BatchProcessor(
         MemoryRunner(memory, exclusive=True), client, topo, PipelineMetrics(client, topo)
     )
@@ -243,7 +247,7 @@ async def test_two_workers_superseding_one_key_leave_one_open_assertion(
         await wait_until(lambda: drained(bus, t.stream, t.group), timeout=120, what="ingest")
         per_worker = [a.runtime.require()[0].totals["processed"] for a in apps]
     assert sum(per_worker) == n and min(per_worker) > 0, per_worker
-    ledger = SupersessionLedger(open_redis(s), Keyspace(s.key_prefix))
+    ledger = SupersessionLedger(open_redis(s.storage), Keyspace(s.storage.key_prefix))
     versions = ledger.versions("ns-a", "payments service", "port")
     open_rows = [v for v in versions if v.open]
     assert len(open_rows) == 1 and open_rows[0].object == str(9000 + n - 1)
@@ -254,7 +258,7 @@ async def test_two_workers_superseding_one_key_leave_one_open_assertion(
 
 async def test_embedded_bus_runs_worker_and_queries_in_one_process(settings: Settings) -> None:
     """No Redis server: the embedded Redis is exposed over TCP for FastStream."""
-    s = settings.model_copy(update={"pipeline_block_ms": 50})
+    s = settings.replace(pipeline_block_ms=50)
     built = create_app(s, roles=Roles(worker=True, query=True), memory_factory=hashing_memory)
     assert built.runtime.embedded_bus is not None and built.url.startswith("redis://127.0.0.1:")
     t = built.runtime.topology

@@ -27,7 +27,7 @@ from gcmem.pipeline.codec import DATA_FIELD
 from gcmem.pipeline.query import QueryReply, request_body, unwrap
 from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings, load_settings
-from gcmem.storage.redis import bus_config_error, connection_kwargs, open_bus_redis
+from gcmem.storage.redis import Keyspace, bus_config_error, connection_kwargs, open_bus_redis
 
 __all__ = ["BusClient", "TurnStreamSink"]
 
@@ -37,9 +37,9 @@ def _entry(turn: Turn) -> dict[bytes, bytes]:
 
 
 def _server_url(settings: Settings, url: str | None) -> str:
-    if url is None and (error := bus_config_error(settings)) is not None:
+    if url is None and (error := bus_config_error(settings.storage)) is not None:
         raise ValueError(error)
-    found = url or settings.redis_url
+    found = url or settings.storage.redis_url
     if found is None:
         raise ValueError(
             "the bus needs a Redis URL: set GCMEM_REDIS_URL (or pass url=, e.g. the embedded "
@@ -61,9 +61,15 @@ class TurnStreamSink:
     ) -> None:
         s = settings or load_settings()
         if client is None:
-            client = redis.Redis.from_url(url, **connection_kwargs(s)) if url else open_bus_redis(s)
+            client = (
+                redis.Redis.from_url(url, **connection_kwargs(s.storage))
+                if url
+                else open_bus_redis(s.storage)
+            )
         self.client = client
-        self.stream = Topology.from_settings(s, consumer="publisher").stream
+        self.stream = Topology.from_settings(
+            s.pipeline, Keyspace(s.storage.key_prefix), consumer="publisher"
+        ).stream
 
     def publish(self, turns: Sequence[Turn]) -> None:
         self.publish_ids(turns)
@@ -88,9 +94,11 @@ class BusClient:
     ) -> None:
         self.settings = settings or load_settings()
         self.url = _server_url(self.settings, url)
-        self.topology = Topology.from_settings(self.settings, consumer="client")
-        self.timeout_s = timeout_s or self.settings.pipeline_query_timeout_s
-        extra = connection_kwargs(self.settings) if self.settings.redis_url else {}
+        self.topology = Topology.from_settings(
+            self.settings.pipeline, Keyspace(self.settings.storage.key_prefix), consumer="client"
+        )
+        self.timeout_s = timeout_s or self.settings.pipeline.query_timeout_s
+        extra = connection_kwargs(self.settings.storage) if self.settings.storage.redis_url else {}
         self.broker = RedisBroker(self.url, **extra)
         self.client = redis.asyncio.Redis.from_url(self.url, **extra)
 
