@@ -23,7 +23,7 @@ import yaml
 from gcmem.cli import app
 from gcmem.filters.registry import known_stages
 from gcmem.pipeline.topology import Topology
-from gcmem.settings import Settings, sections
+from gcmem.settings import ENV_PREFIX, Settings, sections
 from gcmem.storage.redis import Keyspace, bus_config_error
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
@@ -279,7 +279,9 @@ def test_k8s_env_is_valid_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         and s.storage.redis_password
         and s.storage.qdrant_api_key
     )
-    assert bus_config_error(s.storage) is None and not s.storage.redis_cluster  # the pods run the bus
+    assert (
+        bus_config_error(s.storage) is None and not s.storage.redis_cluster
+    )  # the pods run the bus
     assert s.http.token is not None and s.http.host == "0.0.0.0"
     assert set(s.memory.filters) | set(s.memory.ingest) <= set(known_stages())
     # the deployments read exactly these objects

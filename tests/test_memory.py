@@ -213,3 +213,39 @@ def test_memory_and_the_bus_client_share_one_client_interface(tmp_path: Path) ->
     assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
     assert isinstance(bus, AsyncMemoryClient)
     memory.close()
+
+
+def test_from_settings_is_the_default_constructor(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, hashing_embedder: HashingEmbedder
+) -> None:
+    # The same environment, read by Memory() and by Memory.from_settings(): the same settings,
+    # the same chain, the same context (the supersession stage drops the old port both times).
+    env = {
+        "GCMEM_DATA_DIR": str(tmp_path),
+        "GCMEM_EPHEMERAL": "1",
+        "GCMEM_STM_SIZE": "0",
+        "GCMEM_FILTERS": "supersession",
+        "GCMEM_KEY_PREFIX": "from-settings",
+    }
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    history = turns("fs", ["The service runs on port 8000.", "The service runs on port 8080."])
+    built: list[tuple[Settings, list[str], list[str], list[str]]] = []
+    for make in (
+        lambda: Memory(embedder=hashing_embedder),
+        lambda: Memory.from_settings(embedder=hashing_embedder),
+        lambda: Memory.from_settings(Settings(), embedder=hashing_embedder),
+    ):
+        with make() as mem:
+            mem.ingest(history)
+            result = mem.retrieve("Which port does the service run on?", namespace="fs")
+            built.append(
+                (
+                    mem.settings,
+                    [f.name for f in mem.filters],
+                    [s.name for s in mem.ingest_stages],
+                    [c.chunk.text for c in result.kept],
+                )
+            )
+    assert built[0][1] == ["supersession"] and built[0][3] == ["The service runs on port 8080."]
+    assert built[1] == built[0] and built[2] == built[0]

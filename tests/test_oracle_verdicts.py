@@ -160,7 +160,9 @@ def test_two_racing_workers_store_one_verdict(real_redis_settings: Settings) -> 
         t.join(timeout=20)
     assert not errors
     assert all(o.calls == 1 for o in oracles)  # both really computed
-    stored = open_redis(s.storage).hgetall(Keyspace(s.storage.key_prefix).verdicts(NS, logs[0].theta))
+    stored = open_redis(s.storage).hgetall(
+        Keyspace(s.storage.key_prefix).verdicts(NS, logs[0].theta)
+    )
     assert len(stored) == 1
     (winner,) = (float(v) for v in stored.values())
     assert winner in (0.9, 0.1)

@@ -263,7 +263,9 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
             for start in range(0, len(turns), 500):
                 memory.ingest(turns[start : start + 500])
         reference_state = _ledger_state(
-            SupersessionLedger(open_redis(reference.storage), Keyspace(reference.storage.key_prefix))
+            SupersessionLedger(
+                open_redis(reference.storage), Keyspace(reference.storage.key_prefix)
+            )
         )
     finally:
         cleanup_prefix(reference)

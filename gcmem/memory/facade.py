@@ -74,9 +74,31 @@ class Memory:
     """Agent memory with consistency filtering.
 
     ``Memory()`` reads every setting from the environment (``GCMEM_*``) and builds the
-    configured chain. Any component can be passed in instead: ``oracle=`` is the κ every
-    stage uses (built from settings on first use otherwise), ``filters=[]`` is plain RAG.
+    configured chain; ``Memory.from_settings(settings)`` says the same explicitly. Any
+    component can be passed in instead: ``oracle=`` is the κ every stage uses (built from
+    settings on first use otherwise), ``filters=[]`` is plain RAG.
     """
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        index: MediumTermIndex | None = None,
+        oracle: ConflictOracle | None = None,
+    ) -> Memory:
+        """The default chain, each part opened from its section of ``settings`` (default:
+        the environment): Redis and the index from ``storage``, the embedder from ``models``,
+        the filter and ingest stages named in ``memory``, κ from ``oracle`` when a stage first
+        needs it. ``embedder``, ``index`` and ``oracle`` replace the part they name (a
+        process that already holds one)."""
+        return cls(
+            settings if settings is not None else load_settings(),
+            embedder=embedder,
+            index=index,
+            oracle=oracle,
+        )
 
     def __init__(
         self,

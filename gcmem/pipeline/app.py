@@ -91,7 +91,7 @@ class Roles:
 
 
 def _default_memory(settings: Settings, index: MediumTermIndex | None) -> Memory:
-    return Memory(settings, index=index)
+    return Memory.from_settings(settings, index=index)
 
 
 @dataclass
