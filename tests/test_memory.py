@@ -11,7 +11,7 @@ import pytest
 
 from gcmem import AsyncMemoryClient, Memory, MemoryClient, Turn, TurnValidationError
 from gcmem.embedding.transformer import TransformerEmbedder
-from gcmem.integrations.bus import BusClient
+from gcmem.integrations.bus import BusClient, SyncBusClient
 from gcmem.models import Chunk, chunk_id
 from gcmem.settings import Settings
 from gcmem.storage.redis import Keyspace, open_redis
@@ -210,8 +210,11 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
 def test_memory_and_the_bus_client_share_one_client_interface(tmp_path: Path) -> None:
     memory = Memory(make_settings(tmp_path), embedder=HashingEmbedder())
     bus = BusClient(make_settings(tmp_path), url="redis://127.0.0.1:6379/15")
+    sync_bus = SyncBusClient(make_settings(tmp_path), url="redis://127.0.0.1:6379/15")
     assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
-    assert isinstance(bus, AsyncMemoryClient)
+    assert isinstance(bus, AsyncMemoryClient) and not isinstance(bus, MemoryClient)
+    assert isinstance(sync_bus, MemoryClient) and not isinstance(sync_bus, AsyncMemoryClient)
+    sync_bus.close()
     memory.close()
 
 

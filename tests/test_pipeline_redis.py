@@ -18,11 +18,12 @@ import redis.asyncio
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
+from gcmem import AsyncMemoryClient, MemoryClient, Turn
 from gcmem.cli import app as cli_app
-from gcmem.integrations.bus import BusClient
+from gcmem.integrations.bus import BusClient, SyncBusClient
 from gcmem.models import RetrievalResult
 from gcmem.pipeline.app import Roles, create_app
-from gcmem.pipeline.query import QueryReply, request_body
+from gcmem.pipeline.query import QueryError, QueryReply, request_body
 from gcmem.settings import Settings
 from gcmem.storage.ledger import SupersessionLedger
 from gcmem.storage.redis import Keyspace, open_redis
@@ -281,3 +282,52 @@ def test_worker_without_redis_url_says_what_to_do() -> None:
     result = CliRunner().invoke(cli_app, ["worker"], env={"GCMEM_REDIS_URL": None})
     assert result.exit_code == 2
     assert "serve --with-worker" in result.output
+
+
+async def test_sync_and_async_clients_in_process_and_over_the_bus_agree(
+    real_redis_settings: Settings, bus: redis.asyncio.Redis
+) -> None:
+    """One client interface, four implementations: ``Memory`` (sync and async) in process,
+    ``SyncBusClient`` and ``BusClient`` against a worker on the real Redis server. The same
+    turns in, the same ``RetrievalResult`` out."""
+    s = _settings(real_redis_settings)
+    built = create_app(s, roles=Roles(worker=True, query=True), memory_factory=hashing_memory)
+    t = built.runtime.topology
+    question = "Which port does service 3 listen on?"
+    as_of = datetime(2026, 6, 1, tzinfo=UTC)  # one point in time for every call
+    turns = [Turn.model_validate(turn(i)) for i in range(12)]
+    async with running(built):
+        memory = built.runtime.memory
+        assert memory is not None
+        sync_bus = SyncBusClient(s)
+        async_bus = BusClient(s)
+        assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
+        assert isinstance(sync_bus, MemoryClient) and not isinstance(sync_bus, AsyncMemoryClient)
+        assert isinstance(async_bus, AsyncMemoryClient)
+
+        # The sync client blocks: it runs in a thread so this loop keeps serving the worker.
+        ids = await asyncio.to_thread(sync_bus.ingest, turns)
+        assert len(ids) == len(turns) and all("-" in i for i in ids)
+        await wait_until(lambda: drained(bus, t.stream, t.group), timeout=60, what="ingest")
+        assert memory.index.count("ns-a") == len(turns)
+
+        library = memory.retrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        library_async = await memory.aretrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        via_sync = await asyncio.to_thread(
+            sync_bus.retrieve, question, namespace="ns-a", k=5, as_of=as_of
+        )
+        async with async_bus:
+            via_async = await async_bus.aretrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        expected = library.model_dump(mode="json", exclude={"timings_ms"})
+        assert library.kept, "the query found something to compare"
+        for other in (library_async, via_sync, via_async):
+            assert type(other) is RetrievalResult
+            assert other.model_dump(mode="json", exclude={"timings_ms"}) == expected
+
+        # An error reply surfaces the same way on the sync twin.
+        too_many = s.memory.max_k + 1
+        with pytest.raises(QueryError) as refused:
+            await asyncio.to_thread(sync_bus.retrieve, question, namespace="ns-a", k=too_many)
+        assert refused.value.kind == "invalid"
+        await asyncio.to_thread(sync_bus.close)
+        await asyncio.to_thread(sync_bus.close)  # idempotent
