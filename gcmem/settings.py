@@ -132,8 +132,8 @@ class PolicyRule(BaseModel):
 
 class _Section(BaseSettings):
     """One section of the settings. Its fields read their ``GCMEM_*`` variables: the section's
-    prefix plus the field name, or the field's ``validation_alias`` where the variable predates
-    the section (``GCMEM_NLI_MODEL`` is ``oracle.model``)."""
+    prefix plus the field name, or the field's ``validation_alias`` where the variable does not
+    carry the section's prefix (``GCMEM_NLI_MODEL`` is ``oracle.model``)."""
 
     @classmethod
     def variables(cls) -> dict[str, str]:
