@@ -125,11 +125,11 @@ def cli(
     torch.set_num_threads(threads)
     s = Settings()
     oracle = CrossEncoderOracle(
-        s.nli_model,
+        s.oracle.model,
         device="cpu",
         direction="forward",
-        max_length=s.oracle_max_length,
-        template=s.oracle_template,
+        max_length=s.oracle.max_length,
+        template=s.oracle.template,
         progress=True,
     )
     weights = str(oracle.identity.params["weights_sha256"])

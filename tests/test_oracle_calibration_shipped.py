@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gcmem.filters.resources import Resources
-from gcmem.oracle.base import OracleError
+from gcmem.oracle.base import ConflictOracle, OracleError
 from gcmem.oracle.calibration import CalibratedOracle, Calibration, active_calibration
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
 from gcmem.oracle.factory import build_oracle
@@ -26,6 +26,10 @@ from tests.test_oracle_verdicts import NS, chunk
 
 PORT = ("The payments service runs on port 8000.", "The payments service runs on port 8080.")
 TEA = ("Alice likes tea.", "The build uses Python 3.11.")
+
+
+def build_oracle_for(settings: Settings) -> ConflictOracle:
+    return build_oracle(settings.oracle, settings.judge, device="cpu")
 
 
 def _shipped() -> list[Calibration]:
@@ -116,7 +120,7 @@ def test_calibration_is_part_of_theta_so_other_calibrations_never_reuse_verdicts
     refit = CalibratedOracle(
         raw, Calibration("temperature", {"a": 0.9, "b": -0.5}, 0.8, 0.97, True, theta)
     )
-    client, keys = open_redis(log_settings), Keyspace(log_settings.key_prefix)
+    client, keys = open_redis(log_settings.storage), Keyspace(log_settings.storage.key_prefix)
     pair = [(chunk(PORT[0]), chunk(PORT[1]))]
     logs = [VerdictLog(client, keys, o) for o in (raw, first, refit)]
     assert len({log.theta for log in logs}) == 3
@@ -157,20 +161,22 @@ def test_shipped_calibration_applies_to_the_offline_checkpoint(
     assert shipped is not None, f"no calibration ships for the offline checkpoint ({weights})"
 
     settings = make_settings(tmp_path, nli_model=nli_model_path)
-    oracle = build_oracle(settings)
+    oracle = build_oracle_for(settings)
     assert isinstance(oracle, CalibratedOracle) and oracle.calibration == shipped
     assert oracle.source == f"shipped:{weights}.json"
-    bare = CrossEncoderOracle(nli_model_path, device="cpu", threshold=settings.oracle_threshold)
+    bare = CrossEncoderOracle(nli_model_path, device="cpu", threshold=settings.oracle.threshold)
     raw = bare.score([PORT, TEA])
     assert np.allclose(oracle.score([PORT, TEA]), shipped.apply(raw))
     # Today's decisions, on the calibrated scale.
-    assert oracle.threshold == pytest.approx(shipped.scaled(settings.oracle_threshold))
+    assert oracle.threshold == pytest.approx(shipped.scaled(settings.oracle.threshold))
     assert np.array_equal(oracle.decide(oracle.score([PORT, TEA])), bare.decide(raw))
     assert oracle.identity.digest != bare.identity.digest
     assert shipped.digest in oracle.identity.canonical()
 
     # The both-directions confirmation and the surfacing threshold use the same scale.
-    resources = Resources(settings, open_redis(settings), Keyspace(settings.key_prefix), None, None)  # type: ignore[arg-type]
+    resources = Resources(
+        settings, open_redis(settings.storage), Keyspace(settings.storage.key_prefix), None, None
+    )  # type: ignore[arg-type]
     confirm = resources.confirm_log
     assert confirm is not None and active_calibration(confirm.oracle) is not None
     assert confirm.oracle.threshold == pytest.approx(shipped.scaled(0.6))
@@ -179,7 +185,7 @@ def test_shipped_calibration_applies_to_the_offline_checkpoint(
     assert resources.score_threshold(0.5) == pytest.approx(shipped.scaled(0.5))
 
     # Opting into the calibration's own threshold.
-    own = build_oracle(
+    own = build_oracle_for(
         make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration_threshold=True)
     )
     assert own.threshold == pytest.approx(shipped.threshold)
@@ -192,19 +198,21 @@ def test_user_calibration_and_none_override_the_shipped_one(
     weights = WeightsFingerprint().of(nli_model_path)
     mine = _calibration(1.2, -0.3, weights_sha256=weights, model="mine")
     path = mine.save(tmp_path / "mine.json")
-    user = build_oracle(
+    user = build_oracle_for(
         make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration=str(path))
     )
     assert isinstance(user, CalibratedOracle) and user.calibration == mine
     assert user.source == str(path)
-    raw = build_oracle(make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration="none"))
+    raw = build_oracle_for(
+        make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration="none")
+    )
     assert isinstance(raw, CrossEncoderOracle)
-    auto = build_oracle(make_settings(tmp_path, nli_model=nli_model_path))
+    auto = build_oracle_for(make_settings(tmp_path, nli_model=nli_model_path))
     assert len({user.identity.digest, raw.identity.digest, auto.identity.digest}) == 3
     wrong = _calibration(1.0, 0.0, weights_sha256="f" * 64, model="other")
     other = wrong.save(tmp_path / "other.json")
     with pytest.raises(OracleError, match="weights ffffffffffffffff"):
-        build_oracle(
+        build_oracle_for(
             make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration=str(other))
         )
 
@@ -217,7 +225,7 @@ def test_config_show_names_the_active_calibration(tmp_path: Path, nli_model_path
 
     env = {"GCMEM_NLI_MODEL": nli_model_path, "GCMEM_DATA_DIR": str(tmp_path)}
     shown = json.loads(CliRunner().invoke(cli_app, ["config", "show"], env=env).stdout)
-    assert shown["GCMEM_ORACLE_CALIBRATION"].startswith("auto: shipped nli-minilm-l6")
+    assert shown["oracle"]["GCMEM_ORACLE_CALIBRATION"].startswith("auto: shipped nli-minilm-l6")
     env["GCMEM_ORACLE_CALIBRATION"] = "none"
     shown = json.loads(CliRunner().invoke(cli_app, ["config", "show"], env=env).stdout)
-    assert "raw scores" in shown["GCMEM_ORACLE_CALIBRATION"]
+    assert "raw scores" in shown["oracle"]["GCMEM_ORACLE_CALIBRATION"]

@@ -32,7 +32,10 @@ class Resources:
 
     @cached_property
     def oracle(self) -> ConflictOracle:
-        return self.given_oracle or build_oracle(self.settings)
+        s = self.settings
+        return self.given_oracle or build_oracle(
+            s.oracle, s.judge, device=s.models.device, weights_cache=s.storage.weights_cache()
+        )
 
     @cached_property
     def verdict_log(self) -> VerdictLog:
@@ -44,7 +47,7 @@ class Resources:
         the cross-encoder under the active calibration (no gate: the anchoring test already
         ran), viewed with direction "both", its threshold on the calibrated scale. ``None``
         when unset or when κ is not a cross-encoder."""
-        if self.settings.dominance_confirm_threshold is None:
+        if self.settings.dominance.confirm_threshold is None:
             return None
         oracle: object = self.oracle
         while not isinstance(oracle, Redirectable):
@@ -52,8 +55,8 @@ class Resources:
             if oracle is None:
                 return None
         view = oracle.with_direction("both")
-        confirm = self.settings.dominance_confirm_threshold
-        own = self.settings.oracle_calibration_threshold
+        confirm = self.settings.dominance.confirm_threshold
+        own = self.settings.oracle.calibration_threshold
         view.threshold = self.score_threshold(confirm, own=own) or confirm
         return VerdictLog(self.redis, self.keys, view)
 
@@ -72,8 +75,8 @@ class Resources:
         return SupersessionLedger(
             self.redis,
             self.keys,
-            policies=PolicyTable.from_settings(self.settings),
-            source_field=self.settings.ledger_source_field,
+            policies=PolicyTable.from_settings(self.settings.ledger),
+            source_field=self.settings.ledger.source_field,
         )
 
     @property
