@@ -245,9 +245,7 @@ def test_code_excerpts_are_anchored_only_by_a_shared_line() -> None:
 
 @pytest.fixture
 def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
-    s = redis_settings.model_copy(
-        update={"filters": ["supersession"], "stm_size": 0, "supersession_exclude": False}
-    )
+    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False)
     with Memory(s, embedder=hashing_embedder) as m:
         yield m
 
