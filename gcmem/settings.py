@@ -417,6 +417,28 @@ class Settings(BaseSettings):
         le=1000,
         description="verdict-precompute ingest stage: MTM neighbours scored per new chunk.",
     )
+    dominance_gc_page_size: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="dominance-gc ingest stage (κ write-time GC): neighbours judged per page "
+        "(the new chunk's own page, then each dominated chunk's).",
+    )
+    dominance_gc_pages: int = Field(
+        default=32,
+        ge=1,
+        le=100_000,
+        description="dominance-gc: neighbour pages searched per new chunk while it keeps "
+        "dominating what a page holds (restatements); the rest is queued and continued by "
+        "the next ingest into the namespace.",
+    )
+    dominance_gc_resume: int = Field(
+        default=8,
+        ge=0,
+        le=100_000,
+        description="dominance-gc: queued paging entries each ingest into a namespace "
+        "continues (0 = only an explicit drain or rebuild continues them).",
+    )
     llm_judge_url: str | None = Field(
         default=None, description="OpenAI-compatible base URL, e.g. http://host:8000/v1."
     )
