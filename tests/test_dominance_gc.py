@@ -9,13 +9,16 @@ contradict is what they set, so what is tested is the stage's logic."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from typer.testing import CliRunner
 
+from gcmem.cli import app as cli_app
 from gcmem.filters.dominance_gc import STAGE, DominanceGC
 from gcmem.memory import Memory
 from gcmem.models import Turn, chunk_id
@@ -358,3 +361,31 @@ def test_a_behavioural_change_is_flagged_at_ingest_by_the_nli_model_and_explaine
         got = memory.retrieve("How does the billing team deploy?", namespace=NS, k=5)
         assert {c.chunk.turn_id for c in got.kept} == {"new", "static"}
         assert got.excluded_at_write >= 1
+
+
+@pytest.mark.redis
+def test_why_through_the_cli_gives_a_kappa_flags_record(
+    real_redis_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = real_redis_settings.model_copy(update={"ephemeral": False})
+    old, new = history(restatements=2)
+    with make_memory(s, scripted()) as memory:
+        memory.ingest([*old, new])
+        expected = memory.explain(cid("o001"), namespace=NS)
+    assert expected is not None
+    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.data_dir))
+    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.key_prefix)
+    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.redis_url))
+    runner = CliRunner()
+    out = runner.invoke(cli_app, ["why", cid("o001"), "--namespace", NS, "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    assert got["stage"] == "dominance" and got["dominated_by"] == cid("new")
+    assert got["reason"] == expected.reason
+    # the CLI loads no model, so it cannot say whether the flag counts under the current one
+    assert got["details"]["write_time"]["record"]["by_turn"] == "new"
+    assert got["details"]["write_time"]["current"] is None
+    text = runner.invoke(cli_app, ["why", cid("o001"), "--namespace", NS])
+    assert text.exit_code == 0 and "by dominance-gc" in text.output
+    none = runner.invoke(cli_app, ["why", cid("new"), "--namespace", NS])
+    assert none.exit_code == 1
