@@ -181,13 +181,16 @@ def run_sweep(
 
     model_oracle = None
     model_name = "nli" if settings.oracle == "cross-encoder" else settings.oracle
-    if "nli" in config.oracles:
+    model_settings = settings
+    if "nli" in config.oracles or "nli" in config.write_gc:
         from gcmem.oracle.factory import build_oracle
 
         model_oracle = build_oracle(settings)
         # A calibrated κ brings its own threshold (GCMEM_ORACLE_CALIBRATION): key the records
         # and report decisions by the threshold actually applied.
-        settings = settings.model_copy(update={"oracle_threshold": model_oracle.threshold})
+        model_settings = settings.model_copy(update={"oracle_threshold": model_oracle.threshold})
+        if "nli" in config.oracles:
+            settings = model_settings
     model_identity = model_oracle.identity.canonical() if model_oracle is not None else None
 
     # --- phase 1b: write-time GC with κ flags, per oracle --------------------------------------
@@ -195,11 +198,12 @@ def run_sweep(
     cached: CachedEmbedder | None = None
     for name in config.write_gc:
         model = name == "nli"
-        if name not in config.oracles or (model and model_oracle is None):
+        if model and model_oracle is None:
             continue
         label = model_name if model else name
         ident = model_identity if model else "gold"
-        wdigest = digest(writegc_identity(config, settings, sha, str(ident)))
+        wsettings = model_settings if model else settings
+        wdigest = digest(writegc_identity(config, wsettings, sha, str(ident)))
         store_w = RecordStore(work_dir / f"writegc-{name}-{wdigest}.jsonl")
         wanted = scenarios[: config.write_gc_model_limit] if model else scenarios
         done_w = store_w.ids()
@@ -212,7 +216,7 @@ def run_sweep(
                 )
             embedder_w = cached
             phase_w = WriteGCPhase(
-                settings, config, embedder_w, client, label, model_oracle if model else None
+                wsettings, config, embedder_w, client, label, model_oracle if model else None
             )
             step_w = _with_elapsed(phase_w.run)
             for scenario in tqdm(todo_w, desc=f"write-gc[{label}]", unit="inst", **bar):
@@ -220,15 +224,19 @@ def run_sweep(
         writegc[label] = {r["id"]: r for r in store_w if r["id"] in by_id}
 
     # --- phase 2: evaluation -------------------------------------------------------------------
-    eval_digest = digest(evaluation_identity(config, settings, retrieval_digest, model_identity))
+    # phase 2 scores with the model only when it is one of the oracles (write-time GC alone
+    # may have loaded it)
+    eval_oracle = model_oracle if "nli" in config.oracles else None
+    eval_identity = model_identity if eval_oracle is not None else None
+    eval_digest = digest(evaluation_identity(config, settings, retrieval_digest, eval_identity))
     store_b = RecordStore(work_dir / f"evaluation-{eval_digest}.jsonl")
     done_b = store_b.ids()
     todo_b = [] if report_only else [s for s in scenarios if s.id not in done_b]
     if todo_b:
         log(f"evaluation: {len(todo_b)} instances; oracles {', '.join(config.oracles)}")
-        archive = VerdictArchive(work_dir, model_oracle.identity.digest) if model_oracle else None
+        archive = VerdictArchive(work_dir, eval_oracle.identity.digest) if eval_oracle else None
         phase_b = EvaluationPhase(
-            settings, config, client, base_rate, model_oracle, model_name, archive
+            settings, config, client, base_rate, eval_oracle, model_name, archive
         )
         step_b = _with_elapsed(phase_b.run)
         for scenario in tqdm(todo_b, desc="evaluate", unit="inst", **bar):
