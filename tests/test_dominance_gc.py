@@ -76,8 +76,8 @@ def make_memory(
     index: MediumTermIndex | None = None,
     **overrides: object,
 ) -> Memory:
-    s = settings.model_copy(
-        update={
+    s = settings.replace(
+        **{
             "filters": ["supersession", "dominance"],
             "ingest": [STAGE],
             "stm_size": 0,
@@ -284,7 +284,7 @@ def test_two_workers_leave_nothing_dominated_unflagged_or_flagged_by_a_loser(
 ) -> None:
     ns = "race"
     turns, oracle = worker_turns(ns, seed=11)
-    shared = open_index(real_redis_settings)
+    shared = open_index(real_redis_settings.storage)
     # the default page (10 neighbours) holds a topic's other states among the other topics'
     workers = [
         make_memory(real_redis_settings, oracle, index=shared, dominance_gc_page_size=10)
@@ -333,13 +333,8 @@ def test_two_workers_leave_nothing_dominated_unflagged_or_flagged_by_a_loser(
 def test_a_behavioural_change_is_flagged_at_ingest_by_the_nli_model_and_explained(
     redis_settings: Settings, embedder: object, nli_model_path: str
 ) -> None:
-    s = redis_settings.model_copy(
-        update={
-            "filters": ["supersession", "dominance"],
-            "ingest": [STAGE],
-            "stm_size": 0,
-            "nli_model": nli_model_path,
-        }
+    s = redis_settings.replace(
+        filters=["supersession", "dominance"], ingest=[STAGE], stm_size=0, nli_model=nli_model_path
     )
     old = "The billing service team deploys with Jenkins pipelines every night."
     new = "The billing service team stopped using Jenkins; it deploys with GitHub Actions now."
@@ -367,15 +362,15 @@ def test_a_behavioural_change_is_flagged_at_ingest_by_the_nli_model_and_explaine
 def test_why_through_the_cli_gives_a_kappa_flags_record(
     real_redis_settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = real_redis_settings.model_copy(update={"ephemeral": False})
+    s = real_redis_settings.replace(ephemeral=False)
     old, new = history(restatements=2)
     with make_memory(s, scripted()) as memory:
         memory.ingest([*old, new])
         expected = memory.explain(cid("o001"), namespace=NS)
     assert expected is not None
-    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.data_dir))
-    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.key_prefix)
-    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.redis_url))
+    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.storage.data_dir))
+    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.storage.key_prefix)
+    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.storage.redis_url))
     runner = CliRunner()
     out = runner.invoke(cli_app, ["why", cid("o001"), "--namespace", NS, "--json"])
     assert out.exit_code == 0, out.output

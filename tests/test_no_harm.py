@@ -77,7 +77,7 @@ STILL_TRUE = {
 
 @pytest.fixture(scope="module")
 def embedder() -> TransformerEmbedder:
-    return TransformerEmbedder(Settings().embedder)
+    return TransformerEmbedder(Settings().models.embedder)
 
 
 def _memory(tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str) -> Memory:
@@ -87,8 +87,8 @@ def _memory(tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str) 
         make_settings(
             tmp_path,
             nli_model=nli_model_path,
-            filters=defaults.filters,
-            ingest=defaults.ingest,
+            filters=defaults.memory.filters,
+            ingest=defaults.memory.ingest,
             stm_size=0,
         ),
         embedder=embedder,

@@ -90,14 +90,14 @@ def retrieval_identity(
         "stm_size": config.stm_size,
         "context_k": config.context_k,
         "usage_queries": config.usage_queries,
-        "embedder": settings.embedder,
-        "chunk_max_chars": settings.chunk_max_chars,
+        "embedder": settings.models.embedder,
+        "chunk_max_chars": settings.memory.chunk_max_chars,
         "multifactor": [
-            settings.multifactor_weights,
-            settings.multifactor_half_life_days,
-            settings.multifactor_similarity,
+            settings.baselines.weights,
+            settings.baselines.half_life_days,
+            settings.baselines.similarity,
         ],
-        "supersession_gc": settings.supersession_gc,
+        "supersession_gc": settings.supersession.gc,
     }
 
 
@@ -115,8 +115,8 @@ def evaluation_identity(
             config.noisy_stm,
         ],
         "nli": nli_identity,
-        "threshold": settings.oracle_threshold,
-        "cosine_floor": settings.dominance_cosine_floor,
+        "threshold": settings.oracle.threshold,
+        "cosine_floor": settings.dominance.cosine_floor,
     }
 
 
@@ -261,18 +261,18 @@ class RetrievalPhase:
 
     def __post_init__(self) -> None:
         self.cached = CachedEmbedder(self.embedder)
-        self.keys = Keyspace(self.settings.key_prefix)
+        self.keys = Keyspace(self.settings.storage.key_prefix)
         self._shared_index: MediumTermIndex | None = (
-            None if self.settings.embedded_qdrant else open_index(self.settings)
+            None if self.settings.storage.embedded_qdrant else open_index(self.settings.storage)
         )
 
     def _ranker(self, *, record_usage: bool) -> MultiFactorRanker:
         s = self.settings
         return MultiFactorRanker(
             self.config.context_k,
-            weights=FactorWeights(*s.multifactor_weights),
-            half_life_days=s.multifactor_half_life_days,
-            similarity=s.multifactor_similarity,
+            weights=FactorWeights(*s.baselines.weights),
+            half_life_days=s.baselines.half_life_days,
+            similarity=s.baselines.similarity,
             usage=UsageCounter(self.client, self.keys),
             record_usage=record_usage,
         )
@@ -281,7 +281,7 @@ class RetrievalPhase:
         # The embedded engine gets a fresh in-memory collection per instance: search is exact
         # and namespace-filtered, so results equal those of one shared collection, while local
         # mode's payload filter (a scan over every point) stays as cheap as one instance.
-        index = self._shared_index or open_index(self.settings)
+        index = self._shared_index or open_index(self.settings.storage)
         memory = Memory(self.settings, embedder=self.cached, index=index, redis_client=self.client)
         ns = scenario.namespace
         try:
@@ -388,19 +388,19 @@ def writegc_identity(
         "scenarios": scenarios_sha,
         "k": config.k,
         "stm_size": config.stm_size,
-        "embedder": settings.embedder,
-        "chunk_max_chars": settings.chunk_max_chars,
+        "embedder": settings.models.embedder,
+        "chunk_max_chars": settings.memory.chunk_max_chars,
         "oracle": oracle,
         "rule": [
-            settings.dominance_anchor and oracle != "gold",
-            settings.dominance_confirm_threshold,
-            settings.dominance_surface_threshold,
-            settings.dominance_cosine_floor,
+            settings.dominance.anchor and oracle != "gold",
+            settings.dominance.confirm_threshold,
+            settings.dominance.surface_threshold,
+            settings.dominance.cosine_floor,
         ],
         "paging": [
-            settings.dominance_gc_page_size,
-            settings.dominance_gc_pages,
-            settings.dominance_gc_resume,
+            settings.dominance.gc_page_size,
+            settings.dominance.gc_pages,
+            settings.dominance.gc_resume,
         ],
     }
 
@@ -429,16 +429,16 @@ class WriteGCPhase:
             # model and would only take true detections away from it (the sweep's read-time
             # gold conditions run without it too). A model runs under the product's rule.
             update["dominance_anchor"] = False
-        settings = self.settings.model_copy(update=update)
+        settings = self.settings.replace(**update)
         oracle = self.model_oracle or GoldOracle(
-            GoldLabels(scenario, self.settings.chunk_max_chars)
+            GoldLabels(scenario, self.settings.memory.chunk_max_chars)
         )
-        index = open_index(settings)
+        index = open_index(settings.storage)
         memory = Memory(
             settings, embedder=self.embedder, index=index, redis_client=self.client, oracle=oracle
         )
         ns = scenario.namespace
-        keys = Keyspace(settings.key_prefix)
+        keys = Keyspace(settings.storage.key_prefix)
         try:
             t0 = time.perf_counter()
             turns = sorted(scenario.turns, key=lambda t: (t.ts, t.id))
@@ -556,7 +556,7 @@ class EvaluationPhase:
     archive: VerdictArchive | None = None  # the model's verdicts from earlier runs
 
     def __post_init__(self) -> None:
-        self.keys = Keyspace(self.settings.key_prefix)
+        self.keys = Keyspace(self.settings.storage.key_prefix)
 
     def oracles(self, labels: GoldLabels) -> list[tuple[str, ConflictOracle]]:
         out: list[tuple[str, ConflictOracle]] = []
@@ -582,8 +582,8 @@ class EvaluationPhase:
     def run(self, scenario: Scenario, retrieval: dict[str, Any]) -> dict[str, Any]:
         sets = stm_sets(retrieval)
         gc_sets = stm_sets(retrieval, "candidates_gc")
-        labels = GoldLabels(scenario, self.settings.chunk_max_chars)
-        floor = self.settings.dominance_cosine_floor
+        labels = GoldLabels(scenario, self.settings.memory.chunk_max_chars)
+        floor = self.settings.dominance.cosine_floor
         contexts: dict[str, Any] = {}
         kappa: dict[str, Any] = {}
         try:

@@ -350,9 +350,9 @@ def build(resources: Resources) -> DominanceGC:
         resources.index,
         resources.redis,
         resources.keys,
-        page_size=s.dominance_gc_page_size,
-        pages=s.dominance_gc_pages,
-        resume=s.dominance_gc_resume,
+        page_size=s.dominance.gc_page_size,
+        pages=s.dominance.gc_pages,
+        resume=s.dominance.gc_resume,
         facts=ledger_facts,
-        cosine_floor=s.dominance_cosine_floor,
+        cosine_floor=s.dominance.cosine_floor,
     )
