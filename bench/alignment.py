@@ -5,7 +5,10 @@ Three supersession chains on the same held-out instances (``bench.heldout``: the
 ``Memory`` with only the ``supersession`` stage:
 
 - ``grammar``: the extractor's triples only (``supersession_align=false``);
-- ``align``: frame alignment only (``supersession_grammar=false``);
+- ``exact``: frame alignment of one exact differing span only (``supersession_grammar=false``,
+  ``supersession_align_reworded=false``);
+- ``align``: frame alignment only, local frames and paragraph revisions included
+  (``supersession_grammar=false``);
 - ``both``: the shipped stage (grammar and alignment).
 
 Per family: stale exposure, current present, still-true drops and current lost (scored exactly
@@ -45,6 +48,7 @@ from gcmem.settings import Settings
 RESULTS = Path(__file__).resolve().parent / "results" / "alignment"
 CHAINS: dict[str, dict[str, Any]] = {
     "grammar": {"supersession_align": False},
+    "exact": {"supersession_grammar": False, "supersession_align_reworded": False},
     "align": {"supersession_grammar": False},
     "both": {},
 }
@@ -196,7 +200,8 @@ def cli(
     out: Path = typer.Option(RESULTS, help="Where results go."),
     tag: str | None = typer.Option(None, help="File name stem (default: the split)."),
 ) -> None:
-    """Grammar-only, alignment-only and both: quality per family, ingest and read cost."""
+    """Grammar-only, exact alignment, alignment-only and both: quality per family, ingest and
+    read cost."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     data = {s: load_set(s, split, limit=limit) for s in sets}
     if tsqa != "none":

@@ -48,6 +48,7 @@ def _open() -> Iterator[tuple[SupersessionStage, MediumTermIndex, str]]:
         write_time_gc=False,
         grammar=settings.supersession_grammar,
         align=settings.supersession_align,
+        reworded=settings.supersession_align_reworded,
     )
     try:
         yield stage, index, settings.namespace

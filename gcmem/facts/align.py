@@ -124,6 +124,7 @@ _ATTACH = _words(
 )
 # Subordinators that narrate the change; a clause boundary when enough words precede them.
 _NARRATE = _words("after since because so following once")
+_NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
     """also so and but then plus btw fyi update updated note reminder ps heads-up heads ok okay
     well yes yeah now currently"""
@@ -134,7 +135,7 @@ _TRAIL_PHRASES = (
     ("from", "now", "on"),
     ("for", "now"),
     ("going", "forward"),
-    ("at", "the", "moment"),
+    ("at", "moment"),  # articles are ignored tokens: "at the moment"
     ("right", "now"),
 )
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
@@ -346,7 +347,9 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
             if t.norm == "-" and not (toks[i - 1].end < t.start and t.end < toks[i + 1].start):
                 continue
             cuts.append(i + 1)  # the punctuation closes the clause before it
-        elif t.norm in _NARRATE and i - cuts[-1] >= 3:
+        elif (t.norm in _NARRATE or (t.norm, toks[i + 1].norm) in _NARRATE_PAIRS) and i - cuts[
+            -1
+        ] >= 3:
             cuts.append(i)
     cuts.append(n)
     spans = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
@@ -357,7 +360,8 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
         first = next((t.norm for t in toks[a:b] if t.norm), None)
         start = a if pending is None else pending
         pending = None
-        if first in _ATTACH:
+        # ("In the mobile repo the default branch is develop;" is a clause of its own)
+        if first in _ATTACH and toks[b - 1].norm != ";":
             if merged:
                 merged[-1] = (merged[-1][0], b)
             else:
