@@ -3,10 +3,13 @@ reworded statements and revised sentences of a revised paragraph, with their gua
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from gcmem.facts.align import align_units, units_of
-from gcmem.facts.prose_align import align_chunk_units, align_local
+from gcmem.facts.prose_align import align_chunk_units, align_local, align_turn_revisions
+from gcmem.models import Chunk, Turn
 
 
 def frames(old: str, new: str) -> list[tuple[str, str, str]]:
@@ -265,3 +268,54 @@ def test_the_exact_rule_cuts_a_reason_clause_off_the_value() -> None:
         units_of("The ML service targets Python 3.12 now that we dropped TensorFlow."),
     )
     assert [(f.old_value, f.new_value) for f in al.frames] == [("3.9", "3.12")]
+
+
+# --- revisions across chunk boundaries --------------------------------------------------------
+
+S1 = "Casa Alta is a boutique hotel in the old town of Oaxaca."
+S2 = "It is set in a restored colonial mansion around two courtyards."
+S3 = "The hotel organises cooking classes and day trips to Monte Albán."
+# narrated (an event to the exact rule): only the paragraph makes it a revised statement
+S4 = "The mansion was restored in 2015 and opened in 2016 by the architect Elena Ruiz of Puebla."
+
+
+def _chunk(turn: str, index: int, text: str, day: int) -> Chunk:
+    t = Turn(id=turn, namespace="rev", text=text, ts=datetime(2025, 3, day, tzinfo=UTC))
+    return Chunk.from_turn(t, index, text)
+
+
+def test_a_revision_whose_chunk_boundary_moved_is_anchored_by_its_turn() -> None:
+    s4 = S4.replace("Elena Ruiz", "Tomás Vega")
+    old = [_chunk("a", 0, f"{S1} {S2} {S3}", 1), _chunk("a", 1, S4, 1)]
+    new = [_chunk("b", 0, f"From their site: {S1} {S2}", 9), _chunk("b", 1, f"{S3} {s4}", 9)]
+    units = {c.id: units_of(c.text) for c in (*old, *new)}
+    pairs = [(o, n) for o in old for n in new]
+    alignments = [(o, n, align_chunk_units(units[o.id], units[n.id])) for o, n in pairs]
+    # the pair (old chunk 1, new chunk 1) shares no sentence: alone it is no revision
+    assert [a[2].frames for a in alignments] == [[], [], [], []]
+    align_turn_revisions(alignments, units)
+    [f] = alignments[3][2].frames
+    assert (f.old_value, f.new_value) == ("Elena Ruiz", "Tomás Vega")
+    # the other pairs gained nothing: their sentences are restated
+    assert [a[2].frames for a in alignments[:3]] == [[], [], []]
+
+
+def test_turn_anchors_need_a_small_revised_part() -> None:
+    s4 = "The mansion was restored in 2015 and opened in 2016 as a hotel with a rooftop bar."
+    old = [_chunk("a", 0, f"{S1} {S2} {S3}", 1), _chunk("a", 1, S4, 1)]
+    new = [_chunk("b", 0, f"From their site: {S1} {S2}", 9), _chunk("b", 1, f"{S3} {s4}", 9)]
+    units = {c.id: units_of(c.text) for c in (*old, *new)}
+    alignments = [(o, n, align_chunk_units(units[o.id], units[n.id])) for o in old for n in new]
+    align_turn_revisions(alignments, units)
+    assert all(a[2].frames == [] for a in alignments)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The port is 5432.", "Since 2020 the staging port is 5433."),
+        ("The DB port is 5432.", "Since March staging DB port is 5433."),
+    ],
+)
+def test_a_time_adverbial_ends_on_a_point_in_time_not_on_a_qualifier(old: str, new: str) -> None:
+    assert frames(old, new) == []

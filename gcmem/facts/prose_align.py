@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from gcmem.facts.align import (
@@ -60,14 +60,17 @@ from gcmem.facts.align import (
     _overlap,
     _surface,
     _trim,
+    _words,
     align_units,
 )
+from gcmem.models import Chunk
 
 __all__ = [
     "MIN_REVISION_ANCHORS",
     "align_chunk_units",
     "align_local",
     "align_revision",
+    "align_turn_revisions",
 ]
 
 MIN_REVISION_ANCHORS = 2
@@ -89,6 +92,12 @@ _NEUTRAL = (
 # A leading time adverbial in front of one statement only ("As of today our staging cluster
 # is in ...", "Since the reshuffle Marco sits on ..."): when the change happened, not what.
 _TIME_OPENERS = frozenset({"since", "starting", "effective", "lately", "recently", "nowadays"})
+_TIME_WORDS = _words(
+    """today yesterday tonight week month year quarter sprint spring summer autumn fall winter
+    morning january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday move migration reshuffle
+    reorg rename upgrade release launch switch merger acquisition change"""
+)
 _TIME_PAIRS = frozenset(
     {("as", "of"), ("these", "days"), ("this", "week"), ("this", "month"), ("this", "year")}
 )
@@ -109,9 +118,15 @@ def _bag(toks: Sequence[Token]) -> Counter[str]:
     return Counter(w for w in map(_content, toks) if w is not None)
 
 
-def _time_opener(toks: Sequence[Token]) -> bool:
-    norms = [t.norm for t in toks if t.norm is not None]
-    return bool(norms) and (norms[0] in _TIME_OPENERS or tuple(norms[:2]) in _TIME_PAIRS)
+def _time_adverbial(toks: Sequence[Token]) -> bool:
+    """A time adverbial: it opens with a time word ("since", "as of", "starting") and ends on
+    a point in time ("March", "2024", "today", "the reshuffle"), so it cannot end on a
+    qualifier ("since March staging" is not one)."""
+    norms = [t.norm for t in toks if t.norm is not None and not t.punct]
+    if len(norms) < 2 or not (norms[0] in _TIME_OPENERS or tuple(norms[:2]) in _TIME_PAIRS):
+        return False
+    last = norms[-1]
+    return last in _TIME_WORDS or any(ch.isdigit() for ch in last) or tuple(norms) in _TIME_PAIRS
 
 
 def _same_things(px: Sequence[Token], py: Sequence[Token]) -> tuple[int, int] | None:
@@ -120,16 +135,12 @@ def _same_things(px: Sequence[Token], py: Sequence[Token]) -> tuple[int, int] | 
     of each part the adverbial takes (the frame leaves it out), or None."""
     if _bag(px) == _bag(py):
         return 0, 0
-    if _time_opener(px):
-        target = _bag(py)
-        for k in range(2, len(px) + 1):
-            if _bag(px[k:]) == target:
-                return k, 0
-    if _time_opener(py):
-        target = _bag(px)
-        for k in range(2, len(py) + 1):
-            if _bag(py[k:]) == target:
-                return 0, k
+    for k in range(2, len(px) + 1):
+        if _time_adverbial(px[:k]) and _bag(px[k:]) == _bag(py):
+            return k, 0
+    for k in range(2, len(py) + 1):
+        if _time_adverbial(py[:k]) and _bag(py[k:]) == _bag(px):
+            return 0, k
     return None
 
 
@@ -313,3 +324,44 @@ def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment
                 break
     found.frames.extend(align_revision(old, new, found))
     return found
+
+
+def align_turn_revisions(
+    alignments: Sequence[tuple[Chunk, Chunk, PairAlignment]],
+    units: Mapping[str, Sequence[Unit]],
+) -> None:
+    """Revised sentences whose paragraph was chunked differently in the two turns (a value of
+    another length moves a chunk boundary): the anchors are the sentences restated between the
+    two *turns*, over every aligned chunk pair of the batch. Only a small revised part inside
+    a long shared frame counts (the strict rule), between chunks at most one position apart,
+    for sentences no newer chunk restates. Adds the frames to ``alignments`` in place."""
+    anchors: dict[tuple[str, str], list[tuple[int, int, Unit]]] = defaultdict(list)
+    settled: set[tuple[str, int]] = set()  # (old chunk, unit) restated or framed anywhere
+    for old, new, found in alignments:
+        for o, _ in found.restated:
+            anchors[(old.turn_id, new.turn_id)].append((old.index, o, units[old.id][o]))
+        settled |= {(old.id, o) for o, _ in found.restated}
+        settled |= {(old.id, f.old_unit) for f in found.frames}
+    for old, new, found in alignments:
+        turn_anchors = anchors.get((old.turn_id, new.turn_id), [])
+        if len(turn_anchors) < MIN_REVISION_ANCHORS or abs(old.index - new.index) > 1:
+            continue
+        first = min(turn_anchors, key=lambda a: (a[0], a[1]))[2]
+        taken = {n for _, n in found.restated} | {f.new_unit for f in found.frames}
+        for unit in units[old.id]:
+            if not unit.content or (old.id, unit.index) in settled:
+                continue
+            best: tuple[float, Unit] | None = None
+            for cand in units[new.id]:
+                if not cand.content or cand.index in taken:
+                    continue
+                score = _overlap(unit, cand)
+                if score >= 0.5 and (best is None or score > best[0]):
+                    best = (score, cand)
+            if best is None:
+                continue
+            revised = _revised(unit, best[1], first, strict=True)
+            if revised is not None:
+                taken.add(best[1].index)
+                settled.add((old.id, unit.index))
+                found.frames.append(FrameMatch(unit.index, best[1].index, *revised))

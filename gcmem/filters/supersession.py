@@ -50,7 +50,7 @@ import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.extract import chunk_facts, extract_triples
-from gcmem.facts.prose_align import align_chunk_units
+from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
@@ -95,6 +95,7 @@ class SupersessionStage:
         self.grammar = grammar
         self.align = align
         # exact one-span frames only, or also local frames and paragraph revisions
+        self.reworded = reworded
         self.aligner = align_chunk_units if reworded else align_units
         self.neighbours = neighbours
         self.units = units or UnitStore(ledger.client, ledger.keys)
@@ -229,6 +230,8 @@ class SupersessionStage:
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
+        if self.reworded:
+            align_turn_revisions(alignments, units)
         for older, newer, al in alignments:
             for f in al.frames:
                 shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
