@@ -47,6 +47,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from gcmem.facts.chunking import BULLET, split_units
 
@@ -244,6 +245,11 @@ class Unit:
     context: tuple[str, ...] = ()  # enclosing block keys (YAML parents, TOML section, braces)
     content: bool = True  # False: a label or block opener, which states nothing by itself
     question: bool = False
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The unit's compared words (punctuation and ignored tokens left out)."""
+        return frozenset(t.norm for t in self.tokens if t.norm and not t.punct)
 
     @property
     def key(self) -> tuple[str, ...]:
@@ -511,8 +517,7 @@ def _narrates_event(words: Sequence[Token]) -> bool:
 
 
 def _overlap(a: Unit, b: Unit) -> float:
-    x = {t.norm for t in a.tokens if t.norm and not t.punct}
-    y = {t.norm for t in b.tokens if t.norm and not t.punct}
+    x, y = a.words, b.words
     if not x or not y:
         return 0.0
     return len(x & y) / min(len(x), len(y))

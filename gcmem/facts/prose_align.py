@@ -207,10 +207,14 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     runs_old = [(0, len(old.tokens)), *_clauses(old)]
     runs_new = [(0, len(new.tokens)), *_clauses(new)]
     best: tuple[str, str, str] | None = None
-    for a0, a1 in dict.fromkeys(runs_old):
-        x = _trim(old.tokens[a0:a1])
-        for b0, b1 in dict.fromkeys(runs_new):
-            found = _local_runs(old, x, new, _trim(new.tokens[b0:b1]))
+    xs = [(x, _bag(x)) for x in (_trim(old.tokens[a:b]) for a, b in dict.fromkeys(runs_old))]
+    ys = [(y, _bag(y)) for y in (_trim(new.tokens[a:b]) for a, b in dict.fromkeys(runs_new))]
+    for x, bx in xs:
+        for y, by in ys:
+            # equal outer words and frames leave only the two values to differ
+            if (bx - by).total() > MAX_SPAN or (by - bx).total() > MAX_SPAN:
+                continue
+            found = _local_runs(old, x, new, y)
             # the longest frame; at equal frames the shortest values (a clause, not the
             # sentence with its trailing narration)
             if found is not None and (best is None or _rank(found) > _rank(best)):
