@@ -131,7 +131,11 @@ def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) 
                                 report.timings_ms.get(STAGE, 0.0) / len(turns)
                             )
                     done.add(ns)
-                cands = mems["both"].candidates(inst.query, namespace=ns, k=k)
+                # R_k as stored: write-time exclusion would hand every chain the shipped
+                # stage's decisions; each chain decides on the same candidates at read time
+                cands = mems["both"].candidates(
+                    inst.query, namespace=ns, k=k, exclude_flagged=False
+                )
                 for name, mem in mems.items():
                     result = mem.filter(cands)
                     for fam in (inst.family, "all"):

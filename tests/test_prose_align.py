@@ -319,3 +319,24 @@ def test_turn_anchors_need_a_small_revised_part() -> None:
 )
 def test_a_time_adverbial_ends_on_a_point_in_time_not_on_a_qualifier(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_short_shared_sentences_do_not_make_a_revision() -> None:
+    old = "Weekly report. All tests green. We shipped the login page to the beta group."
+    new = "Weekly report. All tests green. We shipped the signup page to the beta group."
+    assert frames(old, new) == []
+
+
+def test_an_interior_still_does_not_hide_a_value_change() -> None:
+    assert frames(
+        "I still live in Leeds near the station.", "I live in York near the station."
+    ) == [("i live in _ near station", "Leeds", "York")]
+
+
+def test_a_trailing_too_is_additive() -> None:
+    assert (
+        frames(
+            "For the team the main language is Polish.", "Our team's main language is English too."
+        )
+        == []
+    )

@@ -74,6 +74,7 @@ __all__ = [
 ]
 
 MIN_REVISION_ANCHORS = 2
+ANCHOR_WORDS = 6  # words of a restated sentence that anchors a revision
 MAX_REVISION_SPAN = 24  # tokens of a revised part: longer is a rewrite, not a value
 MIN_REVISION_FRAME = 3  # shared words around a revised part
 # A chunk pair with one restated sentence is a revision only with a long anchor and a small
@@ -154,8 +155,6 @@ def _common_suffix(x: Sequence[Token], y: Sequence[Token]) -> int:
 def _local_runs(
     old: Unit, x: Sequence[Token], new: Unit, y: Sequence[Token]
 ) -> tuple[str, str, str] | None:
-    if any(t.norm in _ADDITIVE for t in (*x, *y)):
-        return None  # "also", "too", "another": a value added beside the old one
     x = [t for t in x if t.norm not in _INTERIOR_ADVERBS]
     y = [t for t in y if t.norm not in _INTERIOR_ADVERBS]
     s = _common_suffix(x, y)
@@ -170,8 +169,6 @@ def _local_runs(
     for neg_frame, _, lx, ly in sorted(splits):
         frame = -neg_frame
         px, py = xp[: len(xp) - lx - frame], yp[: len(yp) - ly - frame]
-        if [t.norm for t in px] == [t.norm for t in py]:
-            continue  # the outer parts agree: the exact rule has decided this split
         cut = _same_things(px, py)
         if cut is None:
             continue  # a different word outside the frame: a different subject or scope
@@ -202,6 +199,8 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     if old_prose is None or new_prose is None or old.context != new.context:
         return None
     old, new = old_prose, new_prose
+    if any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)):
+        return None  # "also", "too", "another": a value added beside the old one
     if not (_eligible(old) and _eligible(new)):
         return None
     runs_old = [(0, len(old.tokens)), *_clauses(old)]
@@ -273,7 +272,9 @@ def align_revision(
 ) -> list[FrameMatch]:
     """Revised sentences of an older chunk that a newer chunk restates sentence by sentence
     (``found``: the exact alignment of the pair, whose restated units are the anchors)."""
-    anchors = sorted(found.restated)
+    # a restated sentence anchors a revision only if it is a sentence of substance: two
+    # notes sharing "Weekly report." and "All green." are two reports, not one revised
+    anchors = sorted((o, n) for o, n in found.restated if _words_in(old[o]) >= ANCHOR_WORDS)
     content = [u for u in old if u.content]
     if len(anchors) >= MIN_REVISION_ANCHORS and 3 * len(anchors) >= len(content):
         strict = False
@@ -343,7 +344,8 @@ def align_turn_revisions(
     settled: set[tuple[str, int]] = set()  # (old chunk, unit) restated or framed anywhere
     for old, new, found in alignments:
         for o, _ in found.restated:
-            anchors[(old.turn_id, new.turn_id)].append((old.index, o, units[old.id][o]))
+            if _words_in(units[old.id][o]) >= ANCHOR_WORDS:
+                anchors[(old.turn_id, new.turn_id)].append((old.index, o, units[old.id][o]))
         settled |= {(old.id, o) for o, _ in found.restated}
         settled |= {(old.id, f.old_unit) for f in found.frames}
     for old, new, found in alignments:
