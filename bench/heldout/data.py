@@ -5,7 +5,9 @@ Three kinds of source, one schema (``Instance``):
 - ``static`` and ``changes``: instance sets written by separate helpers that saw neither
   gcmem's code nor its scenario generator (``data/<set>/{dev,test}.jsonl``, with the
   hand-written sources and the validator that checked them). ``dev`` may be read while
-  developing; ``test`` is held out: nothing is fitted on it.
+  developing; ``test`` is held out: nothing is fitted on it. ``test2`` is a second held-out
+  split written later by a third helper from the same brief (sources in ``data/test2/``), for
+  judging rule changes made after ``test``'s results had been read.
 - ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
   of them revised to change one real answer span into another real answer of the same page
   and question type, among still-true paragraphs of the same page and of other pages.

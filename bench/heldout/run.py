@@ -318,7 +318,9 @@ def cli(
         "--set",
         help=f"Sets to run: {', '.join(WRITTEN_SETS + REAL_SETS)}.",
     ),
-    split: str = typer.Option("test", help="dev (for development) or test (held out)."),
+    split: str = typer.Option(
+        "test", help="dev (for development), test or test2 (held out; test2 for written sets only)."
+    ),
     condition: list[str] = typer.Option(
         [], help="Extra condition NAME='{json settings overrides}' (repeatable)."
     ),
