@@ -58,6 +58,7 @@ __all__ = [
     "Token",
     "Unit",
     "align_units",
+    "frame_rank",
     "tokenize",
     "units_of",
 ]
@@ -532,11 +533,11 @@ def _eligible(unit: Unit) -> bool:
 
 def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     """The frame two units share with one differing value, if any (clause runs tried, the
-    longest frame kept)."""
+    longest frame kept; at equal frames the shortest values, so a narrating clause after the
+    value is not part of it)."""
     if old.context != new.context or not (_eligible(old) and _eligible(new)):
         return None
     best = _align_runs(old, old.tokens, new, new.tokens)
-    best_len = len(best[0]) if best is not None else -1
     oc, nc = _clauses(old), _clauses(new)
     for i in range(len(oc)):
         for j in range(i, len(oc)):
@@ -547,9 +548,14 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                     break
                 b = new.tokens[nc[k][0] : nc[last][1]]
                 found = _align_runs(old, a, new, b)
-                if found is not None and len(found[0]) > best_len:
-                    best, best_len = found, len(found[0])
+                if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
+                    best = found
     return best
+
+
+def frame_rank(found: tuple[str, str, str]) -> tuple[int, int]:
+    """Which of two alignments of one pair to keep: the longer frame, then shorter values."""
+    return len(found[0]), -(len(found[1]) + len(found[2]))
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:

@@ -62,6 +62,7 @@ from gcmem.facts.align import (
     _trim,
     _words,
     align_units,
+    frame_rank,
 )
 from gcmem.models import Chunk
 
@@ -216,13 +217,9 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             found = _local_runs(old, x, new, y)
             # the longest frame; at equal frames the shortest values (a clause, not the
             # sentence with its trailing narration)
-            if found is not None and (best is None or _rank(found) > _rank(best)):
+            if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                 best = found
     return best
-
-
-def _rank(found: tuple[str, str, str]) -> tuple[int, int]:
-    return len(found[0]), -(len(found[1]) + len(found[2]))
 
 
 def _words_in(unit: Unit) -> int:
