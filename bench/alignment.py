@@ -43,7 +43,7 @@ from gcmem import Memory, Turn
 from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import chunk_text
-from gcmem.settings import Settings
+from gcmem.settings import Settings, load_settings
 
 RESULTS = Path(__file__).resolve().parent / "results" / "alignment"
 CHAINS: dict[str, dict[str, Any]] = {
@@ -87,7 +87,7 @@ class TimedEmbedder:
 
 
 def _memory(overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) -> Memory:
-    settings = Settings(
+    settings = load_settings(
         data_dir=data_dir,
         ephemeral=True,
         redis_url=None,
@@ -104,7 +104,7 @@ def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) 
     out: dict[str, Any] = {"k": k, "chains": CHAINS, "sets": {}}
     with tempfile.TemporaryDirectory(prefix="gcmem-align-") as tmp:
         mems = {n: _memory(o, timed, Path(tmp) / n) for n, o in CHAINS.items()}
-        chunk_chars = mems["both"].settings.chunk_max_chars
+        chunk_chars = mems["both"].settings.memory.chunk_max_chars
         for set_name, instances in sets.items():
             tallies: dict[str, dict[str, Tally]] = {n: {} for n in CHAINS}
             cost: dict[str, dict[str, dict[str, list[float]]]] = {
@@ -212,7 +212,7 @@ def cli(
         path = REAL_DIR / "time_sensitive_qa" / f"human_annotated_{tsqa}.json"
         items = list(tsqa_revisions(path))
         data[f"tsqa-revisions-{tsqa}"] = _sample(items, tsqa_limit, 0)
-    report = run(data, embedder=TransformerEmbedder(Settings().embedder), k=k)
+    report = run(data, embedder=TransformerEmbedder(Settings().models.embedder), k=k)
     report.update(split=split, tsqa=tsqa)
     out.mkdir(parents=True, exist_ok=True)
     stem = tag or split

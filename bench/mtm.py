@@ -158,11 +158,11 @@ def disk_bytes(path: Path) -> int:
 
 
 def open_engine(engine: str, data_dir: Path) -> Any:
-    from gcmem.settings import Settings
+    from gcmem.settings import load_settings
     from gcmem.storage.mtm import open_index
 
-    settings = Settings(data_dir=data_dir, ephemeral=False, embedded_engine=engine)
-    return open_index(settings)
+    settings = load_settings(data_dir=data_dir, ephemeral=False, embedded_engine=engine)
+    return open_index(settings.storage)
 
 
 # --- phases (run in fresh processes) ---------------------------------------------------------

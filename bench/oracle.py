@@ -488,7 +488,7 @@ def build_rig(
     *,
     precompute: bool,
 ) -> LatencyRig:
-    s = settings.model_copy(update={"key_prefix": f"bench-oracle-{uuid.uuid4().hex[:10]}"})
+    s = settings.replace(key_prefix=f"bench-oracle-{uuid.uuid4().hex[:10]}")
     mem = Memory(s, embedder=embedder, filters=[], ingest_stages=[])
     mem.resources.given_oracle = oracle
     has_ledger = "supersession" in known_stages()
@@ -601,9 +601,9 @@ def run_latency(
         "ingest_ms": plain.ingest_ms,
         "ingest_with_precompute_ms": pre.ingest_ms if pre is not plain else None,
         "precomputed_verdicts": len(pre.snapshot) if pre is not plain else None,
-        "precompute_m": settings.verdict_precompute_m,
-        "cosine_floor": settings.dominance_cosine_floor,
-        "redis": "server" if settings.redis_url else "embedded",
+        "precompute_m": settings.oracle.verdict_precompute_m,
+        "cosine_floor": settings.dominance.cosine_floor,
+        "redis": "server" if settings.storage.redis_url else "embedded",
         "device": oracle.device,
         "rows": rows,
         "reference_llm_kappa_s": REFERENCE_LLM_S,
@@ -701,39 +701,42 @@ def run(cfg: Config, modes: Sequence[str]) -> dict[str, Any]:
 def _run(cfg: Config, modes: Sequence[str]) -> dict[str, Any]:
     base = load_settings()
     with tempfile.TemporaryDirectory(prefix="gcmem-bench-oracle-") as tmp:
-        settings = base.model_copy(
-            update={
-                "data_dir": Path(tmp),
-                "ephemeral": True,
-                "redis_url": cfg.redis_url,
-                "device": cfg.device,
-                "filters": [],
-                "ingest": [],
-                "verdict_precompute_m": cfg.precompute_m or base.verdict_precompute_m,
-                "dominance_cosine_floor": cfg.cosine_floor,
-            }
+        settings = base.replace(
+            data_dir=Path(tmp),
+            ephemeral=True,
+            redis_url=cfg.redis_url,
+            device=cfg.device,
+            filters=[],
+            ingest=[],
+            verdict_precompute_m=cfg.precompute_m or base.oracle.verdict_precompute_m,
+            dominance_cosine_floor=cfg.cosine_floor,
         )
         oracle = cast(
             CrossEncoderOracle,
-            build_oracle(settings.model_copy(update={"oracle": "cross-encoder"})),
+            build_oracle(
+                settings.oracle.model_copy(update={"backend": "cross-encoder"}),
+                settings.judge,
+                device=settings.models.device,
+                weights_cache=settings.storage.weights_cache(),
+            ),
         )
-        embedder = TransformerEmbedder(settings.embedder, device=cfg.device)
+        embedder = TransformerEmbedder(settings.models.embedder, device=cfg.device)
         out: dict[str, Any] = {
             "machine": machine(),
-            "model": settings.nli_model,
+            "model": settings.oracle.model,
             "identity": json.loads(oracle.identity.canonical()),
-            "threshold": settings.oracle_threshold,
+            "threshold": settings.oracle.threshold,
             "config": {k: v for k, v in asdict(cfg).items() if k != "out"},
         }
         cfg.out.mkdir(parents=True, exist_ok=True)
         stem = "" if cfg.label == "full" else f"-{cfg.label}"
         if "quality" in modes:
-            out["quality"] = run_quality(cfg, oracle, embedder, settings.oracle_threshold)
+            out["quality"] = run_quality(cfg, oracle, embedder, settings.oracle.threshold)
             write_json(
                 cfg.out / f"quality{stem}.json", {**out, "loadavg_at_end": list(os.getloadavg())}
             )
             (cfg.out / f"quality{stem}.md").write_text(
-                quality_markdown(out["quality"], settings.oracle_threshold)
+                quality_markdown(out["quality"], settings.oracle.threshold)
             )
             quality_plot(out["quality"], cfg.out / f"quality{stem}.png")
         if "throughput" in modes:

@@ -364,13 +364,13 @@ def cli(
 ) -> None:
     """Lost updates, open/pending maxima, missing audit rows and wrong winners per policy x
     concurrent writers on one key; writes anomalies.json and anomalies.md."""
-    url = redis_url or load_settings().redis_url
+    url = redis_url or load_settings().storage.redis_url
     if not url:
         raise typer.BadParameter("needs a real Redis server: --redis-url or GCMEM_REDIS_URL")
     counts = tuple(int(w) for w in writers.split(",") if w.strip())
     if not counts or min(counts) < 1:
         raise typer.BadParameter("writers must be positive integers")
-    open_redis(load_settings(redis_url=url)).ping()
+    open_redis(load_settings(redis_url=url).storage).ping()
     result = run_matrix(url, writers=counts, runs=runs, per_writer=per_writer, seed=seed)
     out.mkdir(parents=True, exist_ok=True)
     (out / "anomalies.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

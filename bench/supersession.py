@@ -60,7 +60,7 @@ from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.extract import extract_triples
 from gcmem.memory import Memory
 from gcmem.models import RetrievalResult, Turn
-from gcmem.settings import Settings
+from gcmem.settings import load_settings
 from gcmem.storage.redis import open_redis
 
 CONDITIONS = ("rag", "prefilter", "index")
@@ -329,7 +329,7 @@ def run_benchmark(
     config: BenchConfig, embedder: Embedder | None = None, *, progress: bool = True
 ) -> dict[str, Any]:
     data_dir = Path(tempfile.mkdtemp(prefix="gcmem-bench-supersession-"))
-    settings = Settings(
+    settings = load_settings(
         data_dir=data_dir,
         ephemeral=True,
         redis_url=config.redis_url,
@@ -343,7 +343,7 @@ def run_benchmark(
     memo = MemoEmbedder(inner)
     redis_kind = "embedded (fakeredis + Lua)"
     if config.redis_url:
-        info = open_redis(settings).info("server")
+        info = open_redis(settings.storage).info("server")
         redis_kind = f"Redis server {info.get('redis_version')}"
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -360,8 +360,8 @@ def run_benchmark(
     finally:
         bar.close()
         if config.redis_url:
-            client = open_redis(settings)
-            keys = list(client.scan_iter(match=f"{settings.key_prefix}:*", count=1000))
+            client = open_redis(settings.storage)
+            keys = list(client.scan_iter(match=f"{settings.storage.key_prefix}:*", count=1000))
             for start in range(0, len(keys), 1000):
                 client.delete(*keys[start : start + 1000])
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -372,8 +372,8 @@ def run_benchmark(
         "machine": machine(),
         "redis": redis_kind,
         "mtm": "Qdrant server"
-        if settings.qdrant_url
-        else f"embedded Qdrant ({settings.embedded_engine})",
+        if settings.storage.qdrant_url
+        else f"embedded Qdrant ({settings.storage.embedded_engine})",
         "embedder": inner.name,
         "texts_embedded": memo.computed,
         "wall_s": time.perf_counter() - started,

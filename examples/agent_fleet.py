@@ -140,7 +140,7 @@ async def main() -> None:
     await asyncio.wait({pipeline, ready}, return_when=asyncio.FIRST_COMPLETED)
     if not ready.done():
         pipeline.result()  # start-up failed: raise its error
-    where = "embedded Redis" if settings.redis_url is None else "Redis server"
+    where = "embedded Redis" if settings.storage.redis_url is None else "Redis server"
     print(f"gcmem pipeline up: worker + query server on {where} {built.url}")
     print(f"turn stream {built.runtime.topology.stream}, group {built.runtime.topology.group}")
     checks = Checks()
@@ -156,9 +156,9 @@ async def main() -> None:
     finally:
         built.app.exit()
         await pipeline
-        if settings.redis_url is not None:
-            client = open_redis(settings)
-            keys = list(client.scan_iter(match=f"{settings.key_prefix}:*", count=1000))
+        if settings.storage.redis_url is not None:
+            client = open_redis(settings.storage)
+            keys = list(client.scan_iter(match=f"{settings.storage.key_prefix}:*", count=1000))
             if keys:
                 client.delete(*keys)
     checks.finish()

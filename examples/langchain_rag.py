@@ -103,7 +103,7 @@ def main() -> None:
         stm_size=0,
     )
     checks = Checks()
-    with Memory(settings) as memory:
+    with Memory.from_settings(settings) as memory:
         history = GCMemChatMessageHistory(memory, session_id="standup", namespace=NAMESPACE)
         history.add_messages(messages())
         print(f"published {len(history.messages)} chat messages into gcmem ({NAMESPACE})")

@@ -60,7 +60,7 @@ def main() -> None:
         stm_size=0,
     )
     checks = Checks()
-    with Memory(settings) as memory:
+    with Memory.from_settings(settings) as memory:
         docs = [
             Document(
                 text=text, metadata={"ts": (START + timedelta(days=day, minutes=i)).isoformat()}

@@ -1,6 +1,6 @@
 from datetime import UTC, datetime
 
-from gcmem import Memory, Settings, Turn
+from gcmem import Memory, Turn, load_settings
 
 turns = [
     ("1", "2026-03-01", "The payments service runs on port 8000."),
@@ -8,7 +8,7 @@ turns = [
     ("3", "2026-03-09", "The payments service runs on port 8080."),
 ]
 # ephemeral: the embedded Redis and Qdrant keep everything in memory (no servers, no files)
-with Memory(Settings(ephemeral=True)) as memory:
+with Memory.from_settings(load_settings(ephemeral=True)) as memory:
     memory.ingest(
         Turn(id=i, namespace="proj", text=text, ts=datetime.fromisoformat(day).replace(tzinfo=UTC))
         for i, day, text in turns

@@ -17,7 +17,7 @@ import pytest
 import redis
 
 from gcmem.embedding.transformer import TransformerEmbedder
-from gcmem.settings import Settings
+from gcmem.settings import Settings, load_settings
 from gcmem.storage.redis import open_redis
 from tests.doubles import HashingEmbedder
 
@@ -52,12 +52,12 @@ def make_settings(tmp_path: Path, *, redis_url: str | None = None, **overrides: 
         "ingest": [],
     }
     values.update(overrides)
-    return Settings(**values)  # type: ignore[arg-type]
+    return load_settings(**values)
 
 
 def cleanup_prefix(settings: Settings) -> None:
-    client = open_redis(settings)
-    keys = list(client.scan_iter(match=f"{settings.key_prefix}:*", count=1000))
+    client = open_redis(settings.storage)
+    keys = list(client.scan_iter(match=f"{settings.storage.key_prefix}:*", count=1000))
     if keys:
         client.delete(*keys)
 

@@ -23,12 +23,12 @@ import yaml
 from gcmem.cli import app
 from gcmem.filters.registry import known_stages
 from gcmem.pipeline.topology import Topology
-from gcmem.settings import ENV_PREFIX, Settings
-from gcmem.storage.redis import bus_config_error
+from gcmem.settings import ENV_PREFIX, Settings, sections
+from gcmem.storage.redis import Keyspace, bus_config_error
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 K8S = DEPLOY / "k8s"
-FIELDS = {ENV_PREFIX + name.upper() for name in Settings.model_fields}
+FIELDS = {variable for cls in sections().values() for variable in cls.variables().values()}
 GCMEM_VAR = re.compile(r"\bGCMEM_[A-Z0-9_]+\b")
 
 
@@ -213,33 +213,39 @@ def test_compose_env_is_valid_settings(service: str, monkeypatch: pytest.MonkeyP
     env = compose_env(service)
     s = settings_from(env, monkeypatch)
     services = compose()["services"]
-    redis_url, qdrant_url = urlparse(s.redis_url or ""), urlparse(s.qdrant_url or "")
+    redis_url, qdrant_url = (
+        urlparse(s.storage.redis_url or ""),
+        urlparse(s.storage.qdrant_url or ""),
+    )
     # multi-process needs servers, and they are the compose services
     assert redis_url.hostname == "redis" and (redis_url.port or 6379) == 6379
     assert qdrant_url.hostname == "qdrant" and qdrant_url.port == 6333
     assert "redis" in services and "qdrant" in services
-    assert s.redis_password is not None and s.qdrant_api_key is not None
-    assert set(s.filters) | set(s.ingest) <= set(known_stages())
-    assert s.filters and s.ingest
+    assert s.storage.redis_password is not None and s.storage.qdrant_api_key is not None
+    assert set(s.memory.filters) | set(s.memory.ingest) <= set(known_stages())
+    assert s.memory.filters and s.memory.ingest
     # worker and API run the bus, which needs a non-cluster Redis (GCMEM_REDIS_CLUSTER unset)
-    assert bus_config_error(s) is None and not s.redis_cluster
+    assert bus_config_error(s.storage) is None and not s.storage.redis_cluster
     # the password Redis is started with is the one gcmem sends
     redis_cmd = [interpolate(str(a), env_example()) for a in services["redis"]["command"]]
-    assert redis_cmd[redis_cmd.index("--requirepass") + 1] == s.redis_password.get_secret_value()
+    assert (
+        redis_cmd[redis_cmd.index("--requirepass") + 1]
+        == s.storage.redis_password.get_secret_value()
+    )
     qdrant_key = interpolate(
         services["qdrant"]["environment"]["QDRANT__SERVICE__API_KEY"], env_example()
     )
-    assert qdrant_key == s.qdrant_api_key.get_secret_value()
+    assert qdrant_key == s.storage.qdrant_api_key.get_secret_value()
 
 
 def test_compose_api_port_and_probe_match_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     s = settings_from(compose_env("api"), monkeypatch)
     api = compose()["services"]["api"]
-    assert s.http_host == "0.0.0.0" and s.http_token is not None
+    assert s.http.host == "0.0.0.0" and s.http.token is not None
     published = [str(p).split(":") for p in api["ports"]]
-    assert [int(p[-1]) for p in published] == [s.http_port]
+    assert [int(p[-1]) for p in published] == [s.http.port]
     probe = " ".join(api["healthcheck"]["test"])
-    assert f":{s.http_port}/healthz" in probe
+    assert f":{s.http.port}/healthz" in probe
     assert '"/healthz"' in (Path(__file__).parents[1] / "gcmem/pipeline/http.py").read_text()
 
 
@@ -267,10 +273,17 @@ def test_kustomizations_list_existing_files() -> None:
 
 def test_k8s_env_is_valid_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     s = settings_from(k8s_env(), monkeypatch)
-    assert s.redis_url and s.qdrant_url and s.redis_password and s.qdrant_api_key
-    assert bus_config_error(s) is None and not s.redis_cluster  # the pods run the bus
-    assert s.http_token is not None and s.http_host == "0.0.0.0"
-    assert set(s.filters) | set(s.ingest) <= set(known_stages())
+    assert (
+        s.storage.redis_url
+        and s.storage.qdrant_url
+        and s.storage.redis_password
+        and s.storage.qdrant_api_key
+    )
+    assert (
+        bus_config_error(s.storage) is None and not s.storage.redis_cluster
+    )  # the pods run the bus
+    assert s.http.token is not None and s.http.host == "0.0.0.0"
+    assert set(s.memory.filters) | set(s.memory.ingest) <= set(known_stages())
     # the deployments read exactly these objects
     config, secret = k8s_objects("ConfigMap", "base"), k8s_objects("Secret", "base")
     for dep in k8s_objects("Deployment", "base").values():
@@ -286,14 +299,14 @@ def test_worker_autoscaling_reads_the_stream_the_workers_consume(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     s = settings_from(k8s_env(), monkeypatch)
-    topo = Topology.from_settings(s, consumer="check")
+    topo = Topology.from_settings(s.pipeline, Keyspace(s.storage.key_prefix), consumer="check")
     scaled = k8s_objects("ScaledObject", "base")["gcmem-worker"]
     assert scaled["spec"]["scaleTargetRef"]["name"] in k8s_objects("Deployment", "base")
     triggers = scaled["spec"]["triggers"]
     assert {t["type"] for t in triggers} == {"redis-streams"}
     assert any("lagCount" in t["metadata"] for t in triggers)
     assert any("pendingEntriesCount" in t["metadata"] for t in triggers)
-    redis_url = urlparse(s.redis_url or "")
+    redis_url = urlparse(s.storage.redis_url or "")
     auths = k8s_objects("TriggerAuthentication", "base")
     secret = k8s_objects("Secret", "base")
     for t in triggers:
@@ -313,14 +326,14 @@ def test_api_ports_and_probes(monkeypatch: pytest.MonkeyPatch) -> None:
     api = k8s_objects("Deployment", "base")["gcmem-api"]
     [c] = containers(api)
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
-    assert ports == {"http": s.http_port}
+    assert ports == {"http": s.http.port}
     for probe in ("readinessProbe", "livenessProbe"):
         assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}
     service = k8s_objects("Service", "base")["gcmem-api"]
     assert service["spec"]["selector"] == api["spec"]["selector"]["matchLabels"]
     assert [p["targetPort"] for p in service["spec"]["ports"]] == ["http"]
     annotations = api["spec"]["template"]["metadata"]["annotations"]
-    assert annotations["prometheus.io/port"] == str(s.http_port)
+    assert annotations["prometheus.io/port"] == str(s.http.port)
     worker = k8s_objects("Deployment", "base")["gcmem-worker"]
     [w] = containers(worker)
     assert "livenessProbe" in w and "ports" not in w
@@ -329,8 +342,8 @@ def test_api_ports_and_probes(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_gpu_overlay(monkeypatch: pytest.MonkeyPatch) -> None:
     overlay = k8s_objects("ConfigMap", "overlays", "gpu")["gcmem-config"]["data"]
     s = settings_from(k8s_env(overlay), monkeypatch)
-    assert s.device == "cuda" and "verdict-precompute" in s.ingest
-    assert set(s.ingest) <= set(known_stages())
+    assert s.models.device == "cuda" and "verdict-precompute" in s.memory.ingest
+    assert set(s.memory.ingest) <= set(known_stages())
     base = k8s_objects("Deployment", "base")
     patched = k8s_objects("Deployment", "overlays", "gpu")
     assert set(patched) == set(base)

@@ -250,7 +250,7 @@ def test_registry_shares_one_oracle_and_log(settings: Settings) -> None:
 def test_precompute_lets_the_read_path_hit_the_log(settings: Settings) -> None:
     # the scripted κ contradicts pairs the anchoring test would only surface ("winded" /
     # "jogged" share no attribute word): this test is about the log, not that rule
-    unanchored = settings.model_copy(update={"dominance_anchor": False})
+    unanchored = settings.replace(dominance_anchor=False)
     mem = Memory(unanchored, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
     oracle = _scripted()
     resources: Resources = mem.resources
@@ -429,7 +429,7 @@ def test_pair_budget_judges_the_most_relevant_pairs_and_reports_the_rest() -> No
 
 
 def test_retrieval_result_carries_the_budget_report(settings: Settings) -> None:
-    s = settings.model_copy(update={"oracle_pair_budget": 3, "stm_size": 0})
+    s = settings.replace(oracle_pair_budget=3, stm_size=0)
     oracle = ScriptedOracle()
     with Memory(s, embedder=HashingEmbedder()) as memory:
         memory.resources.given_oracle = oracle

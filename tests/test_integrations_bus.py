@@ -14,7 +14,7 @@ from gcmem.models import Turn
 from gcmem.pipeline.codec import StreamEntry, decode_entry
 from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings
-from gcmem.storage.redis import open_redis
+from gcmem.storage.redis import Keyspace, open_redis
 
 
 def _turn(i: int) -> Turn:
@@ -27,11 +27,13 @@ def _turn(i: int) -> Turn:
 
 
 def _decoded(settings: Settings) -> Iterator[Turn | object]:
-    client = open_redis(settings)
-    stream = Topology.from_settings(settings, consumer="t").stream
+    client = open_redis(settings.storage)
+    stream = Topology.from_settings(
+        settings.pipeline, Keyspace(settings.storage.key_prefix), consumer="t"
+    ).stream
     for entry_id, fields in client.xrange(stream):
         entry = StreamEntry(entry_id.decode(), fields)
-        yield decode_entry(entry, max_bytes=settings.pipeline_max_message_bytes, validate=_validate)
+        yield decode_entry(entry, max_bytes=settings.pipeline.max_message_bytes, validate=_validate)
 
 
 def _validate(data: object) -> Turn:

@@ -197,15 +197,15 @@ def test_scratch_ledger_is_private_per_call_and_removed(tmp_path: Path) -> None:
     assert not errors
     # every call used its own namespace, and none of them is left behind
     assert len(set(stage.namespaces)) == 15
-    assert list(flt.redis.scan_iter(match=f"{settings.key_prefix}:*")) == []
+    assert list(flt.redis.scan_iter(match=f"{settings.storage.key_prefix}:*")) == []
 
 
 def test_nothing_is_written_to_the_memory_store(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     memory = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])
-    before = sorted(memory.redis.scan_iter(match=f"{settings.key_prefix}:*"))
+    before = sorted(memory.redis.scan_iter(match=f"{settings.storage.key_prefix}:*"))
     memory.filter_documents("which port?", _docs())
-    after = sorted(memory.redis.scan_iter(match=f"{settings.key_prefix}:*"))
+    after = sorted(memory.redis.scan_iter(match=f"{settings.storage.key_prefix}:*"))
     assert before == after
     assert memory.index.count() == 0
 

@@ -11,7 +11,7 @@ import pytest
 
 from gcmem import AsyncMemoryClient, Memory, MemoryClient, Turn, TurnValidationError
 from gcmem.embedding.transformer import TransformerEmbedder
-from gcmem.integrations.bus import BusClient
+from gcmem.integrations.bus import BusClient, SyncBusClient
 from gcmem.models import Chunk, chunk_id
 from gcmem.settings import Settings
 from gcmem.storage.redis import Keyspace, open_redis
@@ -59,7 +59,7 @@ def test_namespace_isolation(redis_settings: Settings, hashing_embedder: Hashing
 def test_stm_union_mtm_is_deduplicated(
     redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
-    settings = redis_settings.model_copy(update={"stm_size": 3})
+    settings = redis_settings.replace(stm_size=3)
     with Memory(settings, embedder=hashing_embedder) as mem:
         mem.ingest(turns("ns", [f"fact number {i} about the build" for i in range(8)]))
         result = mem.retrieve("fact number 7 about the build", namespace="ns", k=4)
@@ -82,8 +82,8 @@ def test_stm_union_mtm_is_deduplicated(
 def test_stm_keeps_newest_n_under_concurrent_appends(real_redis_settings: Settings) -> None:
     """16 threads append 50 chunks each (out of time order) to one namespace on the real
     server: exactly the N newest by event time remain, data hash in step with the index."""
-    client = open_redis(real_redis_settings)
-    keys = Keyspace(real_redis_settings.key_prefix)
+    client = open_redis(real_redis_settings.storage)
+    keys = Keyspace(real_redis_settings.storage.key_prefix)
     capacity = 10
     chunks = [
         Chunk.from_turn(
@@ -97,7 +97,7 @@ def test_stm_keeps_newest_n_under_concurrent_appends(real_redis_settings: Settin
     barrier = threading.Barrier(16)
 
     def writer(shard: list[Chunk]) -> None:
-        buf = RedisShortTermBuffer(open_redis(real_redis_settings), keys, capacity)
+        buf = RedisShortTermBuffer(open_redis(real_redis_settings.storage), keys, capacity)
         barrier.wait()
         for j in range(0, len(shard), 5):
             buf.push(list(reversed(shard[j : j + 5])))
@@ -170,7 +170,7 @@ def test_real_embedder_ranks_the_relevant_fact_first(
     vec = embedder.embed(["hello world"])
     assert vec.shape == (1, 384)
     assert abs(float((vec**2).sum()) - 1.0) < 1e-5
-    with Memory(settings.model_copy(update={"stm_size": 0}), embedder=embedder) as mem:
+    with Memory(settings.replace(stm_size=0), embedder=embedder) as mem:
         mem.ingest(
             turns(
                 "r",
@@ -196,7 +196,7 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, ephemeral=False, embedded_snapshot_interval_s=0.2)
     mem = Memory(settings, embedder=HashingEmbedder())
     mem.ingest(turns("crash", ["The cache size is 512 MB."]))
-    snapshot = settings.data_dir / SNAPSHOT_FILE
+    snapshot = settings.storage.data_dir / SNAPSHOT_FILE
     deadline = _time.monotonic() + 10
     while not snapshot.exists() and _time.monotonic() < deadline:
         _time.sleep(0.05)
@@ -210,6 +210,45 @@ def test_embedded_snapshot_is_taken_in_the_background(tmp_path: Path) -> None:
 def test_memory_and_the_bus_client_share_one_client_interface(tmp_path: Path) -> None:
     memory = Memory(make_settings(tmp_path), embedder=HashingEmbedder())
     bus = BusClient(make_settings(tmp_path), url="redis://127.0.0.1:6379/15")
+    sync_bus = SyncBusClient(make_settings(tmp_path), url="redis://127.0.0.1:6379/15")
     assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
-    assert isinstance(bus, AsyncMemoryClient)
+    assert isinstance(bus, AsyncMemoryClient) and not isinstance(bus, MemoryClient)
+    assert isinstance(sync_bus, MemoryClient) and not isinstance(sync_bus, AsyncMemoryClient)
+    sync_bus.close()
     memory.close()
+
+
+def test_from_settings_is_the_default_constructor(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, hashing_embedder: HashingEmbedder
+) -> None:
+    # The same environment, read by Memory() and by Memory.from_settings(): the same settings,
+    # the same chain, the same context (the supersession stage drops the old port both times).
+    env = {
+        "GCMEM_DATA_DIR": str(tmp_path),
+        "GCMEM_EPHEMERAL": "1",
+        "GCMEM_STM_SIZE": "0",
+        "GCMEM_FILTERS": "supersession",
+        "GCMEM_KEY_PREFIX": "from-settings",
+    }
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    history = turns("fs", ["The service runs on port 8000.", "The service runs on port 8080."])
+    built: list[tuple[Settings, list[str], list[str], list[str]]] = []
+    for make in (
+        lambda: Memory(embedder=hashing_embedder),
+        lambda: Memory.from_settings(embedder=hashing_embedder),
+        lambda: Memory.from_settings(Settings(), embedder=hashing_embedder),
+    ):
+        with make() as mem:
+            mem.ingest(history)
+            result = mem.retrieve("Which port does the service run on?", namespace="fs")
+            built.append(
+                (
+                    mem.settings,
+                    [f.name for f in mem.filters],
+                    [s.name for s in mem.ingest_stages],
+                    [c.chunk.text for c in result.kept],
+                )
+            )
+    assert built[0][1] == ["supersession"] and built[0][3] == ["The service runs on port 8080."]
+    assert built[1] == built[0] and built[2] == built[0]

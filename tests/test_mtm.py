@@ -54,7 +54,7 @@ def index(request: pytest.FixtureRequest, engine: str, tmp_path: Path) -> Iterat
         settings = make_settings(tmp_path, embedded_engine=engine)
     else:
         settings = disk_settings(tmp_path, engine)
-    idx = open_index(settings)
+    idx = open_index(settings.storage)
     yield idx
     idx.close()
 
@@ -68,7 +68,7 @@ TEXTS = [
 
 
 def test_open_index_picks_the_configured_engine(engine: str, tmp_path: Path) -> None:
-    idx = open_index(make_settings(tmp_path, embedded_engine=engine))
+    idx = open_index(make_settings(tmp_path, embedded_engine=engine).storage)
     try:
         assert isinstance(idx, MediumTermIndex)
         assert isinstance(idx, EdgeIndex) == (engine == "edge")
@@ -215,12 +215,12 @@ def test_persists_across_reopen(
     settings = disk_settings(tmp_path, engine)
     chunks = make_chunks("a", TEXTS)
     vectors = hashing_embedder.embed(TEXTS)
-    first = open_index(settings)
+    first = open_index(settings.storage)
     first.upsert(chunks, vectors)
     first.set_payload("a", [chunks[0].id], {"superseded": True})
     first.close()
 
-    reopened = open_index(settings)
+    reopened = open_index(settings.storage)
     try:
         assert reopened.count("a") == len(TEXTS)
         got = reopened.fetch("a", [chunks[2].id])[chunks[2].id]
@@ -238,11 +238,11 @@ def test_dimension_mismatch_is_a_clear_error(
 ) -> None:
     settings = disk_settings(tmp_path, engine)
     chunks = make_chunks("a", TEXTS)
-    idx = open_index(settings)
+    idx = open_index(settings.storage)
     idx.upsert(chunks, hashing_embedder.embed(TEXTS))
     idx.close()
 
-    reopened = open_index(settings)
+    reopened = open_index(settings.storage)
     try:
         with pytest.raises(ValueError, match="64-d vectors but the embedder makes 32-d"):
             reopened.ensure(32)
@@ -365,11 +365,11 @@ def test_edge_and_local_share_a_data_dir_without_clashing(
     """Switching GCMEM_EMBEDDED_ENGINE on one data dir keeps each engine's files apart."""
     vectors = hashing_embedder.embed(TEXTS)
     for engine, texts in (("local", TEXTS), ("edge", TEXTS[:2])):
-        idx = open_index(disk_settings(tmp_path, engine))
+        idx = open_index(disk_settings(tmp_path, engine).storage)
         idx.upsert(make_chunks("a", texts), vectors[: len(texts)])
         idx.close()
     for engine, expected in (("local", 4), ("edge", 2)):
-        idx = open_index(disk_settings(tmp_path, engine))
+        idx = open_index(disk_settings(tmp_path, engine).storage)
         assert idx.count() == expected
         idx.close()
 

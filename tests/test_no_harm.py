@@ -78,7 +78,7 @@ STILL_TRUE = {
 
 @pytest.fixture(scope="module")
 def embedder() -> TransformerEmbedder:
-    return TransformerEmbedder(Settings().embedder)
+    return TransformerEmbedder(Settings().models.embedder)
 
 
 def _memory(tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str) -> Memory:
@@ -88,8 +88,8 @@ def _memory(tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str) 
         make_settings(
             tmp_path,
             nli_model=nli_model_path,
-            filters=defaults.filters,
-            ingest=defaults.ingest,
+            filters=defaults.memory.filters,
+            ingest=defaults.memory.ingest,
             stm_size=0,
         ),
         embedder=embedder,

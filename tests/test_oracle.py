@@ -83,10 +83,10 @@ def test_identity_names_what_determines_scores(nli_oracle: CrossEncoderOracle) -
 
 def test_identity_changes_with_template_and_direction(nli_model_path: str) -> None:
     base = make_settings(Path("/tmp"), nli_model=nli_model_path, device="cpu")
-    a = build_oracle(base)
-    b = build_oracle(base.model_copy(update={"oracle_direction": "forward"}))
-    c = build_oracle(base.model_copy(update={"oracle_template": "Memory: {text}"}))
-    d = build_oracle(base.model_copy(update={"oracle_threshold": 0.9}))
+    a = build_oracle(base.oracle, base.judge)
+    b = build_oracle(base.replace(oracle_direction="forward").oracle, base.judge)
+    c = build_oracle(base.replace(oracle_template="Memory: {text}").oracle, base.judge)
+    d = build_oracle(base.replace(oracle_threshold=0.9).oracle, base.judge)
     assert len({a.identity.digest, b.identity.digest, c.identity.digest}) == 3
     assert d.identity.digest == a.identity.digest  # threshold is not part of θ
     assert not b.symmetric and a.symmetric

@@ -123,7 +123,7 @@ def test_calibration_round_trips_and_is_bound_to_the_oracle_theta(tmp_path: Path
     # Settings wire it in: the configured oracle's θ must match the calibration's.
     settings = make_settings(tmp_path, oracle_calibration=str(path))
     with pytest.raises(OracleError, match="fitted for oracle"):
-        build_oracle(settings)
+        build_oracle(settings.oracle, settings.judge)
 
 
 # --- uncertainty band -------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def test_band_routes_uncertain_pairs_to_the_llm_judge(
 def test_band_setting_needs_a_configured_judge(tmp_path: Path, nli_model_path: str) -> None:
     settings = make_settings(tmp_path, nli_model=nli_model_path, oracle_band="0.3,0.8")
     with pytest.raises(ValueError, match="LLM_JUDGE"):
-        build_oracle(settings)
+        build_oracle(settings.oracle, settings.judge)
 
 
 # --- finetune ---------------------------------------------------------------------------------
@@ -266,13 +266,13 @@ def test_query_conditioned_oracle_is_keyed_by_question_in_the_verdict_log(
         oracle_gate="entity",
         oracle_question_template="{question} [SEP] {text}",
     )
-    oracle = build_oracle(settings)
+    oracle = build_oracle(settings.oracle, settings.judge)
     assert isinstance(oracle, EntityGatedOracle) and oracle.query_conditioned
     plain = CrossEncoderOracle(nli_model_path, device="cpu")
     q = "Which port does the payments service run on?"
     with_q = oracle.score_with_question([CONTRADICTION], q)
     assert with_q[0] != pytest.approx(float(plain.score([CONTRADICTION])[0]))
-    log = VerdictLog(open_redis(settings), Keyspace(settings.key_prefix), oracle)
+    log = VerdictLog(open_redis(settings.storage), Keyspace(settings.storage.key_prefix), oracle)
     a, b = chunk(CONTRADICTION[0]), chunk(CONTRADICTION[1])
     first = log.scores(NS, [(a, b)], q)
     assert first.misses == 1 and first.scores[0] == pytest.approx(float(with_q[0]))

@@ -17,9 +17,8 @@ from gcmem.oracle.base import OracleError
 from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.llm_judge import LLMJudgeOracle
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.settings import Settings
+from gcmem.settings import JudgeSettings, Settings
 from gcmem.storage.redis import Keyspace, open_redis
-from tests.conftest import make_settings
 from tests.test_oracle_verdicts import NS, chunk
 
 
@@ -159,16 +158,14 @@ def test_judge_behind_the_verdict_log_and_settings(
     judge: tuple[FakeJudge, str], redis_settings: Settings, tmp_path: Path
 ) -> None:
     state, url = judge
-    s = redis_settings.model_copy(
-        update={"oracle": "llm-judge", "llm_judge_url": url, "llm_judge_model": "judge-1"}
-    )
-    oracle = build_oracle(s)
+    s = redis_settings.replace(oracle="llm-judge", llm_judge_url=url, llm_judge_model="judge-1")
+    oracle = build_oracle(s.oracle, s.judge)
     assert isinstance(oracle, LLMJudgeOracle) and oracle.identity.kind == "llm-judge"
-    log = VerdictLog(open_redis(s), Keyspace(s.key_prefix), oracle)
+    log = VerdictLog(open_redis(s.storage), Keyspace(s.storage.key_prefix), oracle)
     a, b = chunk("The service runs on port 8000."), chunk("The service runs on port 8080.")
     assert list(log.decide(log.scores(NS, [(a, b)]).scores)) == [True]
     sent = len(state.requests)
     assert list(log.decide(log.scores(NS, [(a, b)]).scores)) == [True]
     assert len(state.requests) == sent  # second time from the log
     with pytest.raises(ValueError, match="LLM_JUDGE_URL"):
-        build_oracle(make_settings(tmp_path, oracle="llm-judge"))
+        build_oracle(s.oracle, JudgeSettings())

@@ -45,7 +45,9 @@ def scripted() -> ScriptedOracle:
 
 def test_each_pair_is_computed_once(redis_settings: Settings) -> None:
     oracle = scripted()
-    log = VerdictLog(open_redis(redis_settings), Keyspace(redis_settings.key_prefix), oracle)
+    log = VerdictLog(
+        open_redis(redis_settings.storage), Keyspace(redis_settings.storage.key_prefix), oracle
+    )
     first = log.scores(NS, [(A, B), (A, C), (B, C), (B, A)])  # (B, A) = (A, B) unordered
     assert oracle.calls == 1 and len(oracle.pairs_scored) == 3
     np.testing.assert_allclose(first.scores, [0.83, 0.0, 0.0, 0.83])
@@ -62,7 +64,9 @@ def test_each_pair_is_computed_once(redis_settings: Settings) -> None:
 
 def test_namespaces_do_not_share_verdicts(redis_settings: Settings) -> None:
     oracle = scripted()
-    log = VerdictLog(open_redis(redis_settings), Keyspace(redis_settings.key_prefix), oracle)
+    log = VerdictLog(
+        open_redis(redis_settings.storage), Keyspace(redis_settings.storage.key_prefix), oracle
+    )
     log.scores(NS, [(A, B)])
     log.scores("tenant-b", [(chunk("port 8000", "tenant-b"), chunk("port 8080", "tenant-b"))])
     assert oracle.calls == 2
@@ -82,12 +86,14 @@ def test_directional_oracles_key_ordered_pairs(redis_settings: Settings) -> None
             return np.array([0.9 if p == ("port 8000", "port 8080") else 0.1 for p in pairs])
 
     oracle = Forward()
-    log = VerdictLog(open_redis(redis_settings), Keyspace(redis_settings.key_prefix), oracle)
+    log = VerdictLog(
+        open_redis(redis_settings.storage), Keyspace(redis_settings.storage.key_prefix), oracle
+    )
     assert list(log.scores(NS, [(A, B), (B, A)]).scores) == [0.9, 0.1]
 
 
 def test_a_different_oracle_identity_gets_its_own_log(redis_settings: Settings) -> None:
-    client, keys = open_redis(redis_settings), Keyspace(redis_settings.key_prefix)
+    client, keys = open_redis(redis_settings.storage), Keyspace(redis_settings.storage.key_prefix)
     one, other = scripted(), ScriptedOracle(name="other-model")
     VerdictLog(client, keys, one).scores(NS, [(A, B)])
     result = VerdictLog(client, keys, other).scores(NS, [(A, B)])
@@ -101,16 +107,16 @@ def test_same_decision_after_a_process_restart(backend: str, tmp_path: Path) -> 
     url = require_real_redis() if backend == "real" else None
     s = make_settings(tmp_path, redis_url=url, ephemeral=False)
     try:
-        before = VerdictLog(open_redis(s), Keyspace(s.key_prefix), scripted())
+        before = VerdictLog(open_redis(s.storage), Keyspace(s.storage.key_prefix), scripted())
         decided = before.decide(before.scores(NS, [(A, B), (A, C)]).scores)
         if backend == "embedded":
             # The embedded server dies with the process; its snapshot carries the keyspace.
-            save_embedded(s)
+            save_embedded(s.storage)
             EmbeddedRedis._servers.clear()
         # A new process: new client, new oracle object. It scores everything 0.0, so a
         # decision of True can only come from the log.
         fresh_oracle = ScriptedOracle()
-        after = VerdictLog(open_redis(s), Keyspace(s.key_prefix), fresh_oracle)
+        after = VerdictLog(open_redis(s.storage), Keyspace(s.storage.key_prefix), fresh_oracle)
         result = after.scores(NS, [(B, A), (C, A)])
         assert fresh_oracle.calls == 0
         assert list(after.decide(result.scores)) == list(decided) == [True, False]
@@ -137,7 +143,7 @@ def test_two_racing_workers_store_one_verdict(real_redis_settings: Settings) -> 
     barrier = threading.Barrier(2)
     oracles = [RacingOracle(barrier, 0.9), RacingOracle(barrier, 0.1)]
     # Separate clients (separate connections), one shared Redis server: two workers.
-    logs = [VerdictLog(open_redis(s), Keyspace(s.key_prefix), o) for o in oracles]
+    logs = [VerdictLog(open_redis(s.storage), Keyspace(s.storage.key_prefix), o) for o in oracles]
     results: list[float] = [0.0, 0.0]
     errors: list[BaseException] = []
 
@@ -154,7 +160,9 @@ def test_two_racing_workers_store_one_verdict(real_redis_settings: Settings) -> 
         t.join(timeout=20)
     assert not errors
     assert all(o.calls == 1 for o in oracles)  # both really computed
-    stored = open_redis(s).hgetall(Keyspace(s.key_prefix).verdicts(NS, logs[0].theta))
+    stored = open_redis(s.storage).hgetall(
+        Keyspace(s.storage.key_prefix).verdicts(NS, logs[0].theta)
+    )
     assert len(stored) == 1
     (winner,) = (float(v) for v in stored.values())
     assert winner in (0.9, 0.1)

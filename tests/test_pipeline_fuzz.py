@@ -185,7 +185,7 @@ batches = st.lists(st.one_of(valid_entries(), malformed_entries()), min_size=4, 
 
 @pytest.fixture
 async def live(real_redis_settings: Settings) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
-    s = real_redis_settings.model_copy(update={"pipeline_block_ms": 20, "pipeline_batch_size": 8})
+    s = real_redis_settings.replace(pipeline_block_ms=20, pipeline_batch_size=8)
     built = create_app(
         s, roles=Roles(worker=True, query=True, http=True), memory_factory=hashing_memory
     )
@@ -204,7 +204,7 @@ async def test_fuzzed_entries_and_bodies_never_stop_the_pipeline(
     built, http = live
     t = built.runtime.topology
     processor, _ = built.runtime.require()
-    client = redis.asyncio.Redis.from_url(str(built.runtime.settings.redis_url))
+    client = redis.asyncio.Redis.from_url(str(built.runtime.settings.storage.redis_url))
     published: dict[str, Entry] = {}
     valid_ids: set[str] = set()
     http_statuses: dict[str, set[int]] = {}

@@ -25,7 +25,7 @@ from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.supervisor import Supervisor
 from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings
-from gcmem.storage.redis import open_async_redis
+from gcmem.storage.redis import Keyspace, open_async_redis
 from tests.pipeline_support import (
     data,
     drained,
@@ -49,13 +49,13 @@ ISSUE_CASES = {
 
 @pytest.fixture
 async def bus(real_redis_settings: Settings) -> AsyncIterator[redis.asyncio.Redis]:
-    client = redis.asyncio.Redis.from_url(str(real_redis_settings.redis_url))
+    client = redis.asyncio.Redis.from_url(str(real_redis_settings.storage.redis_url))
     yield client
     await client.aclose()
 
 
 def _settings(base: Settings, **changes: Any) -> Settings:
-    return base.model_copy(update={"pipeline_block_ms": 50, **changes})
+    return base.replace(pipeline_block_ms=50, **changes)
 
 
 @pytest.mark.redis
@@ -193,8 +193,10 @@ async def test_an_outage_leaves_the_batch_pending_and_blames_no_entry(
     """The index down for every entry at its last allowed delivery: an outage, not poison.
     Nothing is dead-lettered; once the index is back the same entries go through."""
     memory = hashing_memory(settings, None)
-    client = open_async_redis(settings)
-    topo = Topology.from_settings(settings, consumer="c1")
+    client = open_async_redis(settings.storage)
+    topo = Topology.from_settings(
+        settings.pipeline, Keyspace(settings.storage.key_prefix), consumer="c1"
+    )
     processor = BatchProcessor(
         MemoryRunner(memory, exclusive=True), client, topo, PipelineMetrics(client, topo)
     )
@@ -203,7 +205,7 @@ async def test_an_outage_leaves_the_batch_pending_and_blames_no_entry(
         for i in range(4):
             await client.xadd(topo.stream, data(turn(i)))  # type: ignore[arg-type]
         rows = await client.xreadgroup(topo.group, "c1", {topo.stream: ">"}, count=10)
-        last = settings.pipeline_max_attempts
+        last = settings.pipeline.max_attempts
         entries = [StreamEntry(i.decode(), f, last) for _, b in rows for i, f in b]
 
         def down(*args: Any, **kwargs: Any) -> Any:
@@ -361,7 +363,7 @@ async def test_snapshot_task_survives_a_failing_save(
     backoff and keeps snapshotting once the disk is back."""
     import gcmem.pipeline.app as app_module
 
-    s = settings.model_copy(update={"ephemeral": False, "embedded_snapshot_interval_s": 0.05})
+    s = settings.replace(ephemeral=False, embedded_snapshot_interval_s=0.05)
     calls = {"n": 0}
 
     def flaky_save(settings: Settings) -> bool:

@@ -116,16 +116,16 @@ def shared_settings(tmp_path: Path) -> Iterator[Settings]:
 def _start_worker(s: Settings, name: str, log_dir: Path) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
-        "GCMEM_REDIS_URL": str(s.redis_url),
-        "GCMEM_KEY_PREFIX": s.key_prefix,
-        "GCMEM_DATA_DIR": str(s.data_dir),
+        "GCMEM_REDIS_URL": str(s.storage.redis_url),
+        "GCMEM_KEY_PREFIX": s.storage.key_prefix,
+        "GCMEM_DATA_DIR": str(s.storage.data_dir),
         "GCMEM_EPHEMERAL": "true",
         "GCMEM_INGEST": "supersession",
         "GCMEM_FILTERS": "",
         "GCMEM_STM_SIZE": str(STM_SIZE),
         "GCMEM_PIPELINE_INDEX": "bus",
-        "GCMEM_PIPELINE_CLAIM_IDLE_MS": str(s.pipeline_claim_idle_ms),
-        "GCMEM_PIPELINE_BATCH_SIZE": str(s.pipeline_batch_size),
+        "GCMEM_PIPELINE_CLAIM_IDLE_MS": str(s.pipeline.claim_idle_ms),
+        "GCMEM_PIPELINE_BATCH_SIZE": str(s.pipeline.batch_size),
         "GCMEM_DEVICE": "cpu",
         # Two workers on two cores: one torch thread each.
         "OMP_NUM_THREADS": "1",
@@ -153,7 +153,7 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
         s, roles=Roles(worker=False, query=False, host_index=True), memory_factory=hashing_memory
     )
     topo = host.runtime.topology
-    client = redis.asyncio.Redis.from_url(str(s.redis_url))
+    client = redis.asyncio.Redis.from_url(str(s.storage.redis_url))
     workers: list[subprocess.Popen[bytes]] = []
     try:
         async with running(host):
@@ -198,7 +198,7 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
             }
             expected: dict[str, list[str]] = {}
             for t in turns:
-                chunks = chunk_turn(Turn.model_validate(t), s.chunk_max_chars)
+                chunks = chunk_turn(Turn.model_validate(t), s.memory.chunk_max_chars)
                 assert len(chunks) == 1
                 expected.setdefault(t["namespace"], []).append(chunks[0].id)
             runner = host.runtime.runner
@@ -244,7 +244,7 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
     assert found == {cid for ids in expected.values() for cid in ids}
 
     # STM: the newest N chunks per namespace, whatever the delivery order.
-    stm = RedisShortTermBuffer(open_redis(s), Keyspace(s.key_prefix), STM_SIZE)
+    stm = RedisShortTermBuffer(open_redis(s.storage), Keyspace(s.storage.key_prefix), STM_SIZE)
     for n in range(NAMESPACES):
         ns = f"ns-{n}"
         newest = sorted((t for t in turns if t["namespace"] == ns), key=lambda t: t["ts"])
@@ -252,14 +252,20 @@ async def test_sigkilled_worker_loses_and_duplicates_nothing(
         assert [c.id for c in stm.recent(ns)] == want
 
     # Ledger: equal to one process ingesting the same turns in order; one open version per key.
-    pipeline_state = _ledger_state(SupersessionLedger(open_redis(s), Keyspace(s.key_prefix)))
-    reference = make_settings(tmp_path / "ref", redis_url=s.redis_url, ingest=["supersession"])
+    pipeline_state = _ledger_state(
+        SupersessionLedger(open_redis(s.storage), Keyspace(s.storage.key_prefix))
+    )
+    reference = make_settings(
+        tmp_path / "ref", redis_url=s.storage.redis_url, ingest=["supersession"]
+    )
     try:
         with Memory(reference, embedder=HashingEmbedder()) as memory:
             for start in range(0, len(turns), 500):
                 memory.ingest(turns[start : start + 500])
         reference_state = _ledger_state(
-            SupersessionLedger(open_redis(reference), Keyspace(reference.key_prefix))
+            SupersessionLedger(
+                open_redis(reference.storage), Keyspace(reference.storage.key_prefix)
+            )
         )
     finally:
         cleanup_prefix(reference)
@@ -312,7 +318,7 @@ async def _group_lag(client: redis.asyncio.Redis, stream: str, group: str) -> in
 
 
 async def _dlq_len(s: Settings, key: str) -> int:
-    client = redis.asyncio.Redis.from_url(str(s.redis_url))
+    client = redis.asyncio.Redis.from_url(str(s.storage.redis_url))
     try:
         return int(await client.xlen(key))
     finally:

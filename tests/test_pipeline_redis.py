@@ -18,11 +18,12 @@ import redis.asyncio
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
+from gcmem import AsyncMemoryClient, MemoryClient, Turn
 from gcmem.cli import app as cli_app
-from gcmem.integrations.bus import BusClient
+from gcmem.integrations.bus import BusClient, SyncBusClient
 from gcmem.models import RetrievalResult
 from gcmem.pipeline.app import Roles, create_app
-from gcmem.pipeline.query import QueryReply, request_body
+from gcmem.pipeline.query import QueryError, QueryReply, request_body
 from gcmem.settings import Settings
 from gcmem.storage.ledger import SupersessionLedger
 from gcmem.storage.redis import Keyspace, open_redis
@@ -44,13 +45,13 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 async def bus(real_redis_settings: Settings) -> AsyncIterator[redis.asyncio.Redis]:
-    client = redis.asyncio.Redis.from_url(str(real_redis_settings.redis_url))
+    client = redis.asyncio.Redis.from_url(str(real_redis_settings.storage.redis_url))
     yield client
     await client.aclose()
 
 
 def _settings(base: Settings, **changes: Any) -> Settings:
-    return base.model_copy(update={"pipeline_block_ms": 50, **changes})
+    return base.replace(pipeline_block_ms=50, **changes)
 
 
 async def test_malformed_corpus_is_dead_lettered_around_valid_turns(
@@ -88,8 +89,8 @@ async def test_malformed_corpus_is_dead_lettered_around_valid_turns(
 
     # The CLI lists them (JSON lines) and replays one: a fixed copy would now go through.
     env = {
-        "GCMEM_REDIS_URL": str(s.redis_url),
-        "GCMEM_KEY_PREFIX": s.key_prefix,
+        "GCMEM_REDIS_URL": str(s.storage.redis_url),
+        "GCMEM_KEY_PREFIX": s.storage.key_prefix,
     }
     runner = CliRunner()
     # (in a thread: the CLI runs its own event loop)
@@ -139,8 +140,12 @@ async def test_dead_letter_survives_a_crash_before_the_ack_exactly_once(
     from gcmem.storage.redis import open_async_redis
 
     memory = hashing_memory(real_redis_settings, None)
-    client = open_async_redis(real_redis_settings)
-    topo = Topology.from_settings(real_redis_settings, consumer="c1")
+    client = open_async_redis(real_redis_settings.storage)
+    topo = Topology.from_settings(
+        real_redis_settings.pipeline,
+        Keyspace(real_redis_settings.storage.key_prefix),
+        consumer="c1",
+    )
     processor = BatchProcessor(
         MemoryRunner(memory, exclusive=True), client, topo, PipelineMetrics(client, topo)
     )
@@ -243,7 +248,7 @@ async def test_two_workers_superseding_one_key_leave_one_open_assertion(
         await wait_until(lambda: drained(bus, t.stream, t.group), timeout=120, what="ingest")
         per_worker = [a.runtime.require()[0].totals["processed"] for a in apps]
     assert sum(per_worker) == n and min(per_worker) > 0, per_worker
-    ledger = SupersessionLedger(open_redis(s), Keyspace(s.key_prefix))
+    ledger = SupersessionLedger(open_redis(s.storage), Keyspace(s.storage.key_prefix))
     versions = ledger.versions("ns-a", "payments service", "port")
     open_rows = [v for v in versions if v.open]
     assert len(open_rows) == 1 and open_rows[0].object == str(9000 + n - 1)
@@ -254,7 +259,7 @@ async def test_two_workers_superseding_one_key_leave_one_open_assertion(
 
 async def test_embedded_bus_runs_worker_and_queries_in_one_process(settings: Settings) -> None:
     """No Redis server: the embedded Redis is exposed over TCP for FastStream."""
-    s = settings.model_copy(update={"pipeline_block_ms": 50})
+    s = settings.replace(pipeline_block_ms=50)
     built = create_app(s, roles=Roles(worker=True, query=True), memory_factory=hashing_memory)
     assert built.runtime.embedded_bus is not None and built.url.startswith("redis://127.0.0.1:")
     t = built.runtime.topology
@@ -277,3 +282,52 @@ def test_worker_without_redis_url_says_what_to_do() -> None:
     result = CliRunner().invoke(cli_app, ["worker"], env={"GCMEM_REDIS_URL": None})
     assert result.exit_code == 2
     assert "serve --with-worker" in result.output
+
+
+async def test_sync_and_async_clients_in_process_and_over_the_bus_agree(
+    real_redis_settings: Settings, bus: redis.asyncio.Redis
+) -> None:
+    """One client interface, four implementations: ``Memory`` (sync and async) in process,
+    ``SyncBusClient`` and ``BusClient`` against a worker on the real Redis server. The same
+    turns in, the same ``RetrievalResult`` out."""
+    s = _settings(real_redis_settings)
+    built = create_app(s, roles=Roles(worker=True, query=True), memory_factory=hashing_memory)
+    t = built.runtime.topology
+    question = "Which port does service 3 listen on?"
+    as_of = datetime(2026, 6, 1, tzinfo=UTC)  # one point in time for every call
+    turns = [Turn.model_validate(turn(i)) for i in range(12)]
+    async with running(built):
+        memory = built.runtime.memory
+        assert memory is not None
+        sync_bus = SyncBusClient(s)
+        async_bus = BusClient(s)
+        assert isinstance(memory, MemoryClient) and isinstance(memory, AsyncMemoryClient)
+        assert isinstance(sync_bus, MemoryClient) and not isinstance(sync_bus, AsyncMemoryClient)
+        assert isinstance(async_bus, AsyncMemoryClient)
+
+        # The sync client blocks: it runs in a thread so this loop keeps serving the worker.
+        ids = await asyncio.to_thread(sync_bus.ingest, turns)
+        assert len(ids) == len(turns) and all("-" in i for i in ids)
+        await wait_until(lambda: drained(bus, t.stream, t.group), timeout=60, what="ingest")
+        assert memory.index.count("ns-a") == len(turns)
+
+        library = memory.retrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        library_async = await memory.aretrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        via_sync = await asyncio.to_thread(
+            sync_bus.retrieve, question, namespace="ns-a", k=5, as_of=as_of
+        )
+        async with async_bus:
+            via_async = await async_bus.aretrieve(question, namespace="ns-a", k=5, as_of=as_of)
+        expected = library.model_dump(mode="json", exclude={"timings_ms"})
+        assert library.kept, "the query found something to compare"
+        for other in (library_async, via_sync, via_async):
+            assert type(other) is RetrievalResult
+            assert other.model_dump(mode="json", exclude={"timings_ms"}) == expected
+
+        # An error reply surfaces the same way on the sync twin.
+        too_many = s.memory.max_k + 1
+        with pytest.raises(QueryError) as refused:
+            await asyncio.to_thread(sync_bus.retrieve, question, namespace="ns-a", k=too_many)
+        assert refused.value.kind == "invalid"
+        await asyncio.to_thread(sync_bus.close)
+        await asyncio.to_thread(sync_bus.close)  # idempotent

@@ -25,7 +25,7 @@ from gcmem.pipeline.reclaim import Reclaimer
 from gcmem.pipeline.runner import MemoryRunner
 from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings
-from gcmem.storage.redis import open_async_redis
+from gcmem.storage.redis import Keyspace, open_async_redis
 from tests.conftest import make_settings
 from tests.pipeline_support import (
     assert_dead_letter_written_once_across_a_crash,
@@ -71,8 +71,10 @@ async def test_valid_entry_decodes_raw_and_in_faststream_envelope() -> None:
 @pytest.fixture
 async def processor(settings: Settings) -> AsyncIterator[BatchProcessor]:
     memory = hashing_memory(settings, None)
-    client = open_async_redis(settings)
-    topo = Topology.from_settings(settings, consumer="c1")
+    client = open_async_redis(settings.storage)
+    topo = Topology.from_settings(
+        settings.pipeline, Keyspace(settings.storage.key_prefix), consumer="c1"
+    )
     proc = BatchProcessor(
         MemoryRunner(memory, exclusive=True), client, topo, PipelineMetrics(client, topo)
     )
@@ -241,7 +243,7 @@ def test_http_auth_scopes_tokens_to_namespaces(tmp_path: Path) -> None:
         http_token=SecretStr("admin"),
         http_namespace_tokens={"team-a": SecretStr("tok-a")},
     )
-    auth = HttpAuth(s)
+    auth = HttpAuth(s.http)
 
     class Req:
         def __init__(self, token: str | None) -> None:
@@ -383,7 +385,7 @@ def test_asyncapi_documents_every_message_payload(tmp_path: Path) -> None:
 
 async def test_bus_queries_are_bounded_and_never_go_unanswered(test_app: PipelineApp) -> None:
     requests = test_app.runtime.topology.query_requests
-    max_k = test_app.runtime.settings.max_k
+    max_k = test_app.runtime.settings.memory.max_k
     over = await test_app.broker.request({"query": "x", "k": max_k + 1}, list=requests)
     reply = QueryReply.model_validate(await over.decode())
     assert not reply.ok and reply.error_kind == "invalid" and "GCMEM_MAX_K" in (reply.error or "")

@@ -187,7 +187,7 @@ def spread_namespaces(client: redis.cluster.RedisCluster, keys: Keyspace, n: int
 
 
 def cluster_client(settings: Settings) -> redis.cluster.RedisCluster:
-    client = open_redis(settings)
+    client = open_redis(settings.storage)
     assert isinstance(client, redis.cluster.RedisCluster)
     return client
 
@@ -199,7 +199,7 @@ def test_cluster_setting_needs_a_server_url(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="only database 0"):
         load_settings(data_dir=tmp_path, redis_url="redis://h:7000/3", redis_cluster=True)
     ok = load_settings(data_dir=tmp_path, redis_url="redis://h:7000", redis_cluster=True)
-    assert ok.redis_cluster
+    assert ok.storage.redis_cluster
 
 
 def test_the_bus_refuses_a_cluster_with_a_clear_error(tmp_path: Path) -> None:
@@ -216,7 +216,7 @@ def test_the_bus_refuses_a_cluster_with_a_clear_error(tmp_path: Path) -> None:
 @pytest.mark.redis_cluster
 def test_clients_are_cluster_clients(cluster_settings: Settings) -> None:
     client = cluster_client(cluster_settings)
-    assert is_cluster(client) and is_cluster(open_async_redis(cluster_settings))
+    assert is_cluster(client) and is_cluster(open_async_redis(cluster_settings.storage))
     assert len(client.get_primaries()) == NODES
     assert client.ping()
 
@@ -236,8 +236,8 @@ def test_memory_supersession_and_dominance_through_the_cluster(
     contradicted statement, the STM serves the newest."""
     # the scripted κ contradicts a pair the anchoring rule would only surface ("winded" /
     # "jogged" share no attribute word): this test is about the cluster data path
-    s = cluster_settings.model_copy(update={"stm_size": 2, "dominance_anchor": False})
-    keys = Keyspace(s.key_prefix)
+    s = cluster_settings.replace(stm_size=2, dominance_anchor=False)
+    keys = Keyspace(s.storage.key_prefix)
     client = cluster_client(s)
     namespaces = spread_namespaces(client, keys, 2)
     oracle = ScriptedOracle()
@@ -276,7 +276,7 @@ def test_memory_supersession_and_dominance_through_the_cluster(
 def test_stm_keeps_newest_n_under_concurrent_appends(cluster_settings: Settings) -> None:
     from gcmem.storage.stm import RedisShortTermBuffer
 
-    keys = Keyspace(cluster_settings.key_prefix)
+    keys = Keyspace(cluster_settings.storage.key_prefix)
     capacity, writers = 10, 8
     chunks = [
         Chunk.from_turn(
@@ -289,7 +289,7 @@ def test_stm_keeps_newest_n_under_concurrent_appends(cluster_settings: Settings)
     barrier = threading.Barrier(writers)
 
     def writer(shard: list[Chunk]) -> None:
-        buf = RedisShortTermBuffer(open_redis(cluster_settings), keys, capacity)
+        buf = RedisShortTermBuffer(open_redis(cluster_settings.storage), keys, capacity)
         barrier.wait()
         for j in range(0, len(shard), 5):
             buf.push(list(reversed(shard[j : j + 5])))
@@ -326,7 +326,7 @@ def test_resolution_policies_on_a_cluster(cluster_settings: Settings) -> None:
     from gcmem.storage.ledger.policy import PolicyTable
 
     client = cluster_client(cluster_settings)
-    keys = Keyspace(cluster_settings.key_prefix)
+    keys = Keyspace(cluster_settings.storage.key_prefix)
     table = PolicyTable(
         rules=(
             PolicyRule(relation="port", policy="confirm"),
@@ -354,7 +354,7 @@ def test_resolution_policies_on_a_cluster(cluster_settings: Settings) -> None:
 @pytest.mark.redis_cluster
 def test_ledger_supersedes_in_namespaces_on_different_slots(cluster_settings: Settings) -> None:
     client = cluster_client(cluster_settings)
-    keys = Keyspace(cluster_settings.key_prefix)
+    keys = Keyspace(cluster_settings.storage.key_prefix)
     a, b, c = spread_namespaces(client, keys, 3)
     assert len({client.keyslot(keys.ledger_key_index(ns)) for ns in (a, b, c)}) == 3
     ledger = SupersessionLedger(client, keys)
@@ -395,7 +395,7 @@ def test_scripts_are_reloaded_on_a_node_that_lost_them(cluster_settings: Setting
     """A restarted or failed-over master has no scripts: the cluster path loads and retries
     instead of failing the write."""
     client = cluster_client(cluster_settings)
-    keys = Keyspace(cluster_settings.key_prefix)
+    keys = Keyspace(cluster_settings.storage.key_prefix)
     (ns,) = spread_namespaces(client, keys, 1)
     ledger = SupersessionLedger(client, keys)
     ledger.record([_chunk(ns, "r1", "The payments service runs on port 8000.", 0)], chunk_facts)
@@ -411,7 +411,7 @@ def test_scripts_are_reloaded_on_a_node_that_lost_them(cluster_settings: Setting
 def test_verdict_log_insert_if_absent(cluster_settings: Settings) -> None:
     """Two workers with the same θ race on a pair: the first score stored is what both use."""
     client = cluster_client(cluster_settings)
-    keys = Keyspace(cluster_settings.key_prefix)
+    keys = Keyspace(cluster_settings.storage.key_prefix)
     a, b = spread_namespaces(client, keys, 2)
     first, second = ScriptedOracle(), ScriptedOracle()
     first.contradict(WINDED, JOGGED, 0.9)
@@ -439,7 +439,7 @@ def test_verdict_log_insert_if_absent(cluster_settings: Settings) -> None:
 @pytest.mark.redis_cluster
 def test_usage_counters(cluster_settings: Settings) -> None:
     client = cluster_client(cluster_settings)
-    keys = Keyspace(cluster_settings.key_prefix)
+    keys = Keyspace(cluster_settings.storage.key_prefix)
     a, b = spread_namespaces(client, keys, 2)
     usage = UsageCounter(client, keys)
     usage.record(a, ["x", "y", "x"])

@@ -145,7 +145,7 @@ def test_latest_everywhere_without_rules(tmp_path: Path) -> None:
 
 
 def test_confirming_promotes_and_flags(chain_settings: Settings) -> None:
-    s = chain_settings.model_copy(update={"supersession_gc": True})
+    s = chain_settings.replace(supersession_gc=True)
     with memory(s) as mem:
         mem.ingest(STREAM)
         [held] = mem.pending("chain")
@@ -166,20 +166,18 @@ def test_confirming_promotes_and_flags(chain_settings: Settings) -> None:
 
 @pytest.mark.redis
 async def test_confirm_over_http(real_redis_settings: Settings) -> None:
-    s = real_redis_settings.model_copy(
-        update={
-            "pipeline_block_ms": 50,
-            "ledger_policies": [PolicyRule.model_validate(r) for r in RULES],
-            "top_k": 20,
-            "stm_size": 0,
-            "filters": ["supersession"],
-        }
+    s = real_redis_settings.replace(
+        pipeline_block_ms=50,
+        ledger_policies=[PolicyRule.model_validate(r) for r in RULES],
+        top_k=20,
+        stm_size=0,
+        filters=["supersession"],
     )
     built = create_app(
         s, roles=Roles(worker=True, query=True, http=True), memory_factory=hashing_memory
     )
     t = built.runtime.topology
-    bus = redis.asyncio.Redis.from_url(str(s.redis_url))
+    bus = redis.asyncio.Redis.from_url(str(s.storage.redis_url))
     try:
         async with (
             serving_http(built, free_port()) as base,
@@ -219,7 +217,7 @@ async def test_confirm_over_http(real_redis_settings: Settings) -> None:
 
 
 def test_an_outweighed_value_is_not_flagged_and_can_take_over(chain_settings: Settings) -> None:
-    s = chain_settings.model_copy(update={"supersession_gc": True})
+    s = chain_settings.replace(supersession_gc=True)
     with memory(s) as mem:
         mem.ingest(STREAM[2:5])  # dose: 100 mg (ehr) twice, then 200 mg (chat) once
 

@@ -33,7 +33,7 @@ def table(*rules: dict[str, object], **kw: object) -> PolicyTable:
 
 def make(settings: Settings, policies: PolicyTable) -> SupersessionLedger:
     return SupersessionLedger(
-        open_redis(settings), Keyspace(settings.key_prefix), policies=policies
+        open_redis(settings.storage), Keyspace(settings.storage.key_prefix), policies=policies
     )
 
 
@@ -110,7 +110,7 @@ def test_policy_file_and_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("GCMEM_LEDGER_POLICY_FILE", str(path))
     monkeypatch.setenv("GCMEM_LEDGER_POLICIES", '[{"relation": "dose", "policy": "evidence"}]')
     monkeypatch.setenv("GCMEM_LEDGER_SOURCE_TRUST", '{"chat": 0.25}')
-    t = PolicyTable.from_settings(load_settings())
+    t = PolicyTable.from_settings(load_settings().ledger)
     assert [r.policy for r in t.rules] == ["evidence", "confirm", "accumulate"]  # env first
     assert t.weight("ehr") == 3 and t.weight("chat") == 0.25 and t.weight(None) == 1.0
     assert t.resolve(NS, "p", "medication").confirm_ttl_s == 120
@@ -260,8 +260,8 @@ def test_a_judge_is_consulted_once_per_question_and_replayed(redis_settings: Set
         return random.choice(["confirm", "reject", "hold"])  # nondeterministic on purpose
 
     rules = table({"relation": "medication", "policy": "confirm"})
-    prefix = redis_settings.key_prefix
-    client = open_redis(redis_settings)
+    prefix = redis_settings.storage.key_prefix
+    client = open_redis(redis_settings.storage)
     finals = []
     for _ in range(3):
         ledger = SupersessionLedger(client, Keyspace(prefix), policies=rules, judge=judge)  # type: ignore[arg-type]
@@ -438,9 +438,9 @@ def test_ledger_cli_policies_pending_confirm_decisions(
     )
     s = real_redis_settings
     monkeypatch.setenv("GCMEM_LEDGER_POLICY_FILE", str(path))
-    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.key_prefix)
-    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.redis_url))
-    ledger = make(s, PolicyTable.from_settings(load_settings()))
+    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.storage.key_prefix)
+    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.storage.redis_url))
+    ledger = make(s, PolicyTable.from_settings(load_settings().ledger))
     put(ledger, "aspirin", 1, "t1", source="gp")
     put(ledger, "ibuprofen", 2, "t2", source="chat")
     runner = CliRunner()

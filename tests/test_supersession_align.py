@@ -28,14 +28,7 @@ def turn(tid: str, text: str, days: float) -> Turn:
 
 def make(settings: Settings, embedder: HashingEmbedder, **over: object) -> Memory:
     # the read-time decisions are the subject: flagged chunks stay in the search
-    s = settings.model_copy(
-        update={
-            "filters": ["supersession"],
-            "stm_size": 0,
-            "supersession_exclude": False,
-            **over,
-        }
-    )
+    s = settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False, **over)
     return Memory(s, embedder=embedder)
 
 

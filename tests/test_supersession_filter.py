@@ -17,7 +17,7 @@ from gcmem.filters.registry import build
 from gcmem.filters.supersession import SupersessionStage
 from gcmem.memory import Memory
 from gcmem.models import Fact, Turn
-from gcmem.settings import Settings
+from gcmem.settings import Settings, load_settings
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
@@ -36,9 +36,7 @@ def turn(tid: str, text: str, when: float, **extra: object) -> Turn:
 @pytest.fixture
 def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
     # the read-time pre-filter is the subject here: flagged chunks stay in the search
-    s = redis_settings.model_copy(
-        update={"filters": ["supersession"], "stm_size": 0, "supersession_exclude": False}
-    )
+    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False)
     with Memory(s, embedder=hashing_embedder) as m:
         yield m
 
@@ -175,13 +173,8 @@ def test_explicit_facts_bypass_extraction(memory: Memory) -> None:
 def test_exclude_setting_applies_to_present_queries_only(
     redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
-    s = redis_settings.model_copy(
-        update={
-            "filters": [],
-            "ingest": ["supersession"],
-            "stm_size": 0,
-            "supersession_exclude": True,
-        }
+    s = redis_settings.replace(
+        filters=[], ingest=["supersession"], stm_size=0, supersession_exclude=True
     )
     with Memory(s, embedder=hashing_embedder) as memory:
         memory.ingest(TIMELINE[:3])
@@ -194,9 +187,7 @@ def test_exclude_setting_applies_to_present_queries_only(
 def test_write_time_gc_can_be_off(
     redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
-    s = redis_settings.model_copy(
-        update={"filters": ["supersession"], "stm_size": 0, "supersession_gc": False}
-    )
+    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_gc=False)
     with Memory(s, embedder=hashing_embedder) as memory:
         memory.ingest(TIMELINE[:2])
         present = memory.candidates(QUESTION, namespace=NS, k=10, stm=False, exclude_flagged=True)
@@ -215,7 +206,7 @@ def test_documents_from_other_retrievers(tmp_path: Path, hashing_embedder: Hashi
     """The framework adapters' per-call scratch ledger runs the same stage."""
     from gcmem.memory.documents import DocumentFilter, ExternalDocument
 
-    settings = Settings(data_dir=tmp_path, ephemeral=True, filters=["supersession"])  # type: ignore[call-arg]
+    settings = load_settings(data_dir=tmp_path, ephemeral=True, filters=["supersession"])
     docs = [
         ExternalDocument("The payments service runs on port 8080.", day(3), 0.9, id="new"),
         ExternalDocument("The payments service runs on port 8000.", day(0), 0.8, id="old"),
@@ -236,13 +227,13 @@ def test_ledger_cli(
 
     from gcmem.cli import app
 
-    s = redis_settings.model_copy(update={"filters": ["supersession"]})
+    s = redis_settings.replace(filters=["supersession"])
     with Memory(s, embedder=hashing_embedder) as memory:
         memory.ingest(TIMELINE[:2])
-    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.data_dir))
-    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.key_prefix)
-    if s.redis_url:
-        monkeypatch.setenv("GCMEM_REDIS_URL", s.redis_url)
+    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.storage.data_dir))
+    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.storage.key_prefix)
+    if s.storage.redis_url:
+        monkeypatch.setenv("GCMEM_REDIS_URL", s.storage.redis_url)
     runner = CliRunner()
     keys = runner.invoke(app, ["ledger", "keys", "--namespace", NS, "--json"])
     assert keys.exit_code == 0, keys.output

@@ -28,7 +28,9 @@ def day(n: float) -> datetime:
 
 @pytest.fixture
 def ledger(redis_settings: Settings) -> SupersessionLedger:
-    return SupersessionLedger(open_redis(redis_settings), Keyspace(redis_settings.key_prefix))
+    return SupersessionLedger(
+        open_redis(redis_settings.storage), Keyspace(redis_settings.storage.key_prefix)
+    )
 
 
 def put(
@@ -266,15 +268,15 @@ def test_record_batches_with_chunk_status(ledger: SupersessionLedger) -> None:
 def test_sixteen_concurrent_writers_one_key(redis_settings: Settings) -> None:
     """16 workers, their own connections, one (subject, relation), 16 different objects, all
     released at once: exactly one open version, every loser in an audit row."""
-    keys = Keyspace(redis_settings.key_prefix)
+    keys = Keyspace(redis_settings.storage.key_prefix)
     barrier = threading.Barrier(16)
     errors: list[BaseException] = []
 
     def worker(i: int) -> None:
         try:
-            client = open_redis(redis_settings)
+            client = open_redis(redis_settings.storage)
             if isinstance(client, fakeredis.FakeRedis):
-                client = open_redis(redis_settings)  # its own client on the shared server
+                client = open_redis(redis_settings.storage)  # its own client on the shared server
             ledger = SupersessionLedger(client, keys)
             barrier.wait()
             fact = Fact(subject="payments service", relation="port", object=str(8000 + i))
@@ -290,7 +292,7 @@ def test_sixteen_concurrent_writers_one_key(redis_settings: Settings) -> None:
     for t in threads:
         t.join()
     assert not errors
-    ledger = SupersessionLedger(open_redis(redis_settings), keys)
+    ledger = SupersessionLedger(open_redis(redis_settings.storage), keys)
     rows = ledger.versions(NS, "payments service", "port")
     assert len(rows) == 16
     assert sum(r.open for r in rows) == 1

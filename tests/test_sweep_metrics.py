@@ -32,7 +32,7 @@ from gcmem.models import Chunk, ScoredChunk, chunk_id, content_hash
 from gcmem.oracle.base import ConflictOracle
 from gcmem.oracle.pairs import no_facts
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.settings import Settings
+from gcmem.settings import load_settings
 from gcmem.storage.redis import Keyspace, open_redis
 from tests.doubles import HashingEmbedder
 
@@ -349,16 +349,16 @@ def test_multi_factor_behaves_as_defined() -> None:
 
 
 def test_baselines_are_registered_stages(tmp_path: Path) -> None:
-    settings = Settings(
+    settings = load_settings(
         data_dir=tmp_path, ephemeral=True, top_k=4, baseline_k=2, multifactor_weights=[1, 0, 0, 0]
     )
-    client = open_redis(settings)
+    client = open_redis(settings.storage)
     res = Resources(settings, client, Keyspace("t"), index=None, embedder=HashingEmbedder())  # type: ignore[arg-type]
     ts, mf = build_filters(["timestamp-rerank", "multi-factor"], res)
     assert isinstance(ts, TimestampRerank) and ts.k == 2
     assert isinstance(mf, MultiFactorRanker) and mf.k == 2 and mf.weights[0] == 1.0
     with pytest.raises(ValueError, match="4 non-negative weights"):
-        Settings(multifactor_weights=[1, 2])
+        load_settings(multifactor_weights=[1, 2])
 
 
 # --- the record store ----------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def cid(tid: str, ns: str = NS) -> str:
 
 @pytest.fixture
 def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
-    s = redis_settings.model_copy(update={"filters": ["supersession"], "stm_size": 0})
+    s = redis_settings.replace(filters=["supersession"], stm_size=0)
     with Memory(s, embedder=hashing_embedder) as m:
         yield m
 
@@ -75,7 +75,7 @@ def flags(memory: Memory, ns: str = NS) -> dict[str, dict[str, object]]:
 
 
 def test_exclusion_is_on_by_default() -> None:
-    assert Settings().supersession_exclude is True
+    assert Settings().supersession.exclude is True
 
 
 def test_flag_records_who_why_when_and_explain_matches_the_read_time_drop(
@@ -156,9 +156,7 @@ def test_gc_rebuild_and_why_through_the_cli(
     hashing_embedder: HashingEmbedder,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    s = real_redis_settings.model_copy(
-        update={"filters": ["supersession"], "stm_size": 0, "ephemeral": False}
-    )
+    s = real_redis_settings.replace(filters=["supersession"], stm_size=0, ephemeral=False)
     chain = [
         turn("a", "The API base path for the project is /api/v1.", 0),
         turn("b", "The API base path for the project is /api/v2.", 1),
@@ -173,15 +171,15 @@ def test_gc_rebuild_and_why_through_the_cli(
     assert set(expected["other"]) == {cid("x", "other")}
 
     # damage the derived state: flags lost, and one flag the ledger does not back
-    index = open_index(s)
+    index = open_index(s.storage)
     index.set_payload(NS, [cid("a"), cid("b")], {SUPERSEDED_FLAG: False, FLAG_RECORD: None})
     index.set_payload(NS, [cid("c")], {SUPERSEDED_FLAG: True, FLAG_RECORD: {"stage": "bogus"}})
     index.set_payload("other", [cid("x", "other")], {SUPERSEDED_FLAG: False})
     index.close()
 
-    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.data_dir))
-    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.key_prefix)
-    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.redis_url))
+    monkeypatch.setenv("GCMEM_DATA_DIR", str(s.storage.data_dir))
+    monkeypatch.setenv("GCMEM_KEY_PREFIX", s.storage.key_prefix)
+    monkeypatch.setenv("GCMEM_REDIS_URL", str(s.storage.redis_url))
     runner = CliRunner()
     one = runner.invoke(cli_app, ["gc", "rebuild", "--namespace", NS])
     assert one.exit_code == 0, one.output
@@ -194,7 +192,7 @@ def test_gc_rebuild_and_why_through_the_cli(
         {"namespace": NS, "chunks": 3, "flagged": 2, "cleared": 0},
     ]
 
-    index = open_index(s)
+    index = open_index(s.storage)
     assert isinstance(index, FlagIndex)
     for ns in (NS, "other"):
         rebuilt = index.flag_records(ns, [c for _, c in index.flagged(ns)])
@@ -268,8 +266,8 @@ def _chunks(memory: Memory, ns: str, ids: list[str]) -> list[Chunk]:
 def test_two_workers_never_leave_a_dominated_chunk_unflagged_or_a_stale_record(
     real_redis_settings: Settings,
 ) -> None:
-    s = real_redis_settings.model_copy(update={"filters": ["supersession"], "stm_size": 0})
-    shared = open_index(s)
+    s = real_redis_settings.replace(filters=["supersession"], stm_size=0)
+    shared = open_index(s.storage)
     workers = [Memory(s, embedder=HashingEmbedder(), index=shared) for _ in range(2)]
     assert workers[0].redis is not workers[1].redis
     ns = "race"
@@ -323,13 +321,11 @@ def test_two_workers_never_leave_a_dominated_chunk_unflagged_or_a_stale_record(
 
 
 async def test_why_over_http(real_redis_settings: Settings) -> None:
-    s = real_redis_settings.model_copy(
-        update={
-            "pipeline_block_ms": 50,
-            "filters": ["supersession"],
-            "http_token": SecretStr("admin-token"),
-            "http_namespace_tokens": {"ns-a": SecretStr("token-a")},
-        }
+    s = real_redis_settings.replace(
+        pipeline_block_ms=50,
+        filters=["supersession"],
+        http_token=SecretStr("admin-token"),
+        http_namespace_tokens={"ns-a": SecretStr("token-a")},
     )
     built = create_app(
         s, roles=Roles(worker=True, query=True, http=True), memory_factory=hashing_memory
@@ -424,8 +420,8 @@ class _InterleavingIndex:
 def test_a_flag_record_written_from_a_stale_read_is_rewritten(
     real_redis_settings: Settings,
 ) -> None:
-    s = real_redis_settings.model_copy(update={"filters": ["supersession"], "stm_size": 0})
-    shared = open_index(s)
+    s = real_redis_settings.replace(filters=["supersession"], stm_size=0)
+    shared = open_index(s.storage)
     other = Memory(s, embedder=HashingEmbedder(), index=shared)
     late = turn("z", "The payments service runs on port 9000.", 1)
     racing = _InterleavingIndex(shared, lambda: other.ingest([late]))
@@ -447,9 +443,7 @@ def test_frame_aligned_flags_are_explained_and_rebuilt(
 ) -> None:
     """A change no grammar keys (alignment only): flagged with a record, explained, and kept
     by a rebuild, which follows the stage's rule (unit maps included)."""
-    s = redis_settings.model_copy(
-        update={"filters": ["supersession"], "stm_size": 0, "supersession_grammar": False}
-    )
+    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_grammar=False)
     with Memory(s, embedder=hashing_embedder) as memory:
         memory.ingest([turn("d1", "The local dev server listens on port 3000.", 0)])
         memory.ingest([turn("d2", "The local dev server listens on port 5173.", 2)])

@@ -33,7 +33,7 @@ from gcmem.facts.chunking import split_sentences
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
 from gcmem.oracle.pairs import ledger_facts, plan_pairs, read_facts
 from gcmem.oracle.relatedness import anchored, entities
-from gcmem.settings import Settings
+from gcmem.settings import Settings, load_settings
 
 
 def _label(instance: Instance, ns: str, older_turn: str, newer_turn: str) -> str:
@@ -68,7 +68,7 @@ def collect(
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="gcmem-pairs-") as tmp:
-        settings = Settings(
+        settings = load_settings(
             data_dir=Path(tmp),
             ephemeral=True,
             redis_url=None,
@@ -179,8 +179,8 @@ def cli(
         return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     s = Settings()
-    embedder = CachedEmbedder(TransformerEmbedder(s.embedder))
-    oracle = CrossEncoderOracle(s.nli_model, direction="forward", max_length=s.oracle_max_length)
+    embedder = CachedEmbedder(TransformerEmbedder(s.models.embedder))
+    oracle = CrossEncoderOracle(s.oracle.model, direction="forward", max_length=s.oracle.max_length)
     rows: list[dict[str, Any]] = []
     for name in sets:
         for row in collect(

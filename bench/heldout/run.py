@@ -40,7 +40,7 @@ from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.memory.candidates import CandidateSet
 from gcmem.models import Decision, RetrievalResult
-from gcmem.settings import Settings
+from gcmem.settings import Settings, load_settings
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
 
@@ -200,7 +200,7 @@ def _memory(name: str, overrides: Mapping[str, Any], embedder: Embedder, data_di
         "key_prefix": f"noharm-{uuid.uuid4().hex[:10]}",
         "stm_size": 0,
     }
-    return Memory(Settings(**{**base, **overrides}), embedder=embedder)
+    return Memory(load_settings(**{**base, **overrides}), embedder=embedder)
 
 
 def _namespace(instance: Instance) -> str:
@@ -341,7 +341,7 @@ def cli(
         conds = {n: c for n, c in conds.items() if n in only}
     n = 6 if smoke else limit
     data = {s: load_set(s, split, limit=n) for s in sets}
-    embedder = CachedEmbedder(TransformerEmbedder(Settings().embedder))
+    embedder = CachedEmbedder(TransformerEmbedder(Settings().models.embedder))
     report = evaluate(data, conds, embedder=embedder, k=k)
     report["split"] = split
     write_report(report, out, tag or ("smoke" if smoke else split))

@@ -53,7 +53,7 @@ from gcmem.normalize import normalize_key
 from gcmem.oracle.base import ConflictOracle, OracleIdentity, Pair
 from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.pairs import no_facts
-from gcmem.settings import Settings
+from gcmem.settings import Settings, load_settings
 
 CONDITIONS = ("rag", "timestamp", "supersession", "kappa", "gcmem", "best")
 LABELS = {
@@ -114,7 +114,7 @@ class RunConfig:
 
 def make_settings(data_dir: Path, config: RunConfig) -> Settings:
     """Embedded engines, nothing persisted, the library's default filter chain."""
-    return Settings(
+    return load_settings(
         data_dir=data_dir,
         ephemeral=True,
         redis_url=None,
@@ -148,7 +148,7 @@ def chunk_labels(inst: Instance, settings: Settings) -> ChunkLabels:
     for item in inst.items:
         turn = Turn(id=item.id, namespace=inst.namespace, text=item.text, ts=item.ts)
         found = False
-        for chunk in chunk_turn(turn, settings.chunk_max_chars):
+        for chunk in chunk_turn(turn, settings.memory.chunk_max_chars):
             chunks[chunk.id] = chunk
             if item.role == "distractor":
                 role[chunk.id], state[chunk.id] = "distractor", None
@@ -221,10 +221,19 @@ class Runner:
         from gcmem.embedding import load_embedder
 
         settings = make_settings(data_dir, config)
-        embedder = CachedEmbedder(load_embedder(settings.embedder, device=settings.device))
+        embedder = CachedEmbedder(
+            load_embedder(settings.models.embedder, device=settings.models.device)
+        )
         # κ is the configured oracle behind a text-pair memo (same θ, so the verdict log keys
         # verdicts exactly as the default chain does); every stage of the chain gets it.
-        oracle = MemoOracle(build_oracle(settings))
+        oracle = MemoOracle(
+            build_oracle(
+                settings.oracle,
+                settings.judge,
+                device=settings.models.device,
+                weights_cache=settings.storage.weights_cache(),
+            )
+        )
         memory = Memory(settings, embedder=embedder, oracle=oracle)
         log = memory.resources.verdict_log
         chains: dict[str, list[CandidateFilter]] = {
@@ -232,7 +241,7 @@ class Runner:
             "timestamp": [TimestampRerank(config.rerank_k)],
             "supersession": build_filters(["supersession"], memory.resources),
             "kappa": [
-                TemporalDominance(log, facts=no_facts, cosine_floor=settings.dominance_cosine_floor)
+                TemporalDominance(log, facts=no_facts, cosine_floor=settings.dominance.cosine_floor)
             ],
             "gcmem": list(memory.filters),
         }
@@ -355,16 +364,16 @@ def run_all(
         if hasattr(runner.memory.embedder, "embedded")
         else None,
         "settings": {
-            "filters": list(runner.settings.filters),
-            "top_k": runner.settings.top_k,
+            "filters": list(runner.settings.memory.filters),
+            "top_k": runner.settings.memory.top_k,
             "rerank_k": config.rerank_k,
-            "oracle_threshold": runner.settings.oracle_threshold,
-            "oracle_direction": runner.settings.oracle_direction,
-            "dominance_cosine_floor": runner.settings.dominance_cosine_floor,
-            "supersession_gc": runner.settings.supersession_gc,
-            "chunk_max_chars": runner.settings.chunk_max_chars,
+            "oracle_threshold": runner.settings.oracle.threshold,
+            "oracle_direction": runner.settings.oracle.direction,
+            "dominance_cosine_floor": runner.settings.dominance.cosine_floor,
+            "supersession_gc": runner.settings.supersession.gc,
+            "chunk_max_chars": runner.settings.memory.chunk_max_chars,
             "nli_model": Path(config.nli_model).name,
-            "embedder": runner.settings.embedder,
+            "embedder": runner.settings.models.embedder,
         },
     }
     return rows, info

@@ -86,14 +86,14 @@ def retrieval_identity(
         "stm_size": config.stm_size,
         "context_k": config.context_k,
         "usage_queries": config.usage_queries,
-        "embedder": settings.embedder,
-        "chunk_max_chars": settings.chunk_max_chars,
+        "embedder": settings.models.embedder,
+        "chunk_max_chars": settings.memory.chunk_max_chars,
         "multifactor": [
-            settings.multifactor_weights,
-            settings.multifactor_half_life_days,
-            settings.multifactor_similarity,
+            settings.baselines.weights,
+            settings.baselines.half_life_days,
+            settings.baselines.similarity,
         ],
-        "supersession_gc": settings.supersession_gc,
+        "supersession_gc": settings.supersession.gc,
     }
 
 
@@ -111,8 +111,8 @@ def evaluation_identity(
             config.noisy_stm,
         ],
         "nli": nli_identity,
-        "threshold": settings.oracle_threshold,
-        "cosine_floor": settings.dominance_cosine_floor,
+        "threshold": settings.oracle.threshold,
+        "cosine_floor": settings.dominance.cosine_floor,
     }
 
 
@@ -257,18 +257,18 @@ class RetrievalPhase:
 
     def __post_init__(self) -> None:
         self.cached = CachedEmbedder(self.embedder)
-        self.keys = Keyspace(self.settings.key_prefix)
+        self.keys = Keyspace(self.settings.storage.key_prefix)
         self._shared_index: MediumTermIndex | None = (
-            None if self.settings.embedded_qdrant else open_index(self.settings)
+            None if self.settings.storage.embedded_qdrant else open_index(self.settings.storage)
         )
 
     def _ranker(self, *, record_usage: bool) -> MultiFactorRanker:
         s = self.settings
         return MultiFactorRanker(
             self.config.context_k,
-            weights=FactorWeights(*s.multifactor_weights),
-            half_life_days=s.multifactor_half_life_days,
-            similarity=s.multifactor_similarity,
+            weights=FactorWeights(*s.baselines.weights),
+            half_life_days=s.baselines.half_life_days,
+            similarity=s.baselines.similarity,
             usage=UsageCounter(self.client, self.keys),
             record_usage=record_usage,
         )
@@ -277,7 +277,7 @@ class RetrievalPhase:
         # The embedded engine gets a fresh in-memory collection per instance: search is exact
         # and namespace-filtered, so results equal those of one shared collection, while local
         # mode's payload filter (a scan over every point) stays as cheap as one instance.
-        index = self._shared_index or open_index(self.settings)
+        index = self._shared_index or open_index(self.settings.storage)
         memory = Memory(self.settings, embedder=self.cached, index=index, redis_client=self.client)
         ns = scenario.namespace
         try:
@@ -426,7 +426,7 @@ class EvaluationPhase:
     archive: VerdictArchive | None = None  # the model's verdicts from earlier runs
 
     def __post_init__(self) -> None:
-        self.keys = Keyspace(self.settings.key_prefix)
+        self.keys = Keyspace(self.settings.storage.key_prefix)
 
     def oracles(self, labels: GoldLabels) -> list[tuple[str, ConflictOracle]]:
         out: list[tuple[str, ConflictOracle]] = []
@@ -452,8 +452,8 @@ class EvaluationPhase:
     def run(self, scenario: Scenario, retrieval: dict[str, Any]) -> dict[str, Any]:
         sets = stm_sets(retrieval)
         gc_sets = stm_sets(retrieval, "candidates_gc")
-        labels = GoldLabels(scenario, self.settings.chunk_max_chars)
-        floor = self.settings.dominance_cosine_floor
+        labels = GoldLabels(scenario, self.settings.memory.chunk_max_chars)
+        floor = self.settings.dominance.cosine_floor
         contexts: dict[str, Any] = {}
         kappa: dict[str, Any] = {}
         try:

@@ -126,7 +126,7 @@ def run_sweep(
     sha = file_sha256(scenarios_path)
     work_dir.mkdir(parents=True, exist_ok=True)
     settings = sweep_settings(config, work_dir, digest([sha, asdict(config)]))
-    client = open_redis(settings)
+    client = open_redis(settings.storage)
 
     # --- phase 1: retrieval --------------------------------------------------------------------
     retrieval_digest = digest(retrieval_identity(config, settings, sha))
@@ -137,10 +137,10 @@ def run_sweep(
     if todo:
         log(f"retrieval: {len(todo)} of {len(scenarios)} instances to ingest and retrieve")
         embedder = TransformerEmbedder(
-            settings.embedder,
-            device=settings.device,
-            batch_size=settings.embed_batch_size,
-            max_length=settings.embed_max_length,
+            settings.models.embedder,
+            device=settings.models.device,
+            batch_size=settings.models.embed_batch_size,
+            max_length=settings.models.embed_max_length,
         )
         phase_a = RetrievalPhase(settings, config, embedder, client)
         step = _with_elapsed(phase_a.run)
@@ -157,7 +157,7 @@ def run_sweep(
     retrieval = {r["id"]: r for r in store_a if r["id"] in by_id}
 
     base_rate, scheduled = contradiction_base_rate(
-        by_id, retrieval.values(), settings.chunk_max_chars
+        by_id, retrieval.values(), settings.memory.chunk_max_chars
     )
     log(
         f"Φ_T schedules {scheduled:,} pairs over {len(retrieval)} candidate sets (STM on); "
@@ -172,14 +172,19 @@ def run_sweep(
 
     # --- phase 2: evaluation -------------------------------------------------------------------
     model_oracle = None
-    model_name = "nli" if settings.oracle == "cross-encoder" else settings.oracle
+    model_name = "nli" if settings.oracle.backend == "cross-encoder" else settings.oracle.backend
     if "nli" in config.oracles:
         from gcmem.oracle.factory import build_oracle
 
-        model_oracle = build_oracle(settings)
+        model_oracle = build_oracle(
+            settings.oracle,
+            settings.judge,
+            device=settings.models.device,
+            weights_cache=settings.storage.weights_cache(),
+        )
         # A calibrated κ brings its own threshold (GCMEM_ORACLE_CALIBRATION): key the records
         # and report decisions by the threshold actually applied.
-        settings = settings.model_copy(update={"oracle_threshold": model_oracle.threshold})
+        settings = settings.replace(oracle_threshold=model_oracle.threshold)
     model_identity = model_oracle.identity.canonical() if model_oracle is not None else None
     eval_digest = digest(evaluation_identity(config, settings, retrieval_digest, model_identity))
     store_b = RecordStore(work_dir / f"evaluation-{eval_digest}.jsonl")
@@ -198,7 +203,7 @@ def run_sweep(
     if len(evaluation) < len(scenarios):
         log(f"reporting on {len(evaluation)} of {len(scenarios)} instances (the rest are pending)")
     if not report_only:  # a report-only call may run beside the run that owns these keys
-        _drop_prefix(client, settings.key_prefix)  # the run's own keys (oracle stats, θs)
+        _drop_prefix(client, settings.storage.key_prefix)  # the run's own keys (oracle stats, θs)
 
     # --- optional real reader ------------------------------------------------------------------
     answers = None
@@ -239,10 +244,10 @@ def run_sweep(
             "chunks": sum(int(r["chunks"]) for r in retrieval.values()),
             "ratios": [f"{r:g}:1" for r in ratios],
             "config": {**asdict(config), "context_k": config.context_k},
-            "embedder": settings.embedder,
+            "embedder": settings.models.embedder,
             "model_oracle": model_identity,
-            "threshold": settings.oracle_threshold,
-            "direction": settings.oracle_direction,
+            "threshold": settings.oracle.threshold,
+            "direction": settings.oracle.direction,
             "base_rate": base_rate,
             "scheduled_pairs": scheduled,
             "main_conditions": names,
@@ -260,12 +265,12 @@ def run_sweep(
         "conditions": summary,
         "detector": detector_rows(summary, config),
         "noise": realised_noise(
-            by_id, retrieval.values(), config, base_rate, settings.chunk_max_chars
+            by_id, retrieval.values(), config, base_rate, settings.memory.chunk_max_chars
         )
         if config.noisy_names(base_rate)
         else {},
         "latency": latency_summary(retrieval, evaluation, model_name),
-        "model_pairs": model_pair_quality(by_id, evaluation, model_name, settings.oracle_threshold),
+        "model_pairs": model_pair_quality(by_id, evaluation, model_name, settings.oracle.threshold),
     }
     paths = write_outputs(results, out_dir)
     log("wrote " + ", ".join(str(p) for p in paths))

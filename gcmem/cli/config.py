@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 from rich.console import Console
 
-from gcmem.settings import ENV_PREFIX, Settings, SettingsError, load_settings, mask_url
+from gcmem.settings import Settings, SettingsError, load_settings, mask_url, sections
 from gcmem.storage.redis import Keyspace
 
 config_app = typer.Typer(no_args_is_help=True)
@@ -49,15 +49,26 @@ def _default(info: FieldInfo) -> str:
 
 
 def settings_reference() -> str:
-    """Every setting as a markdown table: variable, type, default, meaning."""
-    rows = ["| variable | type | default | meaning |", "|---|---|---|---|"]
-    for name, info in Settings.model_fields.items():
-        meaning = (info.description or "").replace("|", "\\|").replace("\n", " ")
-        type_name = _type_name(info.annotation)
-        rows.append(
-            f"| `{ENV_PREFIX}{name.upper()}` | {type_name} | {_default(info)} | {meaning} |"
-        )
-    return "\n".join(rows) + "\n"
+    """Every setting as markdown, a table per section: variable, field, type, default, meaning."""
+    out: list[str] = []
+    for section, cls in sections().items():
+        out += [
+            f"### {section}",
+            "",
+            (cls.__doc__ or "").strip(),
+            "",
+            "| variable | field | type | default | meaning |",
+            "|---|---|---|---|---|",
+        ]
+        variables = cls.variables()
+        for name, info in cls.model_fields.items():
+            meaning = (info.description or "").replace("|", "\\|").replace("\n", " ")
+            out.append(
+                f"| `{variables[name]}` | `{section}.{name}` | {_type_name(info.annotation)} "
+                f"| {_default(info)} | {meaning} |"
+            )
+        out.append("")
+    return "\n".join(out)
 
 
 def _shown(value: object) -> object:
@@ -70,28 +81,35 @@ def _shown(value: object) -> object:
     return value
 
 
-def effective_values(settings: Settings) -> dict[str, object]:
-    """Settings whose unset value means a derived default: the value actually used."""
+def effective_values(settings: Settings) -> dict[str, dict[str, object]]:
+    """Section -> field -> value; unset values that mean a derived default show the value
+    actually used."""
     values = settings.model_dump()
-    if values.get("pipeline_stream") is None:
-        values["pipeline_stream"] = Keyspace(settings.key_prefix).turn_stream()
-    if values.get("qdrant_path") is None and settings.embedded_qdrant:
-        values["qdrant_path"] = settings.resolved_qdrant_path()
-    if values.get("baseline_k") is None:
-        values["baseline_k"] = settings.top_k
+    pipeline, storage, baselines = values["pipeline"], values["storage"], values["baselines"]
+    if pipeline["stream"] is None:
+        pipeline["stream"] = Keyspace(settings.storage.key_prefix).turn_stream()
+    if storage["qdrant_path"] is None and settings.storage.embedded_qdrant:
+        storage["qdrant_path"] = settings.storage.resolved_qdrant_path()
+    if baselines["k"] is None:
+        baselines["k"] = settings.memory.top_k
     return values
 
 
 @config_app.command("show")
 def show() -> None:
-    """The effective settings from the environment, as JSON: secrets and passwords inside
-    URLs masked, derived defaults (the stream name, the embedded Qdrant path) as used."""
+    """The effective settings from the environment, as JSON by section (each value under its
+    variable): secrets and passwords inside URLs masked, derived defaults (the stream name,
+    the embedded Qdrant path) as used."""
     try:
         settings = load_settings()
     except SettingsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    values = {f"{ENV_PREFIX}{k.upper()}": _shown(v) for k, v in effective_values(settings).items()}
+    values = {
+        section: {variables[k]: _shown(v) for k, v in fields.items()}
+        for section, fields in effective_values(settings).items()
+        for variables in [sections()[section].variables()]
+    }
     typer.echo(json.dumps(values, indent=2, default=str))
 
 

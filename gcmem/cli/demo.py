@@ -108,7 +108,7 @@ def render_result(
 
 
 def run_demo(memory: Memory, console: Console) -> None:
-    namespace = memory.settings.namespace
+    namespace = memory.settings.memory.namespace
     report = memory.ingest(demo_turns(namespace))
     console.print(
         f"ingested {report.turns} turns ({report.chunks} chunks) into namespace "

@@ -40,21 +40,21 @@ def _open() -> Iterator[tuple[SupersessionStage, MediumTermIndex, str]]:
     except SettingsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    ledger = SupersessionLedger(open_redis(settings), Keyspace(settings.key_prefix))
-    index = open_index(settings)
+    ledger = SupersessionLedger(open_redis(settings.storage), Keyspace(settings.storage.key_prefix))
+    index = open_index(settings.storage)
     stage = SupersessionStage(
         ledger,
         index,
         write_time_gc=False,
-        grammar=settings.supersession_grammar,
-        align=settings.supersession_align,
-        reworded=settings.supersession_align_reworded,
+        grammar=settings.supersession.grammar,
+        align=settings.supersession.align,
+        reworded=settings.supersession.align_reworded,
     )
     try:
-        yield stage, index, settings.namespace
+        yield stage, index, settings.memory.namespace
     finally:
         index.close()
-        save_embedded(settings)
+        save_embedded(settings.storage)
 
 
 def _namespace(value: str) -> str:

@@ -41,7 +41,7 @@ def _policies(settings: Settings) -> PolicyTable:
     from gcmem.storage.ledger.policy import PolicyError, PolicyTable
 
     try:
-        return PolicyTable.from_settings(settings)
+        return PolicyTable.from_settings(settings.ledger)
     except PolicyError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
@@ -54,14 +54,14 @@ def _open(namespace: str | None) -> tuple[SupersessionLedger, str]:
 
     settings = _settings()
     try:
-        ns = Memory.validate_namespace(namespace or settings.namespace)
+        ns = Memory.validate_namespace(namespace or settings.memory.namespace)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     ledger = SupersessionLedger(
-        open_redis(settings),
-        Keyspace(settings.key_prefix),
+        open_redis(settings.storage),
+        Keyspace(settings.storage.key_prefix),
         policies=_policies(settings),
-        source_field=settings.ledger_source_field,
+        source_field=settings.ledger.source_field,
     )
     return ledger, ns
 
@@ -268,9 +268,9 @@ def policies(as_json: JsonOpt = False) -> None:
                 {
                     "rules": rows,
                     "trust": dict(table.trust),
-                    "source_field": settings.ledger_source_field,
-                    "file": str(settings.ledger_policy_file)
-                    if settings.ledger_policy_file
+                    "source_field": settings.ledger.source_field,
+                    "file": str(settings.ledger.policy_file)
+                    if settings.ledger.policy_file
                     else None,
                 },
                 indent=2,

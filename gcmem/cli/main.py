@@ -29,7 +29,7 @@ def _memory(**overrides: object):  # type: ignore[no-untyped-def]
     except SettingsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    return Memory(settings)
+    return Memory.from_settings(settings)
 
 
 @app.command()

@@ -56,7 +56,7 @@ def finetune(
     from gcmem.settings import load_settings
 
     cfg = FinetuneConfig(
-        base_model=base_model or load_settings().nli_model,
+        base_model=base_model or load_settings().oracle.model,
         data=list(data),
         out=out,
         epochs=epochs,
@@ -121,8 +121,13 @@ def calibrate(
         raise typer.BadParameter(f"method must be one of {METHODS}")
     pairs, labels = _labelled(dev)
     settings = load_settings()
-    oracle = build_model_oracle(settings)
-    if settings.oracle_gate == "entity":
+    oracle = build_model_oracle(
+        settings.oracle,
+        settings.judge,
+        device=settings.models.device,
+        weights_cache=settings.storage.weights_cache(),
+    )
+    if settings.oracle.gate == "entity":
         kept = [i for i, (a, b) in enumerate(pairs) if related(a, b)]
         pairs, labels = [pairs[i] for i in kept], [labels[i] for i in kept]
     scores = oracle.score(pairs)
@@ -132,7 +137,7 @@ def calibrate(
         method=method,
         precision_target=precision_target,
         oracle_theta=oracle.identity.digest,
-        source=f"{dev} (gate: {settings.oracle_gate})",
+        source=f"{dev} (gate: {settings.oracle.gate})",
     )
     cal.save(out)
     typer.echo(
@@ -154,7 +159,13 @@ def evaluate(
     from gcmem.settings import load_settings
 
     pairs, labels = _labelled(pairs_file)
-    oracle = build_oracle(load_settings())
+    settings = load_settings()
+    oracle = build_oracle(
+        settings.oracle,
+        settings.judge,
+        device=settings.models.device,
+        weights_cache=settings.storage.weights_cache(),
+    )
     flags = np.asarray(oracle.decide(oracle.score(pairs)), dtype=bool)
     y = np.asarray(labels, dtype=bool)
     tp, fp, fn = int((flags & y).sum()), int((flags & ~y).sum()), int((~flags & y).sum())

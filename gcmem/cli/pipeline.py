@@ -44,7 +44,7 @@ def _bus_settings(**overrides: object) -> Settings:
     from gcmem.storage.redis import bus_config_error
 
     settings = _settings(**overrides)
-    if (error := bus_config_error(settings)) is not None:
+    if (error := bus_config_error(settings.storage)) is not None:
         console.print(f"[red]{error}[/red]")
         raise typer.Exit(2)
     return settings
@@ -75,7 +75,7 @@ def worker(
     from gcmem.pipeline.app import Roles
 
     settings = _settings(pipeline_batch_size=batch_size)
-    if settings.redis_url is None:
+    if settings.storage.redis_url is None:
         console.print(f"[red]{EMBEDDED_WORKER_HELP}[/red]")
         raise typer.Exit(2)
     built = _build(settings, Roles(worker=True, query=query), consumer)
@@ -110,12 +110,12 @@ def serve(
         from faststream.asgi import AsgiFastStream
 
         assert isinstance(built.app, AsgiFastStream)
-        console.print(f"HTTP on http://{settings.http_host}:{settings.http_port}")
+        console.print(f"HTTP on http://{settings.http.host}:{settings.http.port}")
         # In-flight requests get half the shutdown time; the other half closes the rest.
         options = {
-            "host": settings.http_host,
-            "port": settings.http_port,
-            "timeout_graceful_shutdown": max(1, int(settings.shutdown_timeout_s / 2)),
+            "host": settings.http.host,
+            "port": settings.http.port,
+            "timeout_graceful_shutdown": max(1, int(settings.pipeline.shutdown_timeout_s / 2)),
         }
         asyncio.run(built.app.run(run_extra_options=options))  # type: ignore[arg-type]
     else:
@@ -128,14 +128,14 @@ def publish(
     """Publish turns to the turn stream as they are (the workers validate them; rejected
     lines land in the dead-letter stream with the reason)."""
     from gcmem.pipeline.topology import Topology
-    from gcmem.storage.redis import open_bus_redis
+    from gcmem.storage.redis import Keyspace, open_bus_redis
 
     settings = _bus_settings()
-    if settings.redis_url is None:
+    if settings.storage.redis_url is None:
         console.print("[red]gcmem publish needs GCMEM_REDIS_URL (the bus's Redis)[/red]")
         raise typer.Exit(2)
-    client = open_bus_redis(settings)
-    stream = Topology.from_settings(settings).stream
+    client = open_bus_redis(settings.storage)
+    stream = Topology.from_settings(settings.pipeline, Keyspace(settings.storage.key_prefix)).stream
     source = sys.stdin.buffer if str(file) == "-" else file.open("rb")
     published = 0
     with source, tqdm(desc="publish", unit="turn") as bar:
@@ -192,11 +192,15 @@ def _canonical(doc: dict[str, Any]) -> dict[str, Any]:
 def _dlq() -> tuple[Settings, object]:
     from gcmem.pipeline.dlq import DeadLetterQueue
     from gcmem.pipeline.topology import Topology
-    from gcmem.storage.redis import open_async_bus_redis
+    from gcmem.storage.redis import Keyspace, open_async_bus_redis
 
     settings = _bus_settings()
-    topo = Topology.from_settings(settings, consumer="cli")
-    return settings, DeadLetterQueue(open_async_bus_redis(settings), topo.stream, topo.dead_letters)
+    topo = Topology.from_settings(
+        settings.pipeline, Keyspace(settings.storage.key_prefix), consumer="cli"
+    )
+    return settings, DeadLetterQueue(
+        open_async_bus_redis(settings.storage), topo.stream, topo.dead_letters
+    )
 
 
 @dlq_app.command("list")

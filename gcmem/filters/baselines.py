@@ -199,7 +199,7 @@ class MultiFactorRanker:
 
 
 def _context_k(resources: Resources) -> int:
-    return resources.settings.baseline_k or resources.settings.top_k
+    return resources.settings.baselines.k or resources.settings.memory.top_k
 
 
 def build_timestamp(resources: Resources) -> TimestampRerank:
@@ -210,8 +210,8 @@ def build_multi_factor(resources: Resources) -> MultiFactorRanker:
     s = resources.settings
     return MultiFactorRanker(
         _context_k(resources),
-        weights=FactorWeights(*s.multifactor_weights),
-        half_life_days=s.multifactor_half_life_days,
-        similarity=s.multifactor_similarity,
+        weights=FactorWeights(*s.baselines.weights),
+        half_life_days=s.baselines.half_life_days,
+        similarity=s.baselines.similarity,
         usage=UsageCounter(resources.redis, resources.keys),
     )

@@ -334,7 +334,7 @@ def _conflict(v: PairVerdict, why: str) -> Conflict:
 
 
 def build(resources: Resources) -> TemporalDominance:
-    table = PolicyTable.from_settings(resources.settings)
+    table = PolicyTable.from_settings(resources.settings.ledger)
     policy: PolicyOf | None = None
     if table.rules or table.default != "latest":
 
@@ -344,11 +344,11 @@ def build(resources: Resources) -> TemporalDominance:
     return TemporalDominance(
         resources.verdict_log,
         facts=ledger_facts,
-        cosine_floor=resources.settings.dominance_cosine_floor,
-        require_anchor=resources.settings.dominance_anchor,
-        surface_threshold=resources.settings.dominance_surface_threshold,
+        cosine_floor=resources.settings.dominance.cosine_floor,
+        require_anchor=resources.settings.dominance.anchor,
+        surface_threshold=resources.settings.dominance.surface_threshold,
         confirm=resources.confirm_log,
         policy=policy,
-        source_field=resources.settings.ledger_source_field,
-        pair_budget=resources.settings.oracle_pair_budget,
+        source_field=resources.settings.ledger.source_field,
+        pair_budget=resources.settings.dominance.pair_budget,
     )

@@ -84,7 +84,7 @@ def build(resources: Resources) -> VerdictPrecompute:
     return VerdictPrecompute(
         resources.verdict_log,
         resources.index,
-        m=s.verdict_precompute_m,
+        m=s.oracle.verdict_precompute_m,
         facts=ledger_facts,
-        cosine_floor=s.dominance_cosine_floor,
+        cosine_floor=s.dominance.cosine_floor,
     )

@@ -31,7 +31,10 @@ class Resources:
 
     @cached_property
     def oracle(self) -> ConflictOracle:
-        return self.given_oracle or build_oracle(self.settings)
+        s = self.settings
+        return self.given_oracle or build_oracle(
+            s.oracle, s.judge, device=s.models.device, weights_cache=s.storage.weights_cache()
+        )
 
     @cached_property
     def verdict_log(self) -> VerdictLog:
@@ -42,7 +45,7 @@ class Resources:
         """Verdicts of the same model in both directions (``DOMINANCE_CONFIRM_THRESHOLD``):
         the bare cross-encoder under the configured gate and calibration, viewed with
         direction "both". ``None`` when unset or when κ is not a cross-encoder."""
-        if self.settings.dominance_confirm_threshold is None:
+        if self.settings.dominance.confirm_threshold is None:
             return None
         oracle: object = self.oracle
         while not isinstance(oracle, Redirectable):
@@ -50,7 +53,7 @@ class Resources:
             if oracle is None:
                 return None
         view = oracle.with_direction("both")
-        view.threshold = self.settings.dominance_confirm_threshold
+        view.threshold = self.settings.dominance.confirm_threshold
         return VerdictLog(self.redis, self.keys, view)
 
     @cached_property
@@ -58,8 +61,8 @@ class Resources:
         return SupersessionLedger(
             self.redis,
             self.keys,
-            policies=PolicyTable.from_settings(self.settings),
-            source_field=self.settings.ledger_source_field,
+            policies=PolicyTable.from_settings(self.settings.ledger),
+            source_field=self.settings.ledger.source_field,
         )
 
     @property

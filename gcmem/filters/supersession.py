@@ -585,9 +585,9 @@ def build(resources: Resources) -> SupersessionStage:
     return SupersessionStage(
         resources.ledger,
         resources.index,
-        write_time_gc=s.supersession_gc,
-        grammar=s.supersession_grammar,
-        align=s.supersession_align,
-        reworded=s.supersession_align_reworded,
-        neighbours=s.supersession_align_neighbours,
+        write_time_gc=s.supersession.gc,
+        grammar=s.supersession.grammar,
+        align=s.supersession.align,
+        reworded=s.supersession.align_reworded,
+        neighbours=s.supersession.align_neighbours,
     )

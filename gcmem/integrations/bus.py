@@ -5,6 +5,9 @@
 - ``BusClient``: async; publishes turns and asks for a filtered context over the bus
   (FastStream request/reply), the way an agent in a fleet does. It is an
   ``AsyncMemoryClient`` like ``Memory`` (``aingest`` / ``aretrieve``, one result type).
+- ``SyncBusClient``: its sync twin, a ``MemoryClient`` like ``Memory`` (``ingest`` /
+  ``retrieve``): the same async client, driven on a private event loop thread, so code
+  without an event loop talks to the fleet with the calls it would make in process.
 
 Both speak the pipeline's public contract: a stream entry is ``{"__data__": <Turn JSON>}`` on
 ``Topology.stream``; a query is a ``QueryRequest`` on ``Topology.query_requests`` answered by
@@ -13,10 +16,12 @@ a ``QueryReply``. Names come from the same ``Settings`` the workers read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import threading
+from collections.abc import Coroutine, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 import redis.asyncio
@@ -27,9 +32,11 @@ from gcmem.pipeline.codec import DATA_FIELD
 from gcmem.pipeline.query import QueryReply, request_body, unwrap
 from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings, load_settings
-from gcmem.storage.redis import bus_config_error, connection_kwargs, open_bus_redis
+from gcmem.storage.redis import Keyspace, bus_config_error, connection_kwargs, open_bus_redis
 
-__all__ = ["BusClient", "TurnStreamSink"]
+__all__ = ["BusClient", "SyncBusClient", "TurnStreamSink"]
+
+T = TypeVar("T")
 
 
 def _entry(turn: Turn) -> dict[bytes, bytes]:
@@ -37,9 +44,9 @@ def _entry(turn: Turn) -> dict[bytes, bytes]:
 
 
 def _server_url(settings: Settings, url: str | None) -> str:
-    if url is None and (error := bus_config_error(settings)) is not None:
+    if url is None and (error := bus_config_error(settings.storage)) is not None:
         raise ValueError(error)
-    found = url or settings.redis_url
+    found = url or settings.storage.redis_url
     if found is None:
         raise ValueError(
             "the bus needs a Redis URL: set GCMEM_REDIS_URL (or pass url=, e.g. the embedded "
@@ -61,9 +68,15 @@ class TurnStreamSink:
     ) -> None:
         s = settings or load_settings()
         if client is None:
-            client = redis.Redis.from_url(url, **connection_kwargs(s)) if url else open_bus_redis(s)
+            client = (
+                redis.Redis.from_url(url, **connection_kwargs(s.storage))
+                if url
+                else open_bus_redis(s.storage)
+            )
         self.client = client
-        self.stream = Topology.from_settings(s, consumer="publisher").stream
+        self.stream = Topology.from_settings(
+            s.pipeline, Keyspace(s.storage.key_prefix), consumer="publisher"
+        ).stream
 
     def publish(self, turns: Sequence[Turn]) -> None:
         self.publish_ids(turns)
@@ -88,9 +101,11 @@ class BusClient:
     ) -> None:
         self.settings = settings or load_settings()
         self.url = _server_url(self.settings, url)
-        self.topology = Topology.from_settings(self.settings, consumer="client")
-        self.timeout_s = timeout_s or self.settings.pipeline_query_timeout_s
-        extra = connection_kwargs(self.settings) if self.settings.redis_url else {}
+        self.topology = Topology.from_settings(
+            self.settings.pipeline, Keyspace(self.settings.storage.key_prefix), consumer="client"
+        )
+        self.timeout_s = timeout_s or self.settings.pipeline.query_timeout_s
+        extra = connection_kwargs(self.settings.storage) if self.settings.storage.redis_url else {}
         self.broker = RedisBroker(self.url, **extra)
         self.client = redis.asyncio.Redis.from_url(self.url, **extra)
 
@@ -152,3 +167,95 @@ class BusClient:
             if name == self.topology.group:
                 return int(group.get("lag") or 0) + int(group["pending"])
         return 0
+
+
+class SyncBusClient:
+    """The sync twin of ``BusClient``: ``with SyncBusClient(settings) as bus:
+    bus.retrieve(...)``. The async client runs on a private event loop in a daemon thread; each
+    call blocks until its reply (``QueryError`` on an error reply, ``TimeoutError`` after
+    ``timeout_s``). Do not call it from inside a running event loop: use ``BusClient`` there."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        url: str | None = None,
+        timeout_s: float | None = None,
+    ) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="gcmem-bus-client", daemon=True
+        )
+        self._thread.start()
+        # Built on its loop: the broker and the Redis client bind to the loop that made them.
+        self._bus: BusClient = self._run(self._make(settings, url, timeout_s))
+        self._connected = False
+
+    @staticmethod
+    async def _make(
+        settings: Settings | None, url: str | None, timeout_s: float | None
+    ) -> BusClient:
+        return BusClient(settings, url=url, timeout_s=timeout_s)
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    @property
+    def topology(self) -> Topology:
+        return self._bus.topology
+
+    def connect(self) -> SyncBusClient:
+        if not self._connected:
+            self._run(self._bus.__aenter__())
+            self._connected = True
+        return self
+
+    def close(self) -> None:
+        """Disconnect and stop the loop thread (idempotent)."""
+        if self._loop.is_closed():
+            return
+        if self._connected:
+            self._run(self._bus.__aexit__(None, None, None))
+            self._connected = False
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        self._loop.close()
+
+    def __enter__(self) -> SyncBusClient:
+        return self.connect()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def publish(self, turns: Sequence[Turn]) -> list[str]:
+        """Turns onto the stream; returns their entry ids."""
+        return self._run(self._bus.publish(turns))
+
+    def query(
+        self,
+        query: str,
+        *,
+        namespace: str | None = None,
+        k: int | None = None,
+        stm: bool = True,
+        as_of: datetime | None = None,
+        filters: list[str] | None = None,
+    ) -> RetrievalResult:
+        """``BusClient.query``, blocking."""
+        self.connect()
+        return self._run(
+            self._bus.query(query, namespace=namespace, k=k, stm=stm, as_of=as_of, filters=filters)
+        )
+
+    # MemoryClient: the names ``Memory`` uses (see ``BusClient.aingest`` for what ingest means
+    # over the bus).
+    ingest = publish
+    retrieve = query
+
+    def lag(self) -> int:
+        return self._run(self._bus.lag())

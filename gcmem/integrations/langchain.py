@@ -341,7 +341,7 @@ class GCMemChatMessageHistory(BaseChatMessageHistory):
         super().__init__()
         self.sink = _sink(target)
         self.session_id = session_id
-        default_ns = target.settings.namespace if isinstance(target, Memory) else "default"
+        default_ns = target.settings.memory.namespace if isinstance(target, Memory) else "default"
         self.namespace = namespace or default_ns
         self.inner = inner
         self.ts_key = ts_key

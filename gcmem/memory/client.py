@@ -1,9 +1,15 @@
 """The interface an agent codes against, whether memory runs in its process or behind the bus.
 
-``Memory`` (in process) and ``gcmem.integrations.bus.BusClient`` (a ``gcmem worker`` /
-``gcmem serve`` fleet) both implement ``AsyncMemoryClient``: the same turn model in, the same
-``RetrievalResult`` out, the way qdrant-client's local and remote modes share one API.
-``Memory`` also has the sync twins (``MemoryClient``).
+Like qdrant-client's local and remote modes, one API whichever side memory runs on, in a sync
+and an async twin:
+
+- ``MemoryClient`` (``ingest``, ``retrieve``): ``Memory`` in process, ``SyncBusClient`` over
+  the bus (a ``gcmem worker`` / ``gcmem serve`` fleet; ``gcmem.integrations.bus``);
+- ``AsyncMemoryClient`` (``aingest``, ``aretrieve``): ``Memory`` in process, ``BusClient``
+  over the bus.
+
+The same turn model (``Turn``) in, the same ``RetrievalResult`` out. Ingest in process is done
+when it returns; over the bus the turns are durable on the stream and a worker ingests them.
 """
 
 from __future__ import annotations

@@ -153,8 +153,8 @@ StageSpec = str | CandidateFilter
 class DocumentFilter:
     """The configured filter chain over arbitrary documents, with a per-call scratch ledger.
 
-    ``filters`` and ``ingest`` name registered stages (default: ``settings.filters`` and
-    ``settings.ingest``); stages are built here, bound to the private scratch store, so none
+    ``filters`` and ``ingest`` name registered stages (default: ``settings.memory.filters`` and
+    ``settings.memory.ingest``); stages are built here, bound to the private scratch store, so none
     of them touches the memory's Redis. Stage *objects* may be passed too (a custom stage, a
     test oracle); they must then keep per-namespace state themselves. A filter stage that
     also has an ingest side (the supersession stage keeps its ledger this way) gets the
@@ -176,31 +176,26 @@ class DocumentFilter:
     ) -> None:
         base = settings or load_settings()
         # The scratch store is private and in memory whatever the memory is configured with.
-        self.settings = base.model_copy(
-            update={
-                "ephemeral": True,
-                "redis_url": None,
-                "redis_cluster": False,
-                "qdrant_url": None,
-            }
+        self.settings = base.replace(
+            ephemeral=True, redis_url=None, redis_cluster=False, qdrant_url=None
         )
         self.namespace = namespace
         self.embedder: Embedder = embedder or load_embedder(
-            self.settings.embedder,
-            device=self.settings.device,
-            batch_size=self.settings.embed_batch_size,
-            max_length=self.settings.embed_max_length,
+            self.settings.models.embedder,
+            device=self.settings.models.device,
+            batch_size=self.settings.models.embed_batch_size,
+            max_length=self.settings.models.embed_max_length,
         )
-        self.keys = Keyspace(self.settings.key_prefix)
+        self.keys = Keyspace(self.settings.storage.key_prefix)
         self.redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-        index = open_index(self.settings.model_copy(update={"embedded_engine": "local"}))
+        index = open_index(self.settings.replace(embedded_engine="local").storage)
         index.ensure(self.embedder.dim)  # stages may read or flag it; it stays empty
         self.resources = Resources(
             self.settings, self.redis, self.keys, index, self.embedder, given_oracle=oracle
         )
         self.filters, self.ingest_stages = build_chain(
-            self.settings.filters if filters is None else filters,
-            self.settings.ingest if ingest is None else ingest,
+            self.settings.memory.filters if filters is None else filters,
+            self.settings.memory.ingest if ingest is None else ingest,
             self.resources,
         )
 

@@ -74,9 +74,31 @@ class Memory:
     """Agent memory with consistency filtering.
 
     ``Memory()`` reads every setting from the environment (``GCMEM_*``) and builds the
-    configured chain. Any component can be passed in instead: ``oracle=`` is the κ every
-    stage uses (built from settings on first use otherwise), ``filters=[]`` is plain RAG.
+    configured chain; ``Memory.from_settings(settings)`` says the same explicitly. Any
+    component can be passed in instead: ``oracle=`` is the κ every stage uses (built from
+    settings on first use otherwise), ``filters=[]`` is plain RAG.
     """
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        index: MediumTermIndex | None = None,
+        oracle: ConflictOracle | None = None,
+    ) -> Memory:
+        """The default chain, each part opened from its section of ``settings`` (default:
+        the environment): Redis and the index from ``storage``, the embedder from ``models``,
+        the filter and ingest stages named in ``memory``, κ from ``oracle`` when a stage first
+        needs it. ``embedder``, ``index`` and ``oracle`` replace the part they name (a
+        process that already holds one)."""
+        return cls(
+            settings if settings is not None else load_settings(),
+            embedder=embedder,
+            index=index,
+            oracle=oracle,
+        )
 
     def __init__(
         self,
@@ -93,24 +115,24 @@ class Memory:
     ) -> None:
         self.settings = settings or load_settings()
         s = self.settings
-        self.keys = Keyspace(s.key_prefix)
-        self.redis = redis_client if redis_client is not None else open_redis(s)
+        self.keys = Keyspace(s.storage.key_prefix)
+        self.redis = redis_client if redis_client is not None else open_redis(s.storage)
         self.embedder = embedder or load_embedder(
-            s.embedder,
-            device=s.device,
-            batch_size=s.embed_batch_size,
-            max_length=s.embed_max_length,
+            s.models.embedder,
+            device=s.models.device,
+            batch_size=s.models.embed_batch_size,
+            max_length=s.models.embed_max_length,
         )
-        self.index = index if index is not None else open_index(s)
-        self.stm = stm or RedisShortTermBuffer(self.redis, self.keys, s.stm_size)
+        self.index = index if index is not None else open_index(s.storage)
+        self.stm = stm or RedisShortTermBuffer(self.redis, self.keys, s.storage.stm_size)
         self.expander = expander or KeywordExpander()
         self._document_filter: DocumentFilter | None = None
         self.resources = Resources(
             s, self.redis, self.keys, self.index, self.embedder, given_oracle=oracle
         )
         built_filters, built_ingest = build_chain(
-            s.filters if filters is None else [],
-            s.ingest if ingest_stages is None else [],
+            s.memory.filters if filters is None else [],
+            s.memory.ingest if ingest_stages is None else [],
             self.resources,
         )
         self.filters: list[CandidateFilter] = built_filters if filters is None else list(filters)
@@ -124,13 +146,13 @@ class Memory:
     # --- ingest ----------------------------------------------------------------------------
     def validate(self, turns: Iterable[Turn | Mapping[str, Any]]) -> list[Turn]:
         out: list[Turn] = []
-        ctx = {"max_text_chars": self.settings.max_text_chars}
+        ctx = {"max_text_chars": self.settings.memory.max_text_chars}
         for pos, turn in enumerate(turns):
             if isinstance(turn, Turn):
                 out.append(turn)
                 continue
             data = dict(turn)
-            data.setdefault("namespace", self.settings.namespace)
+            data.setdefault("namespace", self.settings.memory.namespace)
             try:
                 out.append(Turn.model_validate(data, context=ctx))
             except ValidationError as exc:
@@ -145,7 +167,7 @@ class Memory:
         timings: dict[str, float] = {}
         valid = self.validate(turns)
         chunks: list[Chunk] = [
-            c for t in valid for c in chunk_turn(t, self.settings.chunk_max_chars)
+            c for t in valid for c in chunk_turn(t, self.settings.memory.chunk_max_chars)
         ]
         if not chunks:
             return IngestReport(len(valid), 0, 0, timings)
@@ -162,7 +184,7 @@ class Memory:
             t0 = time.perf_counter()
             stage.on_ingest(chunks, vectors)
             timings[stage.name] = (time.perf_counter() - t0) * 1e3
-        mark_embedded_dirty(self.settings)
+        mark_embedded_dirty(self.settings.storage)
         return IngestReport(len(valid), len(chunks), added, timings)
 
     # --- retrieve --------------------------------------------------------------------------
@@ -179,17 +201,17 @@ class Memory:
         """The unfiltered candidate set R_k (MTM top-k per variant, fused, ∪ STM).
 
         ``exclude_flagged``: leave chunks write-time GC flagged as superseded out of the MTM
-        search; default: ``settings.supersession_exclude`` for queries about the present (the
+        search; default: ``settings.supersession.exclude`` for queries about the present (the
         flag says "superseded by now", which is wrong for an ``as_of`` in the past)."""
         if not query.strip():
             raise ValueError("query is empty")
         if exclude_flagged is None:
-            exclude_flagged = self.settings.supersession_exclude and as_of is None
-        ns = self.validate_namespace(namespace or self.settings.namespace)
+            exclude_flagged = self.settings.supersession.exclude and as_of is None
+        ns = self.validate_namespace(namespace or self.settings.memory.namespace)
         return gather_candidates(
             query,
             namespace=ns,
-            k=k or self.settings.top_k,
+            k=k or self.settings.memory.top_k,
             as_of=_aware(as_of),
             embedder=self.embedder,
             index=self.index,
@@ -234,7 +256,7 @@ class Memory:
         """The decision record of a chunk the ledger supersedes (what write-time GC flags and
         a read-time drop reports), with the flag and its record in ``details["write_time"]``;
         ``None`` when nothing supersedes it. ``KeyError`` if the namespace has no such chunk."""
-        ns = self.validate_namespace(namespace or self.settings.namespace)
+        ns = self.validate_namespace(namespace or self.settings.memory.namespace)
         return writegc.explain(self._supersession(), self.index, ns, chunk_id)
 
     def rebuild_flags(self, namespace: str | None = None) -> list[RebuildReport]:
@@ -325,7 +347,7 @@ class Memory:
         """Promote (``reject=True``: retire) the value held pending on a confirm-policy key.
         ``object`` guards against confirming a value that was displaced meanwhile. The
         incumbent's chunks get their write-time ``superseded`` flag like any closed version."""
-        ns = self.validate_namespace(namespace or self.settings.namespace)
+        ns = self.validate_namespace(namespace or self.settings.memory.namespace)
         result = self.resources.ledger.confirm(ns, subject, relation, object, by=by, reject=reject)
         if result.closed_chunks:
             for stage in self.filters:
@@ -336,7 +358,7 @@ class Memory:
 
     def pending(self, namespace: str | None = None) -> list[PendingConflict]:
         """Values held pending confirmation, with the incumbents reads still return."""
-        ns = self.validate_namespace(namespace or self.settings.namespace)
+        ns = self.validate_namespace(namespace or self.settings.memory.namespace)
         return self.resources.ledger.pending(ns)
 
     # --- misc ------------------------------------------------------------------------------
@@ -351,7 +373,7 @@ class Memory:
         return self.embedder.embed(texts)
 
     def close(self) -> None:
-        save_embedded(self.settings)
+        save_embedded(self.settings.storage)
         self.index.close()
 
     def __enter__(self) -> Memory:

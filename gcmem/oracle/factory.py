@@ -2,74 +2,88 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gcmem.oracle.base import ConflictOracle
 from gcmem.oracle.fingerprint import WeightsFingerprint
-from gcmem.settings import Settings
+from gcmem.settings import Device, JudgeSettings, OracleSettings
 
 
-def build_oracle(settings: Settings) -> ConflictOracle:
+def build_oracle(
+    settings: OracleSettings,
+    judge: JudgeSettings,
+    *,
+    device: Device = "auto",
+    weights_cache: Path | None = None,
+) -> ConflictOracle:
     """The configured κ, inside out: the model (cross-encoder or judge), its calibration, the
     uncertainty band (to the LLM judge), and the relatedness gate in front of all of them (a
-    gated pair costs nothing and is never routed)."""
+    gated pair costs nothing and is never routed). ``weights_cache``: where the model's
+    weight fingerprint is cached (none: recomputed per process)."""
     s = settings
-    oracle = build_model_oracle(s)
-    if s.oracle_calibration is not None:
+    oracle = build_model_oracle(s, judge, device=device, weights_cache=weights_cache)
+    if s.calibration is not None:
         from gcmem.oracle.calibration import CalibratedOracle, Calibration
 
-        oracle = CalibratedOracle(oracle, Calibration.load(s.oracle_calibration))
-    if s.oracle_band is not None:
+        oracle = CalibratedOracle(oracle, Calibration.load(s.calibration))
+    if s.band is not None:
         from gcmem.oracle.band import BandOracle
 
-        if s.oracle == "llm-judge":
+        if s.backend == "llm-judge":
             raise ValueError("GCMEM_ORACLE_BAND routes to the LLM judge; κ already is the judge")
-        low, high = s.oracle_band
-        oracle = BandOracle(oracle, _llm_judge(s), low=low, high=high)
-    if s.oracle_gate == "entity":
+        low, high = s.band
+        oracle = BandOracle(oracle, _llm_judge(s, judge), low=low, high=high)
+    if s.gate == "entity":
         from gcmem.oracle.relatedness import EntityGatedOracle
 
         oracle = EntityGatedOracle(oracle)
     return oracle
 
 
-def build_model_oracle(settings: Settings) -> ConflictOracle:
+def build_model_oracle(
+    settings: OracleSettings,
+    judge: JudgeSettings,
+    *,
+    device: Device = "auto",
+    weights_cache: Path | None = None,
+) -> ConflictOracle:
     """The bare model (no gate, calibration or band): what a calibration is fitted for."""
     s = settings
-    if s.oracle == "llm-judge":
-        return _llm_judge(s)
+    if s.backend == "llm-judge":
+        return _llm_judge(s, judge)
     from gcmem.oracle.cross_encoder import CrossEncoderOracle
 
-    cache = None if s.ephemeral else s.data_dir / "cache" / "weights-sha256.json"
     return CrossEncoderOracle(
-        s.nli_model,
-        device=s.device,
-        precision=s.oracle_precision,
-        max_length=s.oracle_max_length,
-        batch_size=s.oracle_batch_size,
-        direction=s.oracle_direction,
-        threshold=s.oracle_threshold,
-        template=s.oracle_template,
-        contradiction_label=s.oracle_contradiction_label,
-        fingerprint=WeightsFingerprint(cache),
-        question_template=s.oracle_question_template,
+        s.model,
+        device=device,
+        precision=s.precision,
+        max_length=s.max_length,
+        batch_size=s.batch_size,
+        direction=s.direction,
+        threshold=s.threshold,
+        template=s.template,
+        contradiction_label=s.contradiction_label,
+        fingerprint=WeightsFingerprint(weights_cache),
+        question_template=s.question_template,
     )
 
 
-def _llm_judge(s: Settings) -> ConflictOracle:
+def _llm_judge(s: OracleSettings, judge: JudgeSettings) -> ConflictOracle:
     from gcmem.oracle.llm_judge import DEFAULT_JUDGE_PROMPT, LLMJudgeOracle
 
-    if not s.llm_judge_url or not s.llm_judge_model:
+    if not judge.url or not judge.model:
         raise ValueError(
             "GCMEM_ORACLE=llm-judge and GCMEM_ORACLE_BAND need GCMEM_LLM_JUDGE_URL and "
             "GCMEM_LLM_JUDGE_MODEL"
         )
     return LLMJudgeOracle(
-        s.llm_judge_url,
-        s.llm_judge_model,
-        api_key=s.llm_judge_api_key.get_secret_value() if s.llm_judge_api_key else None,
-        prompt=s.llm_judge_prompt or DEFAULT_JUDGE_PROMPT,
-        direction=s.oracle_direction,
-        threshold=s.oracle_threshold,
-        logprobs=s.llm_judge_logprobs,
-        timeout_s=s.llm_judge_timeout_s,
-        concurrency=s.llm_judge_concurrency,
+        judge.url,
+        judge.model,
+        api_key=judge.api_key.get_secret_value() if judge.api_key else None,
+        prompt=judge.prompt or DEFAULT_JUDGE_PROMPT,
+        direction=s.direction,
+        threshold=s.threshold,
+        logprobs=judge.logprobs,
+        timeout_s=judge.timeout_s,
+        concurrency=judge.concurrency,
     )

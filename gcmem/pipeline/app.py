@@ -57,6 +57,7 @@ from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings, load_settings
 from gcmem.storage.mtm.index import MediumTermIndex
 from gcmem.storage.redis import (
+    Keyspace,
     bus_config_error,
     connection_kwargs,
     open_async_bus_redis,
@@ -90,7 +91,7 @@ class Roles:
 
 
 def _default_memory(settings: Settings, index: MediumTermIndex | None) -> Memory:
-    return Memory(settings, index=index)
+    return Memory.from_settings(settings, index=index)
 
 
 @dataclass
@@ -118,16 +119,16 @@ class PipelineRuntime:
 
     async def start(self) -> None:
         s = self.settings
-        self.client = open_async_bus_redis(s)
+        self.client = open_async_bus_redis(s.storage)
         if self.roles.worker:
             await ensure_group(self.client, self.topology)
         index: MediumTermIndex | None = None
-        if s.pipeline_index == "bus":
+        if s.pipeline.index == "bus":
             index = BusIndex(
                 self.broker,
                 asyncio.get_running_loop(),
                 self.topology.index_requests,
-                timeout_s=s.pipeline_query_timeout_s,
+                timeout_s=s.pipeline.query_timeout_s,
             )
         self.memory = await asyncio.to_thread(self.memory_factory, s, index)
         self.runner = MemoryRunner.for_memory(self.memory)
@@ -152,7 +153,11 @@ class PipelineRuntime:
             self.supervisor.spawn("reclaimer", self.reclaimer.run)
             self.supervisor.spawn("heartbeat", self.reclaimer.heartbeat_loop)
         s = self.settings
-        if s.embedded_redis and not s.ephemeral and s.embedded_snapshot_interval_s > 0:
+        if (
+            s.storage.embedded_redis
+            and not s.storage.ephemeral
+            and s.storage.embedded_snapshot_interval_s > 0
+        ):
             self.supervisor.spawn("snapshot", self._snapshot_loop)
         if self.client is not None:
             # Who is serving, for operators (and for benchmarks waiting until it is ready).
@@ -170,11 +175,11 @@ class PipelineRuntime:
     async def _snapshot_loop(self, stop: asyncio.Event) -> None:
         """Persist the embedded keyspace when it changed (the process's own snapshots; a
         failure, e.g. a full disk, is restarted and reported like any task's)."""
-        interval = self.settings.embedded_snapshot_interval_s
+        interval = self.settings.storage.embedded_snapshot_interval_s
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=interval)
-            await asyncio.to_thread(save_embedded_if_dirty, self.settings)
+            await asyncio.to_thread(save_embedded_if_dirty, self.settings.storage)
 
     def task_report(self) -> dict[str, dict[str, Any]]:
         return self.supervisor.report() if self.supervisor is not None else {}
@@ -184,7 +189,7 @@ class PipelineRuntime:
         memory is closed. Each step is bounded: a Redis that does not answer, or a query
         thread still scoring, does not keep the process from exiting."""
         self._stop.set()
-        budget = self.settings.shutdown_timeout_s
+        budget = self.settings.pipeline.shutdown_timeout_s
         loop = asyncio.get_running_loop()
         end = loop.time() + budget
 
@@ -263,11 +268,11 @@ class PipelineApp:
 
 
 def broker_for(settings: Settings, url: str) -> RedisBroker:
-    extra = connection_kwargs(settings) if settings.redis_url else {}
+    extra = connection_kwargs(settings.storage) if settings.storage.redis_url else {}
     return RedisBroker(
         url,
         description="gcmem: garbage collection for agent memory (turn stream, queries).",
-        graceful_timeout=settings.shutdown_timeout_s,
+        graceful_timeout=settings.pipeline.shutdown_timeout_s,
         # Per-message "Received/Processed" lines at batch rate are noise in a worker's log.
         log_level=logging.DEBUG,
         **extra,
@@ -284,21 +289,21 @@ def create_app(
 ) -> PipelineApp:
     s = settings or load_settings()
     roles = roles or Roles()
-    if (bus_error := bus_config_error(s)) is not None:
+    if (bus_error := bus_config_error(s.storage)) is not None:
         raise PipelineConfigError(bus_error)
-    if roles.host_index and s.pipeline_index == "bus":
+    if roles.host_index and s.pipeline.index == "bus":
         raise PipelineConfigError("a process cannot host the index and use the bus index")
-    if roles.host_index and not s.embedded_qdrant:
+    if roles.host_index and not s.storage.embedded_qdrant:
         raise PipelineConfigError(
             "--host-index serves the embedded engine; with GCMEM_QDRANT_URL every process "
             "talks to the Qdrant server directly"
         )
     embedded_bus: EmbeddedBus | None = None
-    url = broker_url or s.redis_url
+    url = broker_url or s.storage.redis_url
     if url is None:
-        embedded_bus = EmbeddedBus(s).start()
+        embedded_bus = EmbeddedBus(s.storage, s.pipeline.embedded_redis_port).start()
         url = embedded_bus.url
-    topology = Topology.from_settings(s, consumer)
+    topology = Topology.from_settings(s.pipeline, Keyspace(s.storage.key_prefix), consumer)
     broker = broker_for(s, url)
     runtime = PipelineRuntime(s, topology, broker, roles, memory_factory=memory_factory)
     runtime.embedded_bus = embedded_bus
@@ -340,8 +345,8 @@ def _register_handlers(broker: RedisBroker, runtime: PipelineRuntime) -> None:
                 group=t.group,
                 consumer=t.consumer,
                 batch=True,
-                max_records=s.pipeline_batch_size,
-                polling_interval=s.pipeline_block_ms,
+                max_records=s.pipeline.batch_size,
+                polling_interval=s.pipeline.block_ms,
             ),
             ack_policy=AckPolicy.MANUAL,
             parser=_raw_batch,

@@ -12,14 +12,14 @@ import threading
 
 from fakeredis import TcpFakeServer
 
-from gcmem.settings import Settings
+from gcmem.settings import StorageSettings
 from gcmem.storage.redis import EmbeddedRedis
 
 
 class EmbeddedBus:
-    def __init__(self, settings: Settings) -> None:
-        self.embedded = EmbeddedRedis.for_settings(settings)
-        self.server = TcpFakeServer(("127.0.0.1", settings.embedded_redis_port))
+    def __init__(self, storage: StorageSettings, port: int = 0) -> None:
+        self.embedded = EmbeddedRedis.for_storage(storage)
+        self.server = TcpFakeServer(("127.0.0.1", port))
         # Serve the process's embedded keyspace instead of the fresh one TcpFakeServer made.
         self.server.fake_server = self.embedded.server
         self._thread: threading.Thread | None = None

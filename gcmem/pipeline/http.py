@@ -45,7 +45,7 @@ from gcmem.models import Namespace, Turn
 from gcmem.pipeline.codec import JsonRejected, describe_validation_error, printable, strict_json
 from gcmem.pipeline.query import QueryRequest
 from gcmem.pipeline.runner import EngineBusy
-from gcmem.settings import Settings
+from gcmem.settings import HttpSettings
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -84,12 +84,10 @@ def _error(status: int, message: str, **extra: Any) -> AsgiResponse:
 class HttpAuth:
     """Bearer-token checks. No tokens configured = no auth (bind to loopback, the default)."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.global_token = (
-            settings.http_token.get_secret_value() if settings.http_token is not None else None
-        )
+    def __init__(self, http: HttpSettings) -> None:
+        self.global_token = http.token.get_secret_value() if http.token is not None else None
         self.namespace_tokens = {
-            ns: tok.get_secret_value() for ns, tok in settings.http_namespace_tokens.items()
+            ns: tok.get_secret_value() for ns, tok in http.namespace_tokens.items()
         }
 
     @property
@@ -166,14 +164,14 @@ STATUS = {"invalid": 422, "forbidden": 403, "busy": 503, "timeout": 504, "intern
 
 def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
     settings = runtime.settings
-    auth = HttpAuth(settings)
-    limit = settings.http_max_body_bytes
-    depth = settings.max_json_depth
-    if not auth.enabled and settings.http_host not in ("127.0.0.1", "localhost", "::1"):
+    auth = HttpAuth(settings.http)
+    limit = settings.http.max_body_bytes
+    depth = settings.pipeline.max_json_depth
+    if not auth.enabled and settings.http.host not in ("127.0.0.1", "localhost", "::1"):
         log.warning(
             "HTTP on %s without tokens: anyone who reaches it reads and writes every namespace "
             "(set GCMEM_HTTP_TOKEN or GCMEM_HTTP_NAMESPACE_TOKENS)",
-            settings.http_host,
+            settings.http.host,
         )
 
     @post(description="Publish one Turn or a JSON list of Turns to the turn stream (202).")
@@ -226,7 +224,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         query = await _read_model(request, QueryRequest, limit, depth)
         if isinstance(query, AsgiResponse):
             return query
-        denied = auth.check(request, [query.namespace or settings.namespace])
+        denied = auth.check(request, [query.namespace or settings.memory.namespace])
         if denied is not None:
             return denied
         if runtime.queries is None:
@@ -245,7 +243,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
             return unauthenticated
         params = request.query_params
         chunk_id = (params.get("chunk_id") or [""])[0]
-        namespace = (params.get("namespace") or [settings.namespace])[0]
+        namespace = (params.get("namespace") or [settings.memory.namespace])[0]
         if not chunk_id:
             return _error(422, "chunk_id is required")
         denied = auth.check(request, [namespace])
@@ -278,7 +276,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
         req = await _read_model(request, ConfirmRequest, limit, depth)
         if isinstance(req, AsgiResponse):
             return req
-        ns = req.namespace or settings.namespace
+        ns = req.namespace or settings.memory.namespace
         denied = auth.check(request, [ns])
         if denied is not None:
             return denied
@@ -319,7 +317,7 @@ def http_routes(runtime: PipelineRuntime) -> list[tuple[str, ASGIApp]]:
             checks["redis"] = f"{type(exc).__name__}: {printable(str(exc), 200)}"
         runner, memory = runtime.runner, runtime.memory
         try:
-            await runner.probe(lambda: memory.index.count(settings.namespace), timeout_s=0.5)
+            await runner.probe(lambda: memory.index.count(settings.memory.namespace), timeout_s=0.5)
             checks["index"] = "ok"
         except EngineBusy:
             checks["index"] = "busy"  # a batch or query holds the embedded engine: alive

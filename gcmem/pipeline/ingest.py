@@ -70,7 +70,7 @@ class BatchProcessor:
     ) -> None:
         self.runner = runner
         self.memory = runner.memory
-        self.settings = runner.memory.settings
+        self.pipeline = runner.memory.settings.pipeline
         self.client = client
         self.topology = topology
         self.metrics = metrics
@@ -113,7 +113,7 @@ class BatchProcessor:
         done, failures, reports, outage = await self._ingest_batch(fresh)
         pending_failures: dict[str, str] = {}
         for item, error in failures:
-            if not outage and item.entry.deliveries >= self.settings.pipeline_max_attempts:
+            if not outage and item.entry.deliveries >= self.pipeline.max_attempts:
                 reason = f"failed {item.entry.deliveries} deliveries; last error: {error}"
                 rejected.append((item.entry, Rejection("processing", reason)))
             elif item.entry.id is not None:
@@ -145,8 +145,8 @@ class BatchProcessor:
         try:
             decoded = decode_entry(
                 entry,
-                max_bytes=self.settings.pipeline_max_message_bytes,
-                max_depth=self.settings.max_json_depth,
+                max_bytes=self.pipeline.max_message_bytes,
+                max_depth=self.pipeline.max_json_depth,
                 validate=self._validate,
             )
             if isinstance(decoded, Rejection):

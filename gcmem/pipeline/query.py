@@ -75,8 +75,8 @@ class QueryService:
         self.runner = runner
         self.memory = runner.memory
         self.metrics = metrics
-        self.max_k = self.memory.settings.max_k
-        self.deadline_s = self.memory.settings.query_deadline_s
+        self.max_k = self.memory.settings.memory.max_k
+        self.deadline_s = self.memory.settings.pipeline.query_deadline_s
 
     async def answer(self, request: QueryRequest) -> RetrievalResult:
         return await self._run(request, lambda result: result)

@@ -41,11 +41,11 @@ class Reclaimer:
         self.client = client
         self.topology = topology
         self.processor = processor
-        settings = processor.settings
-        self.min_idle_ms = settings.pipeline_claim_idle_ms
-        self.batch_size = settings.pipeline_batch_size
-        self.max_attempts = settings.pipeline_max_attempts
-        self.poll_s = settings.pipeline_block_ms / 1e3
+        pipeline = processor.pipeline
+        self.min_idle_ms = pipeline.claim_idle_ms
+        self.batch_size = pipeline.batch_size
+        self.max_attempts = pipeline.max_attempts
+        self.poll_s = pipeline.block_ms / 1e3
 
     async def reclaim_once(self) -> int:
         """Claim and process every entry idle for at least ``min_idle_ms``; returns how many."""

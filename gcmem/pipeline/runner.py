@@ -96,9 +96,9 @@ class MemoryRunner:
         s = memory.settings
         return cls(
             memory,
-            exclusive=s.embedded_qdrant and s.pipeline_index == "local",
-            query_workers=s.query_workers,
-            query_queue=s.query_queue,
+            exclusive=s.storage.embedded_qdrant and s.pipeline.index == "local",
+            query_workers=s.pipeline.query_workers,
+            query_queue=s.pipeline.query_queue,
         )
 
     @property

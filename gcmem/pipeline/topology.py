@@ -7,7 +7,7 @@ import socket
 import uuid
 from dataclasses import dataclass
 
-from gcmem.settings import Settings
+from gcmem.settings import PipelineSettings
 from gcmem.storage.redis import Keyspace
 
 
@@ -28,13 +28,14 @@ class Topology:
     consumer: str
 
     @classmethod
-    def from_settings(cls, settings: Settings, consumer: str | None = None) -> Topology:
-        keys = Keyspace(settings.key_prefix)
+    def from_settings(
+        cls, pipeline: PipelineSettings, keys: Keyspace, consumer: str | None = None
+    ) -> Topology:
         return cls(
             keys=keys,
-            stream=settings.pipeline_stream or keys.turn_stream(),
-            group=settings.pipeline_group,
-            consumer=consumer or settings.pipeline_consumer or default_consumer_name(),
+            stream=pipeline.stream or keys.turn_stream(),
+            group=pipeline.group,
+            consumer=consumer or pipeline.consumer or default_consumer_name(),
         )
 
     @property

@@ -26,7 +26,7 @@ import redis.asyncio
 import redis.asyncio.cluster
 import redis.cluster
 
-from gcmem.settings import Settings
+from gcmem.settings import StorageSettings
 
 SNAPSHOT_FILE = "redis.snapshot.json"
 
@@ -179,13 +179,13 @@ class EmbeddedRedis:
             ).start()
 
     @classmethod
-    def for_settings(cls, settings: Settings) -> EmbeddedRedis:
-        key = str(settings.data_dir.resolve())
+    def for_storage(cls, storage: StorageSettings) -> EmbeddedRedis:
+        key = str(storage.data_dir.resolve())
         with cls._lock:
             inst = cls._servers.get(key)
             if inst is None:
-                snapshot = None if settings.ephemeral else settings.data_dir / SNAPSHOT_FILE
-                inst = cls(snapshot, settings.embedded_snapshot_interval_s)
+                snapshot = None if storage.ephemeral else storage.data_dir / SNAPSHOT_FILE
+                inst = cls(snapshot, storage.embedded_snapshot_interval_s)
                 cls._servers[key] = inst
                 if snapshot is not None:
                     atexit.register(inst.save)
@@ -248,46 +248,46 @@ class EmbeddedRedis:
             )
 
 
-def _server_kwargs(settings: Settings) -> dict[str, Any]:
+def _server_kwargs(storage: StorageSettings) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
-    if settings.redis_username:
-        kwargs["username"] = settings.redis_username
-    if settings.redis_password is not None:
-        kwargs["password"] = settings.redis_password.get_secret_value()
-    if settings.redis_url and settings.redis_url.startswith("rediss://"):
-        if settings.redis_tls_ca_file:
-            kwargs["ssl_ca_certs"] = str(settings.redis_tls_ca_file)
-        if settings.redis_tls_cert_file:
-            kwargs["ssl_certfile"] = str(settings.redis_tls_cert_file)
-        if settings.redis_tls_key_file:
-            kwargs["ssl_keyfile"] = str(settings.redis_tls_key_file)
+    if storage.redis_username:
+        kwargs["username"] = storage.redis_username
+    if storage.redis_password is not None:
+        kwargs["password"] = storage.redis_password.get_secret_value()
+    if storage.redis_url and storage.redis_url.startswith("rediss://"):
+        if storage.redis_tls_ca_file:
+            kwargs["ssl_ca_certs"] = str(storage.redis_tls_ca_file)
+        if storage.redis_tls_cert_file:
+            kwargs["ssl_certfile"] = str(storage.redis_tls_cert_file)
+        if storage.redis_tls_key_file:
+            kwargs["ssl_keyfile"] = str(storage.redis_tls_key_file)
         kwargs["ssl_cert_reqs"] = ssl.CERT_REQUIRED
     return kwargs
 
 
-def connection_kwargs(settings: Settings) -> dict[str, Any]:
+def connection_kwargs(storage: StorageSettings) -> dict[str, Any]:
     """Credentials and TLS options for a Redis server client (FastStream's broker too)."""
-    return _server_kwargs(settings)
+    return _server_kwargs(storage)
 
 
-def open_redis(settings: Settings) -> RedisClient:
+def open_redis(storage: StorageSettings) -> RedisClient:
     """A sync client: the configured server or cluster, or the embedded one for this data
     directory."""
-    if settings.redis_url is None:
-        return EmbeddedRedis.for_settings(settings).client()
-    if settings.redis_cluster:
-        return redis.cluster.RedisCluster.from_url(settings.redis_url, **_server_kwargs(settings))
-    return redis.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+    if storage.redis_url is None:
+        return EmbeddedRedis.for_storage(storage).client()
+    if storage.redis_cluster:
+        return redis.cluster.RedisCluster.from_url(storage.redis_url, **_server_kwargs(storage))
+    return redis.Redis.from_url(storage.redis_url, **_server_kwargs(storage))
 
 
-def open_async_redis(settings: Settings) -> AsyncRedisClient:
-    if settings.redis_url is None:
-        return EmbeddedRedis.for_settings(settings).async_client()
-    if settings.redis_cluster:
+def open_async_redis(storage: StorageSettings) -> AsyncRedisClient:
+    if storage.redis_url is None:
+        return EmbeddedRedis.for_storage(storage).async_client()
+    if storage.redis_cluster:
         return redis.asyncio.cluster.RedisCluster.from_url(
-            settings.redis_url, **_server_kwargs(settings)
+            storage.redis_url, **_server_kwargs(storage)
         )
-    return redis.asyncio.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+    return redis.asyncio.Redis.from_url(storage.redis_url, **_server_kwargs(storage))
 
 
 def is_cluster(client: RedisClient | AsyncRedisClient) -> bool:
@@ -296,14 +296,14 @@ def is_cluster(client: RedisClient | AsyncRedisClient) -> bool:
     return isinstance(client, redis.cluster.RedisCluster | redis.asyncio.cluster.RedisCluster)
 
 
-def bus_config_error(settings: Settings) -> str | None:
+def bus_config_error(storage: StorageSettings) -> str | None:
     """Why the FastStream bus cannot run on these settings, or None.
 
     The bus (turn stream, consumer group, dead letters, queries over request/reply) is built
     on FastStream's ``RedisBroker``, which talks to one Redis endpoint; gcmem does not wire in
     a cluster broker. With GCMEM_REDIS_CLUSTER the data path runs on the cluster, the bus
     does not."""
-    if not settings.redis_cluster:
+    if not storage.redis_cluster:
         return None
     return (
         "GCMEM_REDIS_CLUSTER=true: the pipeline bus (gcmem worker / serve / publish / dlq, "
@@ -318,43 +318,43 @@ class BusConfigError(ValueError):
     """The bus was asked to run on a Redis it cannot use (a cluster)."""
 
 
-def _require_bus(settings: Settings) -> None:
-    error = bus_config_error(settings)
+def _require_bus(storage: StorageSettings) -> None:
+    error = bus_config_error(storage)
     if error is not None:
         raise BusConfigError(error)
 
 
-def open_bus_redis(settings: Settings) -> redis.Redis:
+def open_bus_redis(storage: StorageSettings) -> redis.Redis:
     """The bus's sync client (turn stream, consumer group, dead letters): one server or the
     embedded one, never a cluster (``BusConfigError``)."""
-    _require_bus(settings)
-    if settings.redis_url is None:
-        return EmbeddedRedis.for_settings(settings).client()
-    return redis.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+    _require_bus(storage)
+    if storage.redis_url is None:
+        return EmbeddedRedis.for_storage(storage).client()
+    return redis.Redis.from_url(storage.redis_url, **_server_kwargs(storage))
 
 
-def open_async_bus_redis(settings: Settings) -> redis.asyncio.Redis:
+def open_async_bus_redis(storage: StorageSettings) -> redis.asyncio.Redis:
     """The bus's async client (see ``open_bus_redis``)."""
-    _require_bus(settings)
-    if settings.redis_url is None:
-        return EmbeddedRedis.for_settings(settings).async_client()
-    return redis.asyncio.Redis.from_url(settings.redis_url, **_server_kwargs(settings))
+    _require_bus(storage)
+    if storage.redis_url is None:
+        return EmbeddedRedis.for_storage(storage).async_client()
+    return redis.asyncio.Redis.from_url(storage.redis_url, **_server_kwargs(storage))
 
 
-def mark_embedded_dirty(settings: Settings) -> None:
+def mark_embedded_dirty(storage: StorageSettings) -> None:
     """Tell the embedded server's snapshot thread there is something new to persist."""
-    if settings.redis_url is None:
-        EmbeddedRedis.for_settings(settings).mark_dirty()
+    if storage.redis_url is None:
+        EmbeddedRedis.for_storage(storage).mark_dirty()
 
 
-def save_embedded_if_dirty(settings: Settings) -> bool:
+def save_embedded_if_dirty(storage: StorageSettings) -> bool:
     """Persist the embedded keyspace if it changed since the last snapshot."""
-    if settings.redis_url is None:
-        return EmbeddedRedis.for_settings(settings).save_if_dirty()
+    if storage.redis_url is None:
+        return EmbeddedRedis.for_storage(storage).save_if_dirty()
     return False
 
 
-def save_embedded(settings: Settings) -> None:
+def save_embedded(storage: StorageSettings) -> None:
     """Persist the embedded keyspace now (no-op with a Redis server)."""
-    if settings.redis_url is None:
-        EmbeddedRedis.for_settings(settings).save()
+    if storage.redis_url is None:
+        EmbeddedRedis.for_storage(storage).save()

@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gcmem.normalize import ARTICLES
-from gcmem.settings import PolicyName, PolicyRule, Settings, SettingsError
+from gcmem.settings import LedgerSettings, PolicyName, PolicyRule, SettingsError
 
 POLICIES: tuple[PolicyName, ...] = ("latest", "evidence", "confirm", "accumulate")
 SINGLE_VALUED: frozenset[str] = frozenset({"latest", "evidence", "confirm"})
@@ -77,21 +77,19 @@ class PolicyTable:
     confirm_ttl_s: float = 0.0
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> PolicyTable:
-        path = settings.ledger_policy_file
+    def from_settings(cls, ledger: LedgerSettings) -> PolicyTable:
+        path = ledger.policy_file
         file = load_policy_file(path) if path is not None else None
-        rules = list(settings.ledger_policies) + (file.rules if file else [])
+        rules = list(ledger.policies) + (file.rules if file else [])
         trust = dict(file.trust if file else {})
-        trust.update(settings.ledger_source_trust)  # the environment overrides the file
-        default = (file.default if file and file.default else None) or (
-            settings.ledger_policy_default
-        )
+        trust.update(ledger.source_trust)  # the environment overrides the file
+        default = (file.default if file and file.default else None) or (ledger.policy_default)
         ttl = file.confirm_ttl_s if file and file.confirm_ttl_s is not None else None
         return cls(
             rules=tuple(rules),
             default=default,
             trust=tuple(sorted(trust.items())),
-            confirm_ttl_s=settings.ledger_confirm_ttl_s if ttl is None else ttl,
+            confirm_ttl_s=ledger.confirm_ttl_s if ttl is None else ttl,
         )
 
     def weight(self, source: str | None) -> float:
