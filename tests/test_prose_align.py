@@ -262,11 +262,16 @@ def test_a_time_adverbial_hides_no_qualifier(old: str, new: str) -> None:
     assert frames(old, new) == []
 
 
-def test_the_exact_rule_cuts_a_reason_clause_off_the_value() -> None:
-    al = align_units(
-        units_of("The ML service targets Python 3.9."),
-        units_of("The ML service targets Python 3.12 now that we dropped TensorFlow."),
-    )
+@pytest.mark.parametrize(
+    "new",
+    [
+        "The ML service targets Python 3.12 now that we dropped TensorFlow.",
+        "The ML service targets Python 3.12 thanks to the PyTorch port.",
+        "The ML service targets Python 3.12 as of the March release.",
+    ],
+)
+def test_the_exact_rule_cuts_a_reason_clause_off_the_value(new: str) -> None:
+    al = align_units(units_of("The ML service targets Python 3.9."), units_of(new))
     assert [(f.old_value, f.new_value) for f in al.frames] == [("3.9", "3.12")]
 
 
@@ -340,3 +345,12 @@ def test_a_trailing_too_is_additive() -> None:
         )
         == []
     )
+
+
+def test_at_equal_frames_the_shorter_value_wins() -> None:
+    # the whole sentence and its first clause give the same frame; the clause's value is kept
+    al = align_units(
+        units_of("The local dev server listens on port 3000."),
+        units_of("The local dev server listens on port 5173 after we switched bundlers."),
+    )
+    assert [(f.old_value, f.new_value) for f in al.frames] == [("3000", "5173")]
