@@ -20,6 +20,7 @@ BENCHMARKS = {
     "pipeline": "bench.pipeline",  # stream ingest vs embedder, lag, bus queries
     "no-harm": "bench.heldout.run",  # still-true facts dropped on held-out text, per family
     "no-harm-pairs": "bench.heldout.pairs",  # κ's pairs on held-out text, labelled, with features
+    "calibration-fit": "bench.calibration_fit",  # the calibration shipped for an NLI checkpoint
     "policies": "bench.policies",  # resolution policies x concurrent writers: anomaly matrix
 }
 

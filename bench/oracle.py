@@ -58,7 +58,7 @@ from gcmem.memory import Memory
 from gcmem.models import Turn
 from gcmem.oracle.base import apply_direction
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
-from gcmem.oracle.factory import build_oracle
+from gcmem.oracle.factory import build_model_oracle
 from gcmem.settings import Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -711,9 +711,10 @@ def _run(cfg: Config, modes: Sequence[str]) -> dict[str, Any]:
             verdict_precompute_m=cfg.precompute_m or base.oracle.verdict_precompute_m,
             dominance_cosine_floor=cfg.cosine_floor,
         )
+        # The bare model: quality and throughput are the cross-encoder's raw P(contradiction).
         oracle = cast(
             CrossEncoderOracle,
-            build_oracle(
+            build_model_oracle(
                 settings.oracle.model_copy(update={"backend": "cross-encoder"}),
                 settings.judge,
                 device=settings.models.device,

@@ -466,11 +466,23 @@ class OracleSettings(_Section):
         "questions). Verdicts are then keyed by pair and question; write-time precompute is "
         "skipped. Unset = judge pairs without the question.",
     )
-    calibration: Path | None = Field(
-        default=None,
-        description="Calibration JSON from `gcmem oracle calibrate`: calibrated scores and its "
-        "threshold (for a stated precision target) replace ORACLE_THRESHOLD. It must have been "
-        "fitted for this oracle's θ (model, template, direction, gate).",
+    calibration: str = Field(
+        default="auto",
+        description="Calibration of κ's scores: 'auto' applies the calibration shipped in the "
+        "package for the loaded weights (keyed by their SHA-256) and runs raw when none ships; "
+        "'none' runs raw; a path is your own JSON from `gcmem oracle calibrate` (it overrides "
+        "the shipped one and must have been fitted for this model). `gcmem config show` names "
+        "the active one. Thresholds stay on the raw scale (mapped through the calibration) "
+        "unless ORACLE_CALIBRATION_THRESHOLD is set.",
+    )
+    # False: on the held-out sets' dev split (`python -m bench no-harm-pairs`), the shipped
+    # calibration's precision-target threshold drops fewer justified pairs than today's rule
+    # at the same precision; docs/oracle.md has the numbers.
+    calibration_threshold: bool = Field(
+        default=False,
+        description="Decide with the active calibration's own threshold (chosen for its "
+        "precision target on its fitting data) for κ and the both-directions confirmation, "
+        "instead of ORACLE_THRESHOLD and DOMINANCE_CONFIRM_THRESHOLD mapped through it.",
     )
     band: Annotated[list[float], NoDecode] | None = Field(
         default=None,

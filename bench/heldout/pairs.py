@@ -30,6 +30,7 @@ from bench.sweep.harness import CachedEmbedder
 from gcmem import Memory, Turn
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import split_sentences
+from gcmem.oracle.calibration import Calibration
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
 from gcmem.oracle.pairs import ledger_facts, plan_pairs, read_facts
 from gcmem.oracle.relatedness import anchored, entities
@@ -144,7 +145,29 @@ RULES: dict[str, Callable[[dict[str, Any]], bool]] = {
 }
 
 
-def rule_table(rows: Sequence[dict[str, Any]]) -> str:
+def calibrated_rules(cal: Calibration) -> dict[str, Callable[[dict[str, Any]], bool]]:
+    """The default rule read on the calibration's scale (the raw 0.6 mapped through it: the
+    same decisions), and the calibration's own rule: both directions at its threshold."""
+    scaled = cal.scaled(0.6)
+
+    def both(r: dict[str, Any]) -> float:
+        return float(cal.apply([min(r["fwd"], r["bwd"])])[0])
+
+    return {
+        f"calibrated scale: both >= {scaled:.3f} (= raw 0.6), anchored": lambda r: (
+            both(r) >= scaled and anchored(r["older"], r["newer"])
+        ),
+        f"calibration's threshold: both >= {cal.threshold:.3f} "
+        f"(raw {cal.invert(cal.threshold):.3f}), anchored": lambda r: (
+            both(r) >= cal.threshold and anchored(r["older"], r["newer"])
+        ),
+    }
+
+
+def rule_table(
+    rows: Sequence[dict[str, Any]],
+    rules: dict[str, Callable[[dict[str, Any]], bool]] | None = None,
+) -> str:
     """Markdown: per rule, the pairs it would drop on, and how many were justified/harmful."""
     justified = sum(r["label"] == "justified" for r in rows)
     lines = [
@@ -153,7 +176,7 @@ def rule_table(rows: Sequence[dict[str, Any]]) -> str:
         "| rule | drops | justified | harmful | other | precision | recall |",
         "|---|---|---|---|---|---|---|",
     ]
-    for name, rule in RULES.items():
+    for name, rule in (rules or RULES).items():
         hit = [r["label"] for r in rows if rule(r)]
         j, h = hit.count("justified"), hit.count("harmful")
         precision = f"{j / (j + h):.2f}" if j + h else "-"
@@ -171,11 +194,17 @@ def cli(
     k: int = typer.Option(10),
     out: Path = typer.Option(RESULTS / "pairs"),
     table: Path | None = typer.Option(None, help="Only print the rule table of this JSONL."),
+    calibration: Path | None = typer.Option(
+        None, help="Add the rules of this calibration JSON (gcmem/oracle/calibrations/...)."
+    ),
 ) -> None:
     """Labelled κ pairs with decision features, for choosing the drop rule on dev."""
+    rules = dict(RULES)
+    if calibration is not None:
+        rules.update(calibrated_rules(Calibration.load(calibration)))
     if table is not None:
         rows = [json.loads(line) for line in table.read_text().splitlines() if line.strip()]
-        typer.echo(rule_table(rows))
+        typer.echo(rule_table(rows, rules))
         return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     s = Settings()
@@ -191,3 +220,4 @@ def cli(
     path = out / f"pairs-{split}.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     typer.echo(f"{len(rows)} pairs -> {path}")
+    typer.echo(rule_table(rows, rules))

@@ -50,7 +50,7 @@ RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
 V01: dict[str, Any] = {
     "filters": ["supersession", "dominance"],
     "oracle_gate": "none",
-    "oracle_calibration": None,
+    "oracle_calibration": "none",
     "oracle_threshold": 0.6,
     "oracle_direction": "max",
     "dominance_anchor": False,

@@ -109,7 +109,8 @@ def calibrate(
 ) -> None:
     """Fit a calibration of the configured model (model, template, direction, question
     template) on a dev split; with GCMEM_ORACLE_GATE set, on the dev pairs the gate lets
-    through (those are the pairs the model will see). Use it: GCMEM_ORACLE_CALIBRATION=<out>."""
+    through (those are the pairs the model will see). Use it: GCMEM_ORACLE_CALIBRATION=<out>
+    (and GCMEM_ORACLE_CALIBRATION_THRESHOLD=true to decide at its threshold)."""
     import numpy as np
 
     from gcmem.oracle.calibration import METHODS, fit_calibration

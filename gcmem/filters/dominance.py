@@ -346,7 +346,7 @@ def build(resources: Resources) -> TemporalDominance:
         facts=ledger_facts,
         cosine_floor=resources.settings.dominance.cosine_floor,
         require_anchor=resources.settings.dominance.anchor,
-        surface_threshold=resources.settings.dominance.surface_threshold,
+        surface_threshold=resources.score_threshold(resources.settings.dominance.surface_threshold),
         confirm=resources.confirm_log,
         policy=policy,
         source_field=resources.settings.ledger.source_field,

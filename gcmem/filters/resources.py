@@ -7,6 +7,7 @@ from functools import cached_property
 
 from gcmem.embedding import Embedder
 from gcmem.oracle.base import ConflictOracle, Redirectable
+from gcmem.oracle.calibration import active_calibration
 from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
@@ -43,8 +44,9 @@ class Resources:
     @cached_property
     def confirm_log(self) -> VerdictLog | None:
         """Verdicts of the same model in both directions (``DOMINANCE_CONFIRM_THRESHOLD``):
-        the bare cross-encoder under the configured gate and calibration, viewed with
-        direction "both". ``None`` when unset or when κ is not a cross-encoder."""
+        the cross-encoder under the active calibration (no gate: the anchoring test already
+        ran), viewed with direction "both", its threshold on the calibrated scale. ``None``
+        when unset or when κ is not a cross-encoder."""
         if self.settings.dominance.confirm_threshold is None:
             return None
         oracle: object = self.oracle
@@ -53,8 +55,20 @@ class Resources:
             if oracle is None:
                 return None
         view = oracle.with_direction("both")
-        view.threshold = self.settings.dominance.confirm_threshold
+        confirm = self.settings.dominance.confirm_threshold
+        own = self.settings.oracle.calibration_threshold
+        view.threshold = self.score_threshold(confirm, own=own) or confirm
         return VerdictLog(self.redis, self.keys, view)
+
+    def score_threshold(self, raw: float | None, *, own: bool = False) -> float | None:
+        """A threshold on the model's raw probabilities, on the scale κ scores on (the active
+        calibration's, if any); ``own``: the calibration's own threshold instead."""
+        if raw is None:
+            return None
+        layer = active_calibration(self.oracle)
+        if layer is None:
+            return raw
+        return layer.calibration.threshold if own else layer.calibration.scaled(raw)
 
     @cached_property
     def ledger(self) -> SupersessionLedger:

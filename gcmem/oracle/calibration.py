@@ -7,15 +7,19 @@ Two monotone maps from the raw P(contradiction) p to a calibrated probability:
 - ``isotonic``: the pool-adjacent-violators fit, linearly interpolated between its steps.
 
 Both are non-decreasing in p, so they never reorder pairs: calibration changes which threshold
-means "90% precision", not the ranking. A calibration is stored as JSON together with the θ
-digest of the oracle it was fitted for; ``CalibratedOracle`` refuses a calibration fitted for
-another θ, and its own θ includes the map, so calibrated and raw scores never share a verdict
-log. The threshold is not part of θ (as everywhere in the verdict log): it re-decides stored
-scores.
+means "90% precision", not the ranking, and because a monotone map commutes with the direction
+policies (max and min of the two orders), one map of one-direction scores serves every policy.
+
+A calibration is stored as JSON with what it was fitted for: the model's weights fingerprint
+(``weights_sha256``, with the input template), or for older files the θ digest of the oracle.
+``CalibratedOracle`` refuses a calibration fitted for another model, and its own θ includes
+the map, so calibrated and raw scores never share a verdict log. The threshold is not part of
+θ (as everywhere in the verdict log): it re-decides stored scores.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Sequence
@@ -27,9 +31,11 @@ import numpy as np
 
 from gcmem.oracle.base import (
     ConflictOracle,
+    Direction,
     OracleError,
     OracleIdentity,
     Pair,
+    Redirectable,
     WrappedOracle,
     decide,
     score_for,
@@ -87,6 +93,15 @@ def fit_isotonic(scores: np.ndarray, labels: np.ndarray) -> tuple[list[float], l
     return bx, by
 
 
+def fit_map(scores: np.ndarray, labels: np.ndarray, method: Method) -> dict[str, Any]:
+    """The parameters of a monotone map of raw scores to calibrated probabilities."""
+    if method == "temperature":
+        a, b = fit_platt(scores, labels)
+        return {"a": a, "b": b}
+    x, y = fit_isotonic(scores, labels)
+    return {"x": x, "y": y}
+
+
 def precision_recall_at(
     scores: np.ndarray, labels: np.ndarray, threshold: float
 ) -> tuple[float, float, int]:
@@ -131,8 +146,16 @@ class Calibration:
     threshold: float
     precision_target: float
     target_met: bool
-    oracle_theta: str  # digest of the oracle identity the map was fitted for
+    oracle_theta: str  # digest of the oracle identity the map was fitted for ("" = by weights)
     dev: dict[str, Any] = field(default_factory=dict)  # n, positives, P/R at threshold, source
+    # What the map was fitted for when it is keyed by the model's weights (shipped files):
+    # a map of one-direction scores of these weights under this input template.
+    model: str = ""
+    weights_sha256: str = ""
+    template: str = "{text}"
+    max_length: int | None = None
+    fitted_on: str = ""
+    date: str = ""
 
     def apply(self, scores: np.ndarray | Sequence[float]) -> np.ndarray:
         p = np.asarray(scores, dtype=np.float64)
@@ -140,6 +163,54 @@ class Calibration:
             z = self.params["a"] * _logit(p) + self.params["b"]
             return np.asarray(1 / (1 + np.exp(-np.clip(z, -50, 50))), dtype=np.float64)
         return np.interp(p, self.params["x"], self.params["y"]).astype(np.float64)
+
+    def scaled(self, raw_threshold: float) -> float:
+        """A threshold on raw scores, on the calibrated scale: for a strictly increasing map
+        (temperature), raw >= t exactly when calibrated >= scaled(t)."""
+        return float(self.apply([raw_threshold])[0])
+
+    def invert(self, threshold: float) -> float:
+        """The smallest raw score whose calibrated score reaches ``threshold``."""
+        if self.method == "temperature":
+            z = (float(_logit(np.array([threshold]))[0]) - self.params["b"]) / self.params["a"]
+            return float(1 / (1 + np.exp(-z)))
+        xs, ys = self.params["x"], self.params["y"]
+        above = [x for x, y in zip(xs, ys, strict=True) if y >= threshold]
+        return float(above[0]) if above else 1.0
+
+    def mismatch(self, identity: OracleIdentity) -> str | None:
+        """Why this calibration does not fit the bare model oracle ``identity`` (None: it does)."""
+        params = identity.params
+        if self.weights_sha256:
+            return self.mismatch_weights(
+                params.get("weights_sha256"),
+                str(params.get("template", "")),
+                conditioned="question_template" in params,
+            )
+        if self.oracle_theta != identity.digest:
+            return (
+                f"it was fitted for oracle θ {self.oracle_theta}, but the configured oracle is "
+                f"θ {identity.digest} (model, template, direction or gate changed)"
+            )
+        return None
+
+    def mismatch_weights(self, weights: object, template: str, *, conditioned: bool) -> str | None:
+        """Why this weights-keyed calibration does not fit a model with these weights and input
+        template (None: it does)."""
+        if weights != self.weights_sha256:
+            return (
+                f"it was fitted for weights {self.weights_sha256[:16]} ({self.model or '?'}), "
+                f"the model has {str(weights or '-')[:16]}"
+            )
+        if template != self.template or conditioned:
+            return f"it was fitted for the input template {self.template!r} alone"
+        return None
+
+    def describe(self) -> str:
+        """One line for logs and ``gcmem config show``."""
+        fitted = f", fitted {self.date}" if self.date else ""
+        on = f" on {self.fitted_on}" if self.fitted_on else ""
+        return f"{self.method} {self.digest}{fitted}{on}"
 
     @property
     def digest(self) -> str:
@@ -177,12 +248,7 @@ def fit_calibration(
     labels = np.asarray(labels).astype(int)
     if len(scores) == 0 or labels.min() == labels.max():
         raise ValueError("calibration needs dev pairs of both labels")
-    if method == "temperature":
-        a, b = fit_platt(scores, labels)
-        params: dict[str, Any] = {"a": a, "b": b}
-    else:
-        x, y = fit_isotonic(scores, labels)
-        params = {"x": x, "y": y}
+    params = fit_map(scores, labels, method)
     draft = Calibration(method, params, 0.5, precision_target, False, oracle_theta)
     calibrated = draft.apply(scores)
     threshold, met = select_threshold(calibrated, labels, precision_target)
@@ -199,28 +265,38 @@ def fit_calibration(
 
 
 class CalibratedOracle(WrappedOracle):
-    """κ with calibrated scores and the calibration's threshold."""
+    """κ with calibrated scores; the threshold is the calibration's unless one is given (on the
+    calibrated scale: ``Calibration.scaled`` turns a raw-score threshold into one)."""
 
     def __init__(
-        self, inner: ConflictOracle, calibration: Calibration, threshold: float | None = None
+        self,
+        inner: ConflictOracle,
+        calibration: Calibration,
+        threshold: float | None = None,
+        *,
+        source: str = "",
     ) -> None:
-        if calibration.oracle_theta != inner.identity.digest:
+        why = calibration.mismatch(inner.identity)
+        if why is not None:
             raise OracleError(
-                f"the calibration was fitted for oracle θ {calibration.oracle_theta}, but the "
-                f"configured oracle is θ {inner.identity.digest} (model, template, direction or "
-                "gate changed): refit it with `gcmem oracle calibrate`"
+                f"the calibration {source or ''} does not fit this model: {why}; refit it with "
+                "`gcmem oracle calibrate`"
             )
         self.inner = inner
         self.calibration = calibration
+        self.source = source  # where it came from: "shipped:<file>" or a user's path
         self.threshold = calibration.threshold if threshold is None else threshold
-        self._identity = OracleIdentity(
-            "calibrated",
-            {
-                "inner": inner.identity.canonical(),
-                "method": calibration.method,
-                "calibration": calibration.digest,
-            },
-        )
+        self._identity = _calibrated_identity(inner, calibration)
+
+    def with_direction(self, direction: Direction) -> CalibratedOracle:
+        """The same calibrated model under another direction policy (the map is one of
+        one-direction scores, so it holds for every policy; θ is the view's own)."""
+        if not isinstance(self.inner, Redirectable):
+            raise OracleError("the calibrated oracle's model cannot change direction")
+        view = copy.copy(self)
+        view.inner = self.inner.with_direction(direction)
+        view._identity = _calibrated_identity(view.inner, self.calibration)
+        return view
 
     def score(self, pairs: Sequence[Pair]) -> np.ndarray:
         if not pairs:
@@ -234,3 +310,23 @@ class CalibratedOracle(WrappedOracle):
 
     def decide(self, scores: np.ndarray | float) -> np.ndarray:
         return decide(scores, self.threshold)
+
+
+def _calibrated_identity(inner: ConflictOracle, calibration: Calibration) -> OracleIdentity:
+    return OracleIdentity(
+        "calibrated",
+        {
+            "inner": inner.identity.canonical(),
+            "method": calibration.method,
+            "calibration": calibration.digest,
+        },
+    )
+
+
+def active_calibration(oracle: object) -> CalibratedOracle | None:
+    """The calibrated layer of an oracle chain (gate and band wrap it), if there is one."""
+    while oracle is not None:
+        if isinstance(oracle, CalibratedOracle):
+            return oracle
+        oracle = getattr(oracle, "inner", None) or getattr(oracle, "primary", None)
+    return None

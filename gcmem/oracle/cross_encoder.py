@@ -30,7 +30,7 @@ from gcmem.oracle.base import (
     check_threshold,
     decide,
 )
-from gcmem.oracle.fingerprint import WeightsFingerprint
+from gcmem.oracle.fingerprint import WeightsFingerprint, local_model_dir
 from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
 from gcmem.settings import check_template
 
@@ -60,18 +60,6 @@ def resolve_precision(precision: Precision, device: str) -> torch.dtype:
     if device.startswith("cuda"):
         return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
     return torch.float32
-
-
-def _local_model_dir(source: str) -> Path:
-    """The directory holding a model's files: ``source`` itself, or its hub cache snapshot."""
-    if Path(source).is_dir():
-        return Path(source)
-    from huggingface_hub import snapshot_download
-
-    try:
-        return Path(snapshot_download(source, local_files_only=True))
-    except Exception as exc:  # the hub library raises several types for "not cached"
-        raise OracleError(f"cannot locate the files of {source!r} to fingerprint them") from exc
 
 
 class CrossEncoderOracle:
@@ -138,7 +126,7 @@ class CrossEncoderOracle:
         id2label = {int(k): str(v) for k, v in self.model.config.id2label.items()}
         self.label_index = contradiction_index(id2label, contradiction_label)
         self.id2label = id2label
-        weights = (fingerprint or WeightsFingerprint()).of(_local_model_dir(self.source))
+        weights = (fingerprint or WeightsFingerprint()).of(local_model_dir(self.source))
         self._identity = OracleIdentity(
             self.kind,
             {

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from gcmem.oracle.base import ConflictOracle
-from gcmem.oracle.fingerprint import WeightsFingerprint
+from gcmem.oracle.base import ConflictOracle, OracleError
+from gcmem.oracle.calibration import CalibratedOracle
+from gcmem.oracle.fingerprint import WeightsFingerprint, local_model_dir
+from gcmem.oracle.shipped import choice_for, choose_calibration
+from gcmem.runtime import resolve_model_source
 from gcmem.settings import Device, JudgeSettings, OracleSettings
+
+log = logging.getLogger(__name__)
 
 
 def build_oracle(
@@ -21,11 +27,7 @@ def build_oracle(
     gated pair costs nothing and is never routed). ``weights_cache``: where the model's
     weight fingerprint is cached (none: recomputed per process)."""
     s = settings
-    oracle = build_model_oracle(s, judge, device=device, weights_cache=weights_cache)
-    if s.calibration is not None:
-        from gcmem.oracle.calibration import CalibratedOracle, Calibration
-
-        oracle = CalibratedOracle(oracle, Calibration.load(s.calibration))
+    oracle = calibrated(build_model_oracle(s, judge, device=device, weights_cache=weights_cache), s)
     if s.band is not None:
         from gcmem.oracle.band import BandOracle
 
@@ -38,6 +40,40 @@ def build_oracle(
 
         oracle = EntityGatedOracle(oracle)
     return oracle
+
+
+def calibrated(model: ConflictOracle, settings: OracleSettings) -> ConflictOracle:
+    """The model under ``ORACLE_CALIBRATION`` (shipped for its weights, the user's, or none).
+    The decision threshold stays ORACLE_THRESHOLD, mapped onto the calibrated scale (same
+    decisions, calibrated scores), unless ORACLE_CALIBRATION_THRESHOLD takes the
+    calibration's own."""
+    choice = choice_for(settings.calibration, model.identity)
+    log.info("oracle calibration: %s", choice.note)
+    if choice.calibration is None:
+        return model
+    cal = choice.calibration
+    threshold = None if settings.calibration_threshold else cal.scaled(model.threshold)
+    return CalibratedOracle(model, cal, threshold, source=choice.source)
+
+
+def calibration_note(settings: OracleSettings, weights_cache: Path | None = None) -> str:
+    """Which calibration the configured oracle runs with, without loading the model (the
+    weights are hashed once and cached in ``weights_cache``): for `gcmem config show`."""
+    s = settings
+    if s.backend == "llm-judge":
+        return choose_calibration(s.calibration, None, s.template).note
+    try:
+        source = resolve_model_source(s.model)
+        weights = WeightsFingerprint(weights_cache).of(local_model_dir(source))
+    except (OracleError, OSError) as exc:
+        return f"unknown until the model loads (cannot fingerprint {s.model!r}: {exc})"
+    try:
+        choice = choose_calibration(
+            s.calibration, weights, s.template, conditioned=s.question_template is not None
+        )
+    except OracleError as exc:
+        return f"error: {exc}"
+    return choice.note
 
 
 def build_model_oracle(

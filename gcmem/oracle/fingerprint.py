@@ -13,6 +13,8 @@ import os
 import threading
 from pathlib import Path
 
+from gcmem.oracle.base import OracleError
+
 # Files that determine a classifier's outputs: weights, tokenizer, model config. READMEs,
 # licences and training logs do not change scores, so they do not change θ.
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".ckpt", ".msgpack", ".h5")
@@ -34,6 +36,18 @@ _TOKENIZER_FILES = frozenset(
 
 _lock = threading.Lock()
 _memory_cache: dict[tuple[str, int, int], str] = {}
+
+
+def local_model_dir(source: str) -> Path:
+    """The directory holding a model's files: ``source`` itself, or its hub cache snapshot."""
+    if Path(source).is_dir():
+        return Path(source)
+    from huggingface_hub import snapshot_download
+
+    try:
+        return Path(snapshot_download(source, local_files_only=True))
+    except Exception as exc:  # the hub library raises several types for "not cached"
+        raise OracleError(f"cannot locate the files of {source!r} to fingerprint them") from exc
 
 
 def fingerprint_files(model_dir: Path) -> list[Path]:
