@@ -77,6 +77,9 @@ class Config:
     out: Path = DEFAULT_OUT
     label: str = "pipeline"
     timeout_s: float = 3600.0
+    # GCMEM_INGEST of the workers ("" = none: embed, MTM and STM only; e.g.
+    # "supersession,dominance-gc" for the ledger and κ write-time GC flags)
+    ingest: str = ""
 
 
 SMOKE = Config(
@@ -140,7 +143,7 @@ class Deployment:
             "GCMEM_KEY_PREFIX": self.prefix,
             "GCMEM_DATA_DIR": str(self.data_dir),
             "GCMEM_EPHEMERAL": "true",
-            "GCMEM_INGEST": "",
+            "GCMEM_INGEST": self.cfg.ingest,
             "GCMEM_FILTERS": "",
             "GCMEM_DEVICE": "cpu",
             "GCMEM_PIPELINE_BATCH_SIZE": str(self.cfg.batch_size),
@@ -610,16 +613,17 @@ def write_load(result: dict[str, Any], out: Path, label: str) -> None:
 def markdown(result: dict[str, Any]) -> str:
     lines = [
         f"Embedder alone (MiniLM, batches of {result['config']['batch_size']}, all cores): "
-        f"**{result['embedder_texts_per_s']:.0f} texts/s**.",
+        f"**{result['embedder_texts_per_s']:.0f} texts/s**. Ingest stages: "
+        f"`{result['config'].get('ingest') or 'none'}`.",
         "",
-        "| deployment | workers | turns | seconds | turns/s | ratio to embedder |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| deployment | workers | turns | seconds | turns/s | ms/turn | ratio to embedder |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for dep in result["deployments"]:
         ing = dep["ingest"]
         lines.append(
             f"| {dep['deployment']} | {dep['workers']} | {ing['turns']} | {ing['seconds']:.1f} "
-            f"| {ing['turns_per_s']:.0f} | {ing['ratio']:.2f} |"
+            f"| {ing['turns_per_s']:.0f} | {1e3 / ing['turns_per_s']:.1f} | {ing['ratio']:.2f} |"
         )
     last = result["deployments"][-1]
     if "burst" in last:
@@ -729,6 +733,13 @@ def cli(
     filters: Annotated[str, typer.Option(help="--load: GCMEM_FILTERS of the server.")] = (
         LoadConfig.filters
     ),
+    ingest: Annotated[
+        str,
+        typer.Option(
+            help="GCMEM_INGEST of the workers, e.g. supersession,dominance-gc (default: none)."
+        ),
+    ] = "",
+    label: Annotated[str, typer.Option(help="Results file name.")] = Config.label,
 ) -> None:
     """Pipeline throughput vs the embedder, consumer lag under a burst, bus query latency;
     with --load, the bounded HTTP server under concurrent queries and SIGTERM."""
@@ -750,7 +761,7 @@ def cli(
     if unknown:
         raise typer.BadParameter(f"unknown deployment(s) {sorted(unknown)}; use {DEPLOYMENTS}")
     if smoke:
-        cfg = replace(SMOKE, redis_url=redis_url, out=out)
+        cfg = replace(SMOKE, redis_url=redis_url, out=out, ingest=ingest)
     else:
         cfg = Config(
             turns=turns,
@@ -759,6 +770,8 @@ def cli(
             deployments=names,
             redis_url=redis_url,
             out=out,
+            ingest=ingest,
+            label=label,
         )
     result = run(cfg)
     write(result, cfg.out, cfg.label)

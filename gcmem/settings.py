@@ -567,6 +567,28 @@ class DominanceSettings(_Section):
         description="Skip κ for candidate pairs less cosine-similar than this (unset = score "
         "every pair; docs/benchmarks.md measures the recall a floor costs).",
     )
+    gc_page_size: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="dominance-gc ingest stage (κ write-time GC): neighbours judged per page "
+        "(the new chunk's own page, then each dominated chunk's).",
+    )
+    gc_pages: int = Field(
+        default=32,
+        ge=1,
+        le=100_000,
+        description="dominance-gc: neighbour pages searched per new chunk while it keeps "
+        "dominating what a page holds (restatements); the rest is queued and continued by "
+        "the next ingest into the namespace.",
+    )
+    gc_resume: int = Field(
+        default=8,
+        ge=0,
+        le=100_000,
+        description="dominance-gc: queued paging entries each ingest into a namespace "
+        "continues (0 = only an explicit drain or rebuild continues them).",
+    )
     pair_budget: int | None = Field(
         validation_alias="GCMEM_ORACLE_PAIR_BUDGET",
         default=1024,

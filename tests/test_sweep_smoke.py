@@ -101,6 +101,22 @@ def test_smoke_sweep_end_to_end_and_resume(tmp_path: Path, sweep_env: None, fake
             assert f"{cond}|{stm}" in conds, cond
     assert "bag-of-facts|-" in conds
     assert "gcmem[noisy-p0.75-r0.5]|off" in conds
+    # Write-time GC with κ flags: each oracle on its own ingest, both in the report.
+    assert "write-time GC with κ = gold: 9 instances" in first.output
+    assert "write-time GC with κ = nli: 9 instances" in first.output
+    for stm in ("off", "on"):
+        assert f"gcmem+kgc[nli]|{stm}" in conds
+        # gold flags at ingest leave no stale chunk and take no still-true one
+        assert conds[f"gcmem+kgc[gold]|{stm}"]["overall"]["stale_exposure"]["mean"] == 0.0
+        assert conds[f"gcmem+kgc[gold]|{stm}"]["overall"]["static_retention"]["mean"] == 1.0
+    assert results["write_gc"]["gold"]["kappa_flags"] > 0
+    assert results["write_gc"]["gold"]["dominance_gc_ms_per_turn"] > 0
+    headline = json.loads((out / "headline.json").read_text())
+    assert set(headline) == {"ratio_100_stm_off"}  # the smoke sweep has no 100:1 instances
+    assert {"gold", "nli", "rag", "static_retention_gold", "static_retention_nli"} <= set(
+        headline["ratio_100_stm_off"]
+    )
+    assert headline["ratio_100_stm_off"]["instances"]["gold"] == 0
 
     def overall(cond: str, metric: str) -> float:
         value = conds[cond]["overall"][metric]["mean"]
@@ -133,6 +149,7 @@ def test_smoke_sweep_end_to_end_and_resume(tmp_path: Path, sweep_env: None, fake
     again = runner.invoke(app, args)  # everything recorded: nothing is recomputed
     assert again.exit_code == 0, again.output
     assert "retrieval:" not in again.output and "evaluation:" not in again.output
+    assert "write-time GC with κ" not in again.output
     assert len(FakeChat.requests) == 9 * 3  # cached replies: nothing asked twice
     rerun = json.loads((out / "results.json").read_text())
     assert rerun["conditions"]["gcmem[gold]|off"] == conds["gcmem[gold]|off"]

@@ -48,6 +48,17 @@ def cli(
     noisy_precisions: Annotated[
         str, typer.Option(help="Noisy-gold detector precisions.")
     ] = "1.0,0.9,0.75,0.5,0.3,0.2,0.1",
+    write_gc: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated oracles (gold, nli) that also run write-time GC with κ flags "
+            "(their own ingest); '' = none."
+        ),
+    ] = "gold,nli",
+    write_gc_model_limit: Annotated[
+        int | None,
+        typer.Option(min=1, help="Write-time GC with the model's κ on the first N instances."),
+    ] = None,
     usage_queries: Annotated[
         int, typer.Option(min=0, help="Times the question is asked during ingest (usage counts).")
     ] = 3,
@@ -87,6 +98,9 @@ def cli(
     unknown = sorted(set(wanted) - {"nli", "gold", "noisy"})
     if unknown:
         raise typer.BadParameter(f"unknown oracles {unknown}; choose from nli, gold, noisy")
+    unknown_gc = sorted({o.strip() for o in write_gc.split(",") if o.strip()} - {"nli", "gold"})
+    if unknown_gc:
+        raise typer.BadParameter(f"unknown --write-gc oracles {unknown_gc}; choose from nli, gold")
     config = SweepConfig(
         k=k,
         stm_size=stm_size,
@@ -95,6 +109,8 @@ def cli(
         oracles=wanted,
         noisy_recalls=_floats(noisy_recalls, "--noisy-recalls"),
         noisy_precisions=_floats(noisy_precisions, "--noisy-precisions"),
+        write_gc=tuple(o.strip() for o in write_gc.split(",") if o.strip()),
+        write_gc_model_limit=write_gc_model_limit,
     )
     reader = None
     if llm_url or llm_model:

@@ -20,6 +20,10 @@ class SweepConfig:
     noisy_seed: int = 0
     # The detector-dependency curve is read with the STM buffer off; both modes cost twice.
     noisy_stm: tuple[str, ...] = ("off",)
+    # Write-time GC with κ flags (its own ingest per oracle): which of the oracles, and on how
+    # many instances the model's runs (its κ at ingest costs the most; None = all).
+    write_gc: tuple[str, ...] = ("gold", "nli")
+    write_gc_model_limit: int | None = None
 
     @property
     def context_k(self) -> int:

@@ -44,6 +44,7 @@ from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, QueryContext
 from gcmem.filters.baselines import FactorWeights, MultiFactorRanker, TimestampRerank, UsageCounter
 from gcmem.filters.dominance import TemporalDominance
+from gcmem.filters.dominance_gc import STAGE as DOMINANCE_GC
 from gcmem.filters.registry import build_filters
 from gcmem.memory import Memory
 from gcmem.memory.candidates import CandidateSet, gather_candidates, run_filter_chain
@@ -53,7 +54,7 @@ from gcmem.oracle.pairs import ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
 from gcmem.storage.mtm import open_index
-from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.mtm.index import DominatedIndex, FlagIndex, MediumTermIndex
 from gcmem.storage.redis import Keyspace
 
 # Bumped whenever a record's layout changes, so old work files are never misread.
@@ -64,6 +65,9 @@ BAG = "bag-of-facts"
 # Conditions on R'_k, the candidate set retrieved with write-time GC exclusion.
 GC_PREFILTER = "supersession+gc"
 GC_FULL = "gcmem+gc"
+# Full gcmem on R''_k: write-time GC with κ flags too (the dominance-gc ingest stage), each
+# oracle on its own ingest (flags are the oracle's decisions).
+KGC_FULL = "gcmem+kgc"
 CANDIDATE_STAGES = ("expand", "embed", "search", "stm")
 
 
@@ -347,26 +351,21 @@ class RetrievalPhase:
     def _ingest(self, memory: Memory, scenario: Scenario) -> dict[str, float]:
         """Event-time order, in ``usage_queries + 1`` stages split evenly over the timeline."""
         turns = sorted(scenario.turns, key=lambda t: (t.ts, t.id))
-        first, last = turns[0].ts, turns[-1].ts
-        n = self.config.usage_queries
-        bounds = [first + (last - first) * (q / (n + 1)) for q in range(1, n + 1)] + [last]
         ranker = self._ranker(record_usage=True)
         totals: dict[str, float] = {}
-        start = 0
-        for q, bound in enumerate(bounds):
-            end = start
-            while end < len(turns) and turns[end].ts <= bound:
-                end += 1
-            batch = [
-                {"id": t.id, "namespace": scenario.namespace, "text": t.text, "ts": t.ts}
-                for t in turns[start:end]
-            ]
+        ingested = 0
+        for q, (bound, batch) in enumerate(ingest_stages(turns, self.config.usage_queries)):
             if batch:
-                report = memory.ingest(batch)
+                report = memory.ingest(
+                    [
+                        {"id": t.id, "namespace": scenario.namespace, "text": t.text, "ts": t.ts}
+                        for t in batch
+                    ]
+                )
                 for stage, ms in report.timings_ms.items():
                     totals[stage] = totals.get(stage, 0.0) + ms
-            start = end
-            if q < n and start > 0:
+                ingested += len(batch)
+            if q < self.config.usage_queries and ingested:
                 cs = memory.candidates(
                     scenario.question,
                     namespace=scenario.namespace,
@@ -375,6 +374,137 @@ class RetrievalPhase:
                 )
                 ranker.apply(cs.candidates, cs.context)
         return totals
+
+
+# --- phase 1b: write-time GC with κ flags ---------------------------------------------------
+
+
+def writegc_identity(
+    config: SweepConfig, settings: Settings, scenarios_sha: str, oracle: str
+) -> dict[str, Any]:
+    """Everything a κ write-time GC record depends on (``oracle``: the oracle's identity)."""
+    return {
+        "format": RECORD_FORMAT,
+        "scenarios": scenarios_sha,
+        "k": config.k,
+        "stm_size": config.stm_size,
+        "embedder": settings.models.embedder,
+        "chunk_max_chars": settings.memory.chunk_max_chars,
+        "oracle": oracle,
+        "rule": [
+            settings.dominance.anchor and oracle != "gold",
+            settings.dominance.confirm_threshold,
+            settings.dominance.surface_threshold,
+            settings.dominance.cosine_floor,
+        ],
+        "paging": [
+            settings.dominance.gc_page_size,
+            settings.dominance.gc_pages,
+            settings.dominance.gc_resume,
+        ],
+    }
+
+
+@dataclass
+class WriteGCPhase:
+    """Per instance and κ: ingest with the ledger and the dominance-gc stage under that κ,
+    let the background stage finish its queued paging, gather R''_k with both kinds of flags
+    excluded and run full gcmem on it (the product's stages, one rule at write and read
+    time). Each oracle ingests into its own fresh index: flags are its own decisions."""
+
+    settings: Settings
+    config: SweepConfig
+    embedder: CachedEmbedder
+    client: redis.Redis
+    name: str  # "gold" or the model's name
+    model_oracle: ConflictOracle | None = None  # None: gold κ from the scenario's labels
+
+    def run(self, scenario: Scenario) -> dict[str, Any]:
+        update: dict[str, Any] = {
+            "ingest": ["supersession", DOMINANCE_GC],
+            "filters": ["supersession", "dominance"],
+        }
+        if self.model_oracle is None:
+            # Gold κ is the sweep's perfect detector: the anchor is a precision guard for a
+            # model and would only take true detections away from it (the sweep's read-time
+            # gold conditions run without it too). A model runs under the product's rule.
+            update["dominance_anchor"] = False
+        settings = self.settings.replace(**update)
+        oracle = self.model_oracle or GoldOracle(
+            GoldLabels(scenario, self.settings.memory.chunk_max_chars)
+        )
+        index = open_index(settings.storage)
+        memory = Memory(
+            settings, embedder=self.embedder, index=index, redis_client=self.client, oracle=oracle
+        )
+        ns = scenario.namespace
+        keys = Keyspace(settings.storage.key_prefix)
+        try:
+            t0 = time.perf_counter()
+            turns = sorted(scenario.turns, key=lambda t: (t.ts, t.id))
+            ingest_ms: dict[str, float] = {}
+            # the same staging as phase 1 (batches between the usage queries), no queries
+            for _, batch in ingest_stages(turns, self.config.usage_queries):
+                if not batch:
+                    continue
+                report = memory.ingest(
+                    [{"id": t.id, "namespace": ns, "text": t.text, "ts": t.ts} for t in batch]
+                )
+                for stage, ms in report.timings_ms.items():
+                    ingest_ms[stage] = ingest_ms.get(stage, 0.0) + ms
+            kgc = memory.dominance_gc
+            assert kgc is not None
+            queued = kgc.pending(ns)
+            t1 = time.perf_counter()
+            kgc.drain(ns)  # the background stage catching up before the question
+            drain_ms = (time.perf_counter() - t1) * 1e3
+            total_ms = (time.perf_counter() - t0) * 1e3
+            cs = memory.candidates(
+                scenario.question,
+                namespace=ns,
+                k=self.config.k,
+                as_of=scenario.asked_at,
+                exclude_flagged=True,  # asked about the present at asked_at
+            )
+            sets = {"on": cs, "off": without_stm(cs)}
+            contexts = {
+                key(f"{KGC_FULL}[{self.name}]", stm): encode_result(memory.filter(sets[stm]))
+                for stm in STM_MODES
+            }
+            assert isinstance(index, DominatedIndex)
+            return {
+                "id": scenario.id,
+                "candidates": encode_candidates(cs),
+                "contexts": contexts,
+                "kappa_flags": len(index.dominated(ns)),
+                "ledger_flags": index.count_flagged(ns) if isinstance(index, FlagIndex) else 0,
+                "queued_after_ingest": queued,
+                "pages": kgc.pages_searched,
+                "ingest_ms": ingest_ms,
+                "drain_ms": drain_ms,
+                "total_ms": total_ms,
+                "turns": len(turns),
+            }
+        finally:
+            index.close()
+            forget_namespace(self.client, keys, ns)
+
+
+def ingest_stages(turns: Sequence[Any], usage_queries: int) -> list[tuple[datetime, list[Any]]]:
+    """Event-time ordered turns in ``usage_queries + 1`` stages split evenly over the
+    timeline: (the stage's end, its turns; possibly none)."""
+    first, last = turns[0].ts, turns[-1].ts
+    n = usage_queries
+    bounds = [first + (last - first) * (q / (n + 1)) for q in range(1, n + 1)] + [last]
+    out: list[tuple[datetime, list[Any]]] = []
+    start = 0
+    for bound in bounds:
+        end = start
+        while end < len(turns) and turns[end].ts <= bound:
+            end += 1
+        out.append((bound, list(turns[start:end])))
+        start = end
+    return out
 
 
 # --- phase 2 -----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from bench.sweep.harness import (
     BAG,
     GC_FULL,
     GC_PREFILTER,
+    KGC_FULL,
     STM_MODES,
     decode_candidates,
     key,
@@ -62,7 +63,7 @@ KINDS = ("behavioral", "keyed", "static")
 RESAMPLES = 1000
 
 
-def main_conditions(config: SweepConfig, model_name: str) -> list[str]:
+def main_conditions(config: SweepConfig, model_name: str, writegc: Sequence[str] = ()) -> list[str]:
     names = ["rag", "timestamp", "multi-factor", "supersession"]
     for oracle in (model_name, "gold"):
         if oracle == model_name and "nli" not in config.oracles:
@@ -72,6 +73,7 @@ def main_conditions(config: SweepConfig, model_name: str) -> list[str]:
         names += [f"phi[{oracle}]", f"gcmem[{oracle}]"]
     names.append(GC_PREFILTER)
     names += [f"{GC_FULL}[{o}]" for o in (model_name, "gold") if f"gcmem[{o}]" in names]
+    names += [f"{KGC_FULL}[{o}]" for o in (model_name, "gold") if o in writegc]
     return names
 
 
@@ -119,25 +121,34 @@ def build_table(
     retrieval: dict[str, dict[str, Any]],
     evaluation: dict[str, dict[str, Any]],
     llm: dict[str, dict[str, str | None]] | None = None,
+    writegc: dict[str, dict[str, dict[str, Any]]] | None = None,
 ) -> MetricTable:
     """Per-instance metrics of every condition; ``llm``: the LLM reader's answers per
-    condition per instance, where it ran."""
+    condition per instance, where it ran; ``writegc``: per oracle, the κ write-time GC records
+    (their own candidate sets R''_k; a condition run on fewer instances is NaN elsewhere)."""
     llm = llm or {}
+    writegc = writegc or {}
     ids = [i for i in retrieval if i in evaluation]
-    values: dict[str, dict[str, list[float]]] = {}
+    n = len(ids)
+    values: dict[str, dict[str, np.ndarray]] = {}
+    partial = {key(f"{KGC_FULL}[{name}]", stm) for name in writegc for stm in STM_MODES}
 
-    def put(cond: str, metrics: dict[str, float | None], inst: str, labels: InstanceLabels) -> None:
+    def put(
+        cond: str, metrics: dict[str, float | None], row: int, inst: str, labels: InstanceLabels
+    ) -> None:
         if cond in llm and inst in llm[cond]:
             g = grade(labels, llm[cond][inst])
             metrics["accuracy_llm"] = float(g == "correct")
             metrics["stale_answer_llm"] = float(g == "stale")
             metrics["abstain_llm"] = float(g == "abstain")
-        slot = values.setdefault(cond, {m: [] for m in METRICS})
+        slot = values.setdefault(cond, {m: np.full(n, np.nan) for m in METRICS})
+        seen.setdefault(cond, set()).add(row)
         for m in METRICS:
             v = metrics.get(m)
-            slot[m].append(float("nan") if v is None else float(v))
+            slot[m][row] = np.nan if v is None else float(v)
 
-    for inst in ids:
+    seen: dict[str, set[int]] = {}
+    for row, inst in enumerate(ids):
         scenario, rec = scenarios[inst], retrieval[inst]
         labels = InstanceLabels.of(scenario)
         turn_of = {c["chunk"]["id"]: c["chunk"]["turn_id"] for c in rec["candidates"]["candidates"]}
@@ -149,19 +160,28 @@ def build_table(
             stm = cond.rsplit("|", 1)[1]
             pool = pools["candidates_gc" if uses_gc_set(cond) else "candidates"][stm]
             turns = [turn_of[c] for c in ctx["kept"]]
-            put(cond, context_metrics(labels, turns, pool), inst, labels)
-        put(key(BAG, "-"), context_metrics(labels, rec["bag"], rec["bag"]), inst, labels)
-    n = len(ids)
-    for cond, slot in values.items():
-        if any(len(v) != n for v in slot.values()):
+            put(cond, context_metrics(labels, turns, pool), row, inst, labels)
+        for records in writegc.values():
+            w = records.get(inst)
+            if w is None:
+                continue
+            w_pool = _pools(w["candidates"])
+            w_turn = {
+                c["chunk"]["id"]: c["chunk"]["turn_id"] for c in w["candidates"]["candidates"]
+            }
+            for cond, ctx in w["contexts"].items():
+                stm = cond.rsplit("|", 1)[1]
+                turns = [w_turn[c] for c in ctx["kept"]]
+                put(cond, context_metrics(labels, turns, w_pool[stm]), row, inst, labels)
+        put(key(BAG, "-"), context_metrics(labels, rec["bag"], rec["bag"]), row, inst, labels)
+    for cond, rows in seen.items():
+        if len(rows) != n and cond not in partial:
             raise ValueError(f"condition {cond!r} is missing from some instances")
     return MetricTable(
         ids=ids,
         ratio=np.array([scenarios[i].ratio or 0.0 for i in ids], dtype=np.float64),
         kind=np.array([scenarios[i].kind for i in ids]),
-        values={
-            c: {m: np.array(v, dtype=np.float64) for m, v in s.items()} for c, s in values.items()
-        },
+        values=values,
     )
 
 
@@ -394,6 +414,10 @@ def label(cond: str) -> str:
         return f"full gcmem, κ = {name[6:-1]}"
     if name == GC_PREFILTER:
         return "supersession pre-filter + write-time GC (R'_k)"
+    if name.startswith(f"{KGC_FULL}["):
+        return (
+            f"full gcmem + write-time GC with κ flags, κ = {name[len(KGC_FULL) + 1 : -1]} (R''_k)"
+        )
     if name.startswith(f"{GC_FULL}["):
         return f"full gcmem + write-time GC, κ = {name[len(GC_FULL) + 1 : -1]} (R'_k)"
     return name
@@ -936,6 +960,8 @@ HEADLINE = (
     "gcmem[gold]",
     f"{GC_FULL}[nli]",
     f"{GC_FULL}[gold]",
+    f"{KGC_FULL}[nli]",
+    f"{KGC_FULL}[gold]",
 )
 
 
@@ -969,9 +995,66 @@ def render_headline(results: dict[str, Any], stm: str = "off") -> str:
     return "\n".join(lines) + "\n"
 
 
+def writegc_summary(writegc: dict[str, dict[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Per κ write-time GC oracle: flags set, paging work and ingest cost per turn."""
+    out: dict[str, Any] = {}
+    for name, records in writegc.items():
+        recs = list(records.values())
+        turns = sum(r["turns"] for r in recs)
+        stage_ms = sum(r["ingest_ms"].get("dominance-gc", 0.0) for r in recs)
+        out[name] = {
+            "instances": len(recs),
+            "turns": turns,
+            "kappa_flags": sum(r["kappa_flags"] for r in recs),
+            "ledger_flags": sum(r["ledger_flags"] for r in recs),
+            "queued_after_ingest": sum(r["queued_after_ingest"] for r in recs),
+            "pages": sum(r["pages"] for r in recs),
+            "dominance_gc_ms_per_turn": stage_ms / turns if turns else None,
+            "drain_ms_per_turn": sum(r["drain_ms"] for r in recs) / turns if turns else None,
+        }
+    return out
+
+
+def headline_numbers(table: MetricTable, model_name: str, ratio: float = 100) -> dict[str, Any]:
+    """``headline.json``: at ``ratio``:1 with the STM off, the accuracy (majority reader) on
+    the evolving instances of full gcmem with κ write-time GC (gold κ and the model's) and
+    of standard RAG, and the static retention of the two write-time GC conditions; with the
+    instance counts each number is over (the model's condition may run on fewer)."""
+    at = table.ratio == ratio
+    evolving = at & (table.kind != "static")
+    conds = {
+        "gold": key(f"{KGC_FULL}[gold]", "off"),
+        "nli": key(f"{KGC_FULL}[{model_name}]", "off"),
+        "rag": key("rag", "off"),
+    }
+
+    def mean(cond: str, metric: str, mask: np.ndarray) -> float | None:
+        if cond not in table.values:
+            return None
+        v = table.mean(cond, metric, mask)
+        return None if math.isnan(v) else round(v, 4)
+
+    def count(cond: str, metric: str, mask: np.ndarray) -> int:
+        if cond not in table.values:
+            return 0
+        return int((~np.isnan(table.get(cond, metric)) & mask).sum())
+
+    row: dict[str, Any] = {n: mean(c, "accuracy_majority", evolving) for n, c in conds.items()}
+    for n in ("gold", "nli"):
+        row[f"static_retention_{n}"] = mean(conds[n], "static_retention", at)
+    row["instances"] = {n: count(c, "accuracy_majority", evolving) for n, c in conds.items()}
+    row["instances_static_retention"] = {
+        n: count(conds[n], "static_retention", at) for n in ("gold", "nli")
+    }
+    return {f"ratio_{ratio:g}_stm_off": row}
+
+
 def write_outputs(results: dict[str, Any], out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / "results.json", out_dir / "tables.md", out_dir / "headline.md"]
+    if "headline" in results:
+        paths.append(out_dir / "headline.json")
+        paths[-1].write_text(json.dumps(_finite(results["headline"]), indent=1) + "\n")
     paths[0].write_text(json.dumps(_finite(results), indent=1, default=_json_default) + "\n")
     paths[1].write_text(render_markdown(results))
     paths[2].write_text(render_headline(results, "off") + "\n" + render_headline(results, "on"))

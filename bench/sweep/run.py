@@ -16,23 +16,28 @@ from bench.scenarios.model import Scenario, file_sha256, load_scenarios
 from bench.sweep.archive import VerdictArchive
 from bench.sweep.config import SweepConfig
 from bench.sweep.harness import (
+    CachedEmbedder,
     EvaluationPhase,
     RetrievalPhase,
+    WriteGCPhase,
     contradiction_base_rate,
     digest,
     evaluation_identity,
     retrieval_identity,
+    writegc_identity,
 )
 from bench.sweep.reader import ReaderConfig, run_reader
 from bench.sweep.report import (
     build_table,
     detector_rows,
+    headline_numbers,
     latency_summary,
     main_conditions,
     model_pair_quality,
     realised_noise,
     summarise,
     write_outputs,
+    writegc_summary,
 )
 from bench.sweep.store import RecordStore
 from gcmem.embedding.transformer import TransformerEmbedder
@@ -62,6 +67,15 @@ def sweep_settings(config: SweepConfig, work_dir: Path, run_digest: str) -> Sett
         stm_size=config.stm_size,
         ingest=["supersession"],
         filters=[],
+    )
+
+
+def _embedder(settings: Settings) -> TransformerEmbedder:
+    return TransformerEmbedder(
+        settings.models.embedder,
+        device=settings.models.device,
+        batch_size=settings.models.embed_batch_size,
+        max_length=settings.models.embed_max_length,
     )
 
 
@@ -134,15 +148,10 @@ def run_sweep(
     done = store_a.ids()
     todo = [] if report_only else [s for s in scenarios if s.id not in done]
     embed_stats: dict[str, float] = {}
+    phase_a: RetrievalPhase | None = None
     if todo:
         log(f"retrieval: {len(todo)} of {len(scenarios)} instances to ingest and retrieve")
-        embedder = TransformerEmbedder(
-            settings.models.embedder,
-            device=settings.models.device,
-            batch_size=settings.models.embed_batch_size,
-            max_length=settings.models.embed_max_length,
-        )
-        phase_a = RetrievalPhase(settings, config, embedder, client)
+        phase_a = RetrievalPhase(settings, config, _embedder(settings), client)
         step = _with_elapsed(phase_a.run)
         for scenario in tqdm(todo, desc="retrieve", unit="inst", **bar):
             store_a.append(step(scenario))
@@ -170,10 +179,10 @@ def run_sweep(
             "base rate (even flagging every pair gives more)"
         )
 
-    # --- phase 2: evaluation -------------------------------------------------------------------
     model_oracle = None
     model_name = "nli" if settings.oracle.backend == "cross-encoder" else settings.oracle.backend
-    if "nli" in config.oracles:
+    model_settings = settings
+    if "nli" in config.oracles or "nli" in config.write_gc:
         from gcmem.oracle.factory import build_oracle
 
         model_oracle = build_oracle(
@@ -184,17 +193,55 @@ def run_sweep(
         )
         # A calibrated κ brings its own threshold (GCMEM_ORACLE_CALIBRATION): key the records
         # and report decisions by the threshold actually applied.
-        settings = settings.replace(oracle_threshold=model_oracle.threshold)
+        model_settings = settings.replace(oracle_threshold=model_oracle.threshold)
+        if "nli" in config.oracles:
+            settings = model_settings
     model_identity = model_oracle.identity.canonical() if model_oracle is not None else None
-    eval_digest = digest(evaluation_identity(config, settings, retrieval_digest, model_identity))
+
+    # --- phase 1b: write-time GC with κ flags, per oracle --------------------------------------
+    writegc: dict[str, dict[str, dict[str, Any]]] = {}
+    cached: CachedEmbedder | None = None
+    for name in config.write_gc:
+        model = name == "nli"
+        if model and model_oracle is None:
+            continue
+        label = model_name if model else name
+        ident = model_identity if model else "gold"
+        wsettings = model_settings if model else settings
+        wdigest = digest(writegc_identity(config, wsettings, sha, str(ident)))
+        store_w = RecordStore(work_dir / f"writegc-{name}-{wdigest}.jsonl")
+        wanted = scenarios[: config.write_gc_model_limit] if model else scenarios
+        done_w = store_w.ids()
+        todo_w = [] if report_only else [s for s in wanted if s.id not in done_w]
+        if todo_w:
+            log(f"write-time GC with κ = {label}: {len(todo_w)} instances")
+            if cached is None:
+                cached = (
+                    phase_a.cached if phase_a is not None else CachedEmbedder(_embedder(settings))
+                )
+            embedder_w = cached
+            phase_w = WriteGCPhase(
+                wsettings, config, embedder_w, client, label, model_oracle if model else None
+            )
+            step_w = _with_elapsed(phase_w.run)
+            for scenario in tqdm(todo_w, desc=f"write-gc[{label}]", unit="inst", **bar):
+                store_w.append(step_w(scenario))
+        writegc[label] = {r["id"]: r for r in store_w if r["id"] in by_id}
+
+    # --- phase 2: evaluation -------------------------------------------------------------------
+    # phase 2 scores with the model only when it is one of the oracles (write-time GC alone
+    # may have loaded it)
+    eval_oracle = model_oracle if "nli" in config.oracles else None
+    eval_identity = model_identity if eval_oracle is not None else None
+    eval_digest = digest(evaluation_identity(config, settings, retrieval_digest, eval_identity))
     store_b = RecordStore(work_dir / f"evaluation-{eval_digest}.jsonl")
     done_b = store_b.ids()
     todo_b = [] if report_only else [s for s in scenarios if s.id not in done_b]
     if todo_b:
         log(f"evaluation: {len(todo_b)} instances; oracles {', '.join(config.oracles)}")
-        archive = VerdictArchive(work_dir, model_oracle.identity.digest) if model_oracle else None
+        archive = VerdictArchive(work_dir, eval_oracle.identity.digest) if eval_oracle else None
         phase_b = EvaluationPhase(
-            settings, config, client, base_rate, model_oracle, model_name, archive
+            settings, config, client, base_rate, eval_oracle, model_name, archive
         )
         step_b = _with_elapsed(phase_b.run)
         for scenario in tqdm(todo_b, desc="evaluate", unit="inst", **bar):
@@ -212,8 +259,8 @@ def run_sweep(
         answers = run_reader(reader, by_id, retrieval, evaluation, work_dir, progress=progress)
 
     # --- report --------------------------------------------------------------------------------
-    table = build_table(by_id, retrieval, evaluation, answers)
-    names = main_conditions(config, model_name)
+    table = build_table(by_id, retrieval, evaluation, answers, writegc)
+    names = main_conditions(config, model_name, list(writegc))
     conds = [f"{n}|{stm}" for n in names for stm in ("off", "on")] + ["bag-of-facts|-"]
     noisy = [
         f"{part}[{name}]|{stm}"
@@ -271,6 +318,8 @@ def run_sweep(
         else {},
         "latency": latency_summary(retrieval, evaluation, model_name),
         "model_pairs": model_pair_quality(by_id, evaluation, model_name, settings.oracle.threshold),
+        "headline": headline_numbers(table, model_name),
+        "write_gc": writegc_summary(writegc),
     }
     paths = write_outputs(results, out_dir)
     log("wrote " + ", ".join(str(p) for p in paths))

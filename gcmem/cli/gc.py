@@ -1,6 +1,7 @@
 """``gcmem why CHUNK_ID`` and ``gcmem gc rebuild``: write-time GC flags, explained and rebuilt.
 
-Both read the ledger (Redis) and the MTM index only: no model is loaded.
+Both read the ledger (Redis) and the MTM index only: no model is loaded, except by
+``gc rebuild --kappa``, which re-decides κ flags under the configured oracle.
 """
 
 from __future__ import annotations
@@ -72,13 +73,15 @@ def why(
     as_json: Annotated[bool, typer.Option("--json", help="Print the Decision JSON.")] = False,
 ) -> None:
     """Why a chunk is superseded: the decision record write-time GC flagged it by (the same
-    record a read-time drop carries). Exit 1 if nothing supersedes it."""
+    record a read-time drop carries): the ledger's, else a κ flag's. Exit 1 if nothing
+    supersedes it."""
+    from gcmem.filters.dominance_gc import explain_flag
     from gcmem.filters.writegc import explain
 
     with _open() as (stage, index, default_ns):
         ns = _namespace(namespace or default_ns)
         try:
-            decision = explain(stage, index, ns, chunk_id)
+            decision = explain(stage, index, ns, chunk_id) or explain_flag(index, ns, chunk_id)
         except KeyError as exc:
             console.print(f"[red]{escape(str(exc.args[0]))}[/red]")
             raise typer.Exit(1) from exc
@@ -93,6 +96,8 @@ def why(
         return
     write_time = decision.details.get("write_time", {})
     state = "flagged" if write_time.get("flagged") else "not flagged yet (gcmem gc rebuild)"
+    if write_time.get("stage"):
+        state += f" by {write_time['stage']}"
     console.print(f"[bold]{escape(decision.text)}[/bold]  ({decision.dropped_chunk.ts.date()})")
     console.print(f"[red]superseded[/red] [{decision.stage}] {escape(decision.reason)}")
     console.print(f"newer chunk {decision.dominated_by} (turn {decision.dominated_by_turn_id})")
@@ -108,10 +113,21 @@ def rebuild(
     namespace: Annotated[
         str | None, typer.Option(help="Only this namespace (default: every namespace).")
     ] = None,
+    kappa: Annotated[
+        bool,
+        typer.Option(
+            "--kappa",
+            help="Also recompute the κ flags (dominance-gc) of --namespace under the configured "
+            "oracle, threshold and rule (loads the model).",
+        ),
+    ] = False,
 ) -> None:
     """Recompute every write-time GC flag from the ledger: flag chunks whose assertions are
-    all superseded, clear flags that no longer hold. Nothing is deleted."""
+    all superseded, clear flags that no longer hold; with ``--kappa``, the κ flags from the
+    verdict log too (flags of another oracle identity count for nothing until then). Nothing
+    is deleted."""
     from gcmem.filters.writegc import rebuild_all, rebuild_flags
+    from gcmem.memory import Memory
 
     with _open() as (stage, index, _):
         if namespace is None:
@@ -121,5 +137,11 @@ def rebuild(
             reports = [rebuild_flags(stage.ledger, index, ns, stage.flaggable)]
     for r in reports:
         print(json.dumps(vars(r)))
+    if kappa:
+        if namespace is None:
+            raise typer.BadParameter("--kappa needs --namespace")
+        with Memory() as memory:
+            print(json.dumps(vars(memory.rebuild_dominance_flags(_namespace(namespace)))))
+        return
     if not reports:
         console.print("no namespace has a ledger or a flag")

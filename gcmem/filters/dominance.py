@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
 from gcmem.filters.resources import Resources
@@ -90,11 +90,15 @@ def temporal_dominance(
                 PairVerdict(old, new, v.score, True, v.source, v.keys)
             )
     kept = [c for c in candidates if c.id not in dominators]
-    dropped = [_decision(c, dominators[c.id], threshold) for c in candidates if c.id in dominators]
+    dropped = [
+        drop_decision(c, dominators[c.id], threshold) for c in candidates if c.id in dominators
+    ]
     return FilterOutcome(kept, dropped)
 
 
-def _decision(chunk: ScoredChunk, by: list[PairVerdict], threshold: float) -> Decision:
+def drop_decision(chunk: ScoredChunk, by: list[PairVerdict], threshold: float) -> Decision:
+    """The decision record of ``chunk`` dropped because of these (contradicting, newer)
+    verdicts; write-time GC explains its κ flags with the same record."""
     # Name the strongest evidence; ties go to the newest chunk, then the id (deterministic).
     ranked = sorted(by, key=lambda v: (-v.score, -v.newer.chunk.ts.timestamp(), v.newer.id))
     best = ranked[0]
@@ -306,6 +310,29 @@ class TemporalDominance:
                     )
                 )
         return decided, conflicts
+
+    def drop_identity(self) -> dict[str, Any]:
+        """Everything a drop on κ depends on besides the pair itself: the oracle θ, its
+        threshold and the no-harm rule (anchor, confirmation θ and threshold). Write-time
+        flags carry its digest and count only under the identity they were set with."""
+        return {
+            "theta": self.log.theta,
+            "threshold": self.log.threshold,
+            "anchor": self.require_anchor,
+            "confirm": None
+            if self.confirm is None
+            else {"theta": self.confirm.theta, "threshold": self.confirm.threshold},
+        }
+
+    def dropping(self, verdicts: Sequence[PairVerdict], query: QueryContext) -> list[PairVerdict]:
+        """The κ verdicts under which Φ_T drops the older chunk of the pair (the same rule as
+        ``apply``: surfaced-only and uncertain pairs are not among them)."""
+        decided, _ = self.split(verdicts, query)
+        return [
+            v
+            for v in decided
+            if v.contradicts and v.source == "oracle" and v.older.chunk.ts != v.newer.chunk.ts
+        ]
 
 
 def within_budget(

@@ -18,7 +18,7 @@ from gcmem.models import Chunk
 from gcmem.oracle.base import is_query_conditioned
 from gcmem.oracle.pairs import FactReader, classify_pair, ledger_facts, read_facts
 from gcmem.oracle.verdicts import VerdictLog
-from gcmem.storage.mtm.index import MediumTermIndex
+from gcmem.storage.mtm.index import Hit, MediumTermIndex
 
 STAGE = "verdict-precompute"
 
@@ -58,25 +58,50 @@ class VerdictPrecompute:
         results = self.index.search(namespace, vectors, 3 * self.m + 1)
         pairs: dict[frozenset[str], tuple[Chunk, Chunk]] = {}
         for chunk, hits in zip(chunks, results, strict=True):
-            neighbours = [h for h in hits if h.chunk.id != chunk.id]
-            facts = read_facts([chunk, *(h.chunk for h in neighbours)], self.facts)
-            taken = 0
-            for hit in neighbours:
-                if taken == self.m:
-                    break
-                other = hit.chunk
-                older, newer = (other, chunk) if other.ts < chunk.ts else (chunk, other)
-                kind, _ = classify_pair(
-                    older, newer, facts, cosine=hit.score, cosine_floor=self.cosine_floor
-                )
-                if kind in ("equal_ts", "same_content"):
-                    continue
-                taken += 1
-                if kind == "oracle":
-                    pairs.setdefault(frozenset((older.id, newer.id)), (older, newer))
+            for older, newer, _ in neighbour_pairs(
+                chunk, hits, self.facts, m=self.m, cosine_floor=self.cosine_floor
+            ):
+                pairs.setdefault(frozenset((older.id, newer.id)), (older, newer))
         if pairs:
             self.log.scores(namespace, list(pairs.values()))
             self.pairs_scored += len(pairs)
+
+
+def neighbour_pairs(
+    chunk: Chunk,
+    hits: Sequence[Hit],
+    facts: FactReader,
+    *,
+    m: int,
+    cosine_floor: float | None = None,
+    vector: np.ndarray | None = None,
+) -> list[tuple[Chunk, Chunk, float]]:
+    """(older, newer, cosine) of the pairs κ judges between ``chunk`` and its first ``m``
+    neighbours among ``hits``, scheduled as the dominance stage schedules them: equal-time and
+    identical-content neighbours do not count toward m, keyed and sub-floor pairs count but
+    are not judged. Cosine is the hit's score, or with ``vector`` (the chunk's), the dot
+    product with the hit's stored vector (hits found around another chunk)."""
+    neighbours = [h for h in hits if h.chunk.id != chunk.id]
+    known = read_facts([chunk, *(h.chunk for h in neighbours)], facts)
+    out: list[tuple[Chunk, Chunk, float]] = []
+    taken = 0
+    for hit in neighbours:
+        if taken == m:
+            break
+        other = hit.chunk
+        cosine = (
+            float(vector @ hit.vector)
+            if vector is not None and hit.vector is not None
+            else hit.score
+        )
+        older, newer = (other, chunk) if other.ts < chunk.ts else (chunk, other)
+        kind, _ = classify_pair(older, newer, known, cosine=cosine, cosine_floor=cosine_floor)
+        if kind in ("equal_ts", "same_content"):
+            continue
+        taken += 1
+        if kind == "oracle":
+            out.append((older, newer, cosine))
+    return out
 
 
 def build(resources: Resources) -> VerdictPrecompute:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gcmem.filters import baselines, dominance, precompute, supersession
+from gcmem.filters import baselines, dominance, dominance_gc, precompute, supersession
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.resources import Resources
 
@@ -21,6 +21,7 @@ STAGES: dict[str, Constructor] = {
     supersession.STAGE: supersession.build,  # the ledger at ingest, the pre-filter at query time
     dominance.STAGE: dominance.build,  # Φ_T over κ
     precompute.STAGE: precompute.build,  # κ verdicts for new chunks' neighbours, at ingest
+    dominance_gc.STAGE: dominance_gc.build,  # κ write-time GC flags, at ingest
     baselines.TIMESTAMP_STAGE: baselines.build_timestamp,  # baseline rankers, for comparison
     baselines.MULTI_FACTOR_STAGE: baselines.build_multi_factor,
 }

@@ -14,7 +14,7 @@ import numpy as np
 from gcmem.embedding import Embedder
 from gcmem.filters.base import CandidateFilter, QueryContext
 from gcmem.models import Conflict, Decision, RetrievalResult, ScoredChunk, Source
-from gcmem.storage.mtm.index import FlagIndex, Hit, MediumTermIndex
+from gcmem.storage.mtm.index import DominatedIndex, FlagIndex, Hit, MediumTermIndex
 from gcmem.storage.stm import ShortTermBuffer
 
 _STOPWORDS = frozenset(
@@ -83,6 +83,7 @@ def gather_candidates(
     stm: ShortTermBuffer | None,
     expander: QueryExpander,
     exclude_flagged: bool = False,
+    exclude_dominated: str | None = None,
 ) -> CandidateSet:
     timings: dict[str, float] = {}
 
@@ -97,11 +98,20 @@ def gather_candidates(
     t0 = time.perf_counter()
     # Over-fetch a little and cut deterministically: engines order exact score ties (identical
     # vectors, e.g. texts differing only in case) arbitrarily, which would make R_k vary.
-    per_variant = index.search(namespace, qvecs, k + _TIE_MARGIN, exclude_flagged=exclude_flagged)
+    per_variant = index.search(
+        namespace,
+        qvecs,
+        k + _TIE_MARGIN,
+        exclude_flagged=exclude_flagged,
+        exclude_dominated=exclude_dominated,
+    )
     fused = _fuse(per_variant, k)
     excluded = (
         index.count_flagged(namespace) if exclude_flagged and isinstance(index, FlagIndex) else 0
     )
+    if exclude_dominated is not None and isinstance(index, DominatedIndex):
+        # a chunk with both flags is counted twice: an upper bound, stated as such
+        excluded += index.count_dominated(namespace, exclude_dominated)
     timings["search"] = (time.perf_counter() - t0) * 1e3
 
     t0 = time.perf_counter()

@@ -22,6 +22,8 @@ from gcmem.embedding import Embedder, load_embedder
 from gcmem.facts.chunking import chunk_turn
 from gcmem.filters import writegc
 from gcmem.filters.base import CandidateFilter, IngestStage
+from gcmem.filters.dominance_gc import DominanceGC, DominanceRebuild, explain_flag
+from gcmem.filters.dominance_gc import build as build_dominance_gc
 from gcmem.filters.registry import build_chain, with_ingest_sides
 from gcmem.filters.resources import Resources
 from gcmem.filters.supersession import SupersessionStage
@@ -207,6 +209,9 @@ class Memory:
             raise ValueError("query is empty")
         if exclude_flagged is None:
             exclude_flagged = self.settings.supersession.exclude and as_of is None
+        # κ flags count only under the identity this memory decides with (its κ stage's)
+        kappa = self.dominance_gc
+        exclude_dominated = kappa.identity if exclude_flagged and kappa is not None else None
         ns = self.validate_namespace(namespace or self.settings.memory.namespace)
         return gather_candidates(
             query,
@@ -218,6 +223,7 @@ class Memory:
             stm=self.stm if stm else None,
             expander=self.expander,
             exclude_flagged=exclude_flagged,
+            exclude_dominated=exclude_dominated,
         )
 
     def filter(
@@ -257,16 +263,36 @@ class Memory:
         a read-time drop reports), with the flag and its record in ``details["write_time"]``;
         ``None`` when nothing supersedes it. ``KeyError`` if the namespace has no such chunk."""
         ns = self.validate_namespace(namespace or self.settings.memory.namespace)
-        return writegc.explain(self._supersession(), self.index, ns, chunk_id)
+        decision = writegc.explain(self._supersession(), self.index, ns, chunk_id)
+        if decision is not None:
+            return decision
+        kappa = self.dominance_gc
+        return explain_flag(self.index, ns, chunk_id, kappa.identity if kappa else None)
 
     def rebuild_flags(self, namespace: str | None = None) -> list[RebuildReport]:
         """Recompute the write-time GC flags of one namespace (default: every namespace) from
-        the ledger; nothing is deleted."""
+        the ledger; nothing is deleted. κ flags: ``rebuild_dominance_flags``."""
         ledger, decide = self.resources.ledger, self._supersession().flaggable
         if namespace is None:
             return writegc.rebuild_all(ledger, self.index, decide=decide)
         ns = self.validate_namespace(namespace)
         return [writegc.rebuild_flags(ledger, self.index, ns, decide)]
+
+    def rebuild_dominance_flags(self, namespace: str | None = None) -> DominanceRebuild:
+        """Re-decide the κ flags of a namespace under this memory's current oracle, threshold
+        and rule (flags of another identity are ignored until then), and continue any queued
+        paging. Uses the configured dominance-gc stage, or one built from settings."""
+        ns = self.validate_namespace(namespace or self.settings.memory.namespace)
+        stage = self.dominance_gc or build_dominance_gc(self.resources)
+        return stage.rebuild(ns)
+
+    @property
+    def dominance_gc(self) -> DominanceGC | None:
+        """This memory's κ write-time GC ingest stage, if it has one."""
+        for stage in self.ingest_stages:
+            if isinstance(stage, DominanceGC):
+                return stage
+        return None
 
     def _supersession(self) -> SupersessionStage:
         """This memory's supersession stage (its rule decides flags), else one from settings."""

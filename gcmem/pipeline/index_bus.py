@@ -80,6 +80,7 @@ class IndexHost:
                 decode_array(body["queries"]),
                 int(body["k"]),
                 exclude_flagged=bool(body.get("exclude_flagged")),
+                exclude_dominated=body.get("exclude_dominated"),
             )
             return [[_encode_hit(h) for h in per_query] for per_query in hits]
         if op == "fetch":
@@ -150,7 +151,13 @@ class BusIndex:
         )
 
     def search(
-        self, namespace: str, queries: np.ndarray, k: int, *, exclude_flagged: bool = False
+        self,
+        namespace: str,
+        queries: np.ndarray,
+        k: int,
+        *,
+        exclude_flagged: bool = False,
+        exclude_dominated: str | None = None,
     ) -> list[list[Hit]]:
         rows = self._call(
             "search",
@@ -158,6 +165,7 @@ class BusIndex:
             queries=encode_array(queries),
             k=k,
             exclude_flagged=exclude_flagged,
+            exclude_dominated=exclude_dominated,
         )
         return [[_decode_hit(h) for h in per_query] for per_query in rows]
 

@@ -134,6 +134,11 @@ class Keyspace:
         """Set: "key_id:assertion_id" of every assertion one chunk made."""
         return f"{self.ledger(namespace)}:c:{chunk_id}"
 
+    def dominance_pending(self, namespace: str) -> str:
+        """List: JSON [newer chunk id, anchor chunk id] of κ write-time GC paging an ingest
+        left unfinished (its per-chunk page budget ran out); the next ingest continues it."""
+        return f"{self.namespace(namespace)}:dominance-gc:pending"
+
     # --- baseline rankers ------------------------------------------------------------------
     def usage(self, namespace: str) -> str:
         """Hash: chunk id -> times the multi-factor ranker served it in a context."""

@@ -29,6 +29,8 @@ import qdrant_edge as qe
 
 from gcmem.models import Chunk
 from gcmem.storage.mtm.index import (
+    DOMINATED_FLAG,
+    DOMINATED_RECORD,
     FLAG_RECORD,
     SUPERSEDED_FLAG,
     Hit,
@@ -120,6 +122,7 @@ class EdgeIndex:
         shard.update(op("ts", qe.DatetimeIndexParams(enable_hnsw=False)))
         shard.update(op("turn_id", qe.KeywordIndexParams(enable_hnsw=False)))
         shard.update(op(SUPERSEDED_FLAG, qe.BoolIndexParams(enable_hnsw=False)))
+        shard.update(op(DOMINATED_FLAG, qe.KeywordIndexParams(enable_hnsw=False)))
         return shard
 
     def close(self) -> None:
@@ -194,6 +197,7 @@ class EdgeIndex:
         k: int,
         *,
         exclude_flagged: bool = False,
+        exclude_dominated: str | None = None,
     ) -> list[list[Hit]]:
         shard = self._reader()
         if shard is None or len(queries) == 0:
@@ -204,7 +208,7 @@ class EdgeIndex:
                 f"query vectors are {queries.shape[-1]}-d but collection {self.collection!r} "
                 f"holds {self._dim}-d vectors"
             )
-        flt = _namespace_filter(namespace, exclude_flagged)
+        flt = _namespace_filter(namespace, exclude_flagged, exclude_dominated)
         params = qe.SearchParams(hnsw_ef=self.hnsw_ef) if self.hnsw_ef else None
         requests = [
             qe.QueryRequest(
@@ -286,6 +290,54 @@ class EdgeIndex:
         flt = qe.Filter(must=[_namespace_is(namespace), _flag_is_set()])
         return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
 
+    def dominated_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        shard = self._reader()
+        valid = _valid_ids(ids)
+        if shard is None or not valid:
+            return {}
+        out: dict[str, dict[str, Any]] = {}
+        for record in shard.retrieve(valid, True, False):
+            payload = record.payload or {}
+            if payload.get("namespace") == namespace and payload.get(DOMINATED_FLAG):
+                out[str(record.id)] = dict(payload.get(DOMINATED_RECORD) or {})
+        return out
+
+    def dominated(self, namespace: str) -> list[str]:
+        return self._scroll_ids(namespace, dominated_only=True)
+
+    def chunk_ids(self, namespace: str) -> list[str]:
+        return self._scroll_ids(namespace, dominated_only=False)
+
+    def _scroll_ids(self, namespace: str, *, dominated_only: bool) -> list[str]:
+        shard = self._reader()
+        if shard is None:
+            return []
+        out: list[str] = []
+        offset: Any = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset,
+                limit=1024,
+                filter=qe.Filter(must=[_namespace_is(namespace)]),
+                with_payload=qe.PayloadSelector.Include([DOMINATED_FLAG]),
+                with_vector=False,
+            )
+            records, offset = shard.scroll(request)
+            out += [
+                str(r.id)
+                for r in records
+                if not dominated_only or (r.payload or {}).get(DOMINATED_FLAG)
+            ]
+            if offset is None or not records:
+                return out
+
+    def count_dominated(self, namespace: str, identity: str) -> int:
+        shard = self._reader()
+        if shard is None:
+            return 0
+        flt = qe.Filter(must=[_namespace_is(namespace), _dominated_is(identity)])
+        return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
+
 
 def _flag_is_set() -> qe.FieldCondition:
     # numpy's bool: see _namespace_filter
@@ -296,14 +348,22 @@ def _namespace_is(namespace: str) -> qe.FieldCondition:
     return qe.FieldCondition(key="namespace", match=qe.MatchValue(namespace))
 
 
-def _namespace_filter(namespace: str, exclude_flagged: bool = False) -> qe.Filter:
-    must_not: list[Any] | None = None
+def _dominated_is(identity: str) -> qe.FieldCondition:
+    return qe.FieldCondition(key=DOMINATED_FLAG, match=qe.MatchValue(identity))
+
+
+def _namespace_filter(
+    namespace: str, exclude_flagged: bool = False, exclude_dominated: str | None = None
+) -> qe.Filter:
+    must_not: list[Any] = []
     if exclude_flagged:
         # qdrant-edge-py 0.9 turns a Python bool into the integer 1 in MatchValue (bool is an
         # int subclass), which matches no boolean payload; numpy's bool is not an int, so it
         # arrives as a real boolean. tests/test_mtm.py guards this.
-        must_not = [_flag_is_set()]
-    return qe.Filter(must=[_namespace_is(namespace)], must_not=must_not)
+        must_not.append(_flag_is_set())
+    if exclude_dominated is not None:
+        must_not.append(_dominated_is(exclude_dominated))
+    return qe.Filter(must=[_namespace_is(namespace)], must_not=must_not or None)
 
 
 def _valid_ids(ids: Sequence[str]) -> list[int | uuid.UUID | str]:

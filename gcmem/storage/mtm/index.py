@@ -16,6 +16,11 @@ SUPERSEDED_FLAG = "superseded"
 # Beside the flag, who set it and why (stage, the newer chunk and turn, decision time, keys), so a
 # flag explains itself; derived state like the flag, rebuilt from the ledger.
 FLAG_RECORD = "superseded_record"
+# Set by write-time GC from κ (a newer neighbour contradicts the chunk under Φ_T's dropping
+# rule): the value is the identity of the decision (oracle θ, thresholds, rule), so a search
+# honours only flags of the identity it runs under; the record says who, how and when.
+DOMINATED_FLAG = "dominated"
+DOMINATED_RECORD = "dominated_record"
 
 
 @dataclass(frozen=True)
@@ -42,8 +47,11 @@ class MediumTermIndex(Protocol):
         k: int,
         *,
         exclude_flagged: bool = False,
+        exclude_dominated: str | None = None,
     ) -> list[list[Hit]]:
-        """Top-k per query vector within one namespace, with the stored vectors."""
+        """Top-k per query vector within one namespace, with the stored vectors;
+        ``exclude_flagged`` leaves out ledger-flagged chunks, ``exclude_dominated`` chunks
+        κ-flagged under that decision identity (flags of other identities do not count)."""
         ...
 
     def fetch(self, namespace: str, ids: Sequence[str]) -> dict[str, Hit]:
@@ -75,6 +83,28 @@ class FlagIndex(Protocol):
     def count_flagged(self, namespace: str) -> int: ...
 
 
+@runtime_checkable
+class DominatedIndex(Protocol):
+    """Reads of κ flags (``DOMINATED_FLAG``; the engines gcmem ships implement it)."""
+
+    def dominated_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The κ flag record of each of these chunks that has one (any identity)."""
+        ...
+
+    def dominated(self, namespace: str) -> list[str]:
+        """Ids of every chunk of the namespace that carries a κ flag (any identity)."""
+        ...
+
+    def count_dominated(self, namespace: str, identity: str) -> int: ...
+
+    def chunk_ids(self, namespace: str) -> list[str]:
+        """Every chunk id of the namespace (a rebuild pages from each)."""
+        ...
+
+
+FLAG_FIELDS = (SUPERSEDED_FLAG, FLAG_RECORD, DOMINATED_FLAG, DOMINATED_RECORD)
+
+
 def chunk_payload(chunk: Chunk) -> dict[str, Any]:
     payload = chunk.model_dump(mode="json", exclude={"id"})
     payload[SUPERSEDED_FLAG] = False
@@ -82,5 +112,5 @@ def chunk_payload(chunk: Chunk) -> dict[str, Any]:
 
 
 def chunk_from_payload(point_id: str, payload: Mapping[str, Any]) -> Chunk:
-    data = {k: v for k, v in payload.items() if k not in (SUPERSEDED_FLAG, FLAG_RECORD)}
+    data = {k: v for k, v in payload.items() if k not in FLAG_FIELDS}
     return Chunk.model_validate({"id": str(point_id), **data})

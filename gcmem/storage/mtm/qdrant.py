@@ -16,6 +16,8 @@ from qdrant_client import QdrantClient, models
 
 from gcmem.models import Chunk
 from gcmem.storage.mtm.index import (
+    DOMINATED_FLAG,
+    DOMINATED_RECORD,
     FLAG_RECORD,
     SUPERSEDED_FLAG,
     Hit,
@@ -26,7 +28,9 @@ from gcmem.storage.mtm.index import (
 log = logging.getLogger(__name__)
 
 
-def _namespace_filter(namespace: str, exclude_flagged: bool = False) -> models.Filter:
+def _namespace_filter(
+    namespace: str, exclude_flagged: bool = False, exclude_dominated: str | None = None
+) -> models.Filter:
     must: list[models.Condition] = [
         models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace))
     ]
@@ -34,6 +38,12 @@ def _namespace_filter(namespace: str, exclude_flagged: bool = False) -> models.F
     if exclude_flagged:
         must_not.append(
             models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True))
+        )
+    if exclude_dominated is not None:
+        must_not.append(
+            models.FieldCondition(
+                key=DOMINATED_FLAG, match=models.MatchValue(value=exclude_dominated)
+            )
         )
     return models.Filter(must=must, must_not=must_not or None)
 
@@ -69,6 +79,9 @@ class QdrantIndex:
             self.client.create_payload_index(
                 self.collection, SUPERSEDED_FLAG, models.PayloadSchemaType.BOOL
             )
+            self.client.create_payload_index(
+                self.collection, DOMINATED_FLAG, models.PayloadSchemaType.KEYWORD
+            )
         else:
             info = self.client.get_collection(self.collection)
             params = info.config.params.vectors
@@ -97,10 +110,11 @@ class QdrantIndex:
         k: int,
         *,
         exclude_flagged: bool = False,
+        exclude_dominated: str | None = None,
     ) -> list[list[Hit]]:
         if not self._exists():
             return [[] for _ in range(len(queries))]
-        flt = _namespace_filter(namespace, exclude_flagged)
+        flt = _namespace_filter(namespace, exclude_flagged, exclude_dominated)
         requests = [
             models.QueryRequest(
                 query=q.tolist(), filter=flt, limit=k, with_payload=True, with_vector=True
@@ -195,6 +209,61 @@ class QdrantIndex:
             must=[
                 models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace)),
                 models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True)),
+            ]
+        )
+        return self.client.count(self.collection, count_filter=flt, exact=True).count
+
+    def dominated_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not ids or not self._exists():
+            return {}
+        records = self.client.retrieve(
+            self.collection, ids=list(ids), with_payload=True, with_vectors=False
+        )
+        out: dict[str, dict[str, Any]] = {}
+        for rec in records:
+            payload = rec.payload or {}
+            if payload.get("namespace") == namespace and payload.get(DOMINATED_FLAG):
+                out[str(rec.id)] = dict(payload.get(DOMINATED_RECORD) or {})
+        return out
+
+    def dominated(self, namespace: str) -> list[str]:
+        return self._scroll_ids(namespace, dominated_only=True)
+
+    def chunk_ids(self, namespace: str) -> list[str]:
+        return self._scroll_ids(namespace, dominated_only=False)
+
+    def _scroll_ids(self, namespace: str, *, dominated_only: bool) -> list[str]:
+        if not self._exists():
+            return []
+        flt = models.Filter(
+            must=[models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace))]
+        )
+        out: list[str] = []
+        offset: Any = None
+        while True:
+            records, offset = self.client.scroll(
+                self.collection,
+                scroll_filter=flt,
+                limit=1024,
+                offset=offset,
+                with_payload=[DOMINATED_FLAG],
+                with_vectors=False,
+            )
+            out += [
+                str(r.id)
+                for r in records
+                if not dominated_only or (r.payload or {}).get(DOMINATED_FLAG)
+            ]
+            if offset is None or not records:
+                return out
+
+    def count_dominated(self, namespace: str, identity: str) -> int:
+        if not self._exists():
+            return 0
+        flt = models.Filter(
+            must=[
+                models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace)),
+                models.FieldCondition(key=DOMINATED_FLAG, match=models.MatchValue(value=identity)),
             ]
         )
         return self.client.count(self.collection, count_filter=flt, exact=True).count
