@@ -5,7 +5,10 @@ Three supersession chains on the same held-out instances (``bench.heldout``: the
 ``Memory`` with only the ``supersession`` stage:
 
 - ``grammar``: the extractor's triples only (``supersession_align=false``);
-- ``align``: frame alignment only (``supersession_grammar=false``);
+- ``exact``: frame alignment of one exact differing span only (``supersession_grammar=false``,
+  ``supersession_align_reworded=false``);
+- ``align``: frame alignment only, local frames and paragraph revisions included
+  (``supersession_grammar=false``);
 - ``both``: the shipped stage (grammar and alignment).
 
 Per family: stale exposure, current present, still-true drops and current lost (scored exactly
@@ -45,6 +48,7 @@ from gcmem.settings import Settings, load_settings
 RESULTS = Path(__file__).resolve().parent / "results" / "alignment"
 CHAINS: dict[str, dict[str, Any]] = {
     "grammar": {"supersession_align": False},
+    "exact": {"supersession_grammar": False, "supersession_align_reworded": False},
     "align": {"supersession_grammar": False},
     "both": {},
 }
@@ -127,7 +131,11 @@ def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) 
                                 report.timings_ms.get(STAGE, 0.0) / len(turns)
                             )
                     done.add(ns)
-                cands = mems["both"].candidates(inst.query, namespace=ns, k=k)
+                # R_k as stored: write-time exclusion would hand every chain the shipped
+                # stage's decisions; each chain decides on the same candidates at read time
+                cands = mems["both"].candidates(
+                    inst.query, namespace=ns, k=k, exclude_flagged=False
+                )
                 for name, mem in mems.items():
                     result = mem.filter(cands)
                     for fam in (inst.family, "all"):
@@ -196,7 +204,8 @@ def cli(
     out: Path = typer.Option(RESULTS, help="Where results go."),
     tag: str | None = typer.Option(None, help="File name stem (default: the split)."),
 ) -> None:
-    """Grammar-only, alignment-only and both: quality per family, ingest and read cost."""
+    """Grammar-only, exact alignment, alignment-only and both: quality per family, ingest and
+    read cost."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     data = {s: load_set(s, split, limit=limit) for s in sets}
     if tsqa != "none":

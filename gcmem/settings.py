@@ -353,6 +353,12 @@ class SupersessionSettings(_Section):
         "those of its nearest MTM neighbours; two identical except for one value span record "
         "that value under the frame (the statement with the slot masked) in the ledger.",
     )
+    align_reworded: bool = Field(
+        default=True,
+        description="Frame alignment also keys reworded statements: a shared local frame "
+        "around one value when the words outside it name the same things, and the revised "
+        "sentences of a paragraph that a newer chunk restates sentence by sentence.",
+    )
     align_neighbours: int = Field(
         default=8,
         ge=1,

@@ -10,6 +10,7 @@ import pytest
 
 from gcmem import Memory, Turn
 from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.models import chunk_id
 from gcmem.settings import Settings
 from tests.conftest import make_settings
 
@@ -129,3 +130,51 @@ def test_default_chain_still_removes_a_stale_value(
     assert texts[1] in result.texts and texts[2] in result.texts
     (drop,) = result.dropped
     assert drop.dominated_by_turn_id == "pay-2"
+
+
+def test_default_chain_removes_a_reworded_stale_value_and_keeps_the_rest(
+    tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
+) -> None:
+    texts = [
+        "In the mobile repo the default branch is develop; open PRs against it.",
+        "Releases are tagged with semantic version numbers like v4.2.0.",
+        "Heads-up: the mobile repo's default branch is trunk now, please retarget any open PRs.",
+    ]
+    with _memory(tmp_path, embedder, nli_model_path) as memory:
+        memory.ingest(_turns("repo", texts))
+        result = memory.retrieve("What is the default branch of the mobile repo?", namespace="repo")
+        # its decision names the frame, both values and the newer turn
+        decision = memory.explain(chunk_id("repo", "repo-0", 0), namespace="repo")
+    assert texts[0] not in result.texts
+    assert texts[1] in result.texts and texts[2] in result.texts
+    assert decision is not None and decision.dominated_by_turn_id == "repo-2"
+    [assertion] = decision.details["assertions"]
+    assert assertion["relation"] == "mobile repo's default branch is _"
+    assert (assertion["object"], assertion["superseded_by"]["object"]) == ("develop", "trunk")
+
+
+# Reworded statements sharing a short local frame ("... default branch is _") around a
+# qualifier that differs just outside it: parallel keys, never one ledger key.
+REWORDED_PARALLEL_KEYS = [
+    "In the mobile repo the default branch is develop; open PRs against it.",
+    "Heads-up: the web repo's default branch is trunk now, please retarget any open PRs.",
+    "For the staging database the port is 5433.",
+    "The production database's port is 5432 these days.",
+]
+
+
+def test_frame_alignment_keeps_reworded_parallel_keys(
+    tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
+) -> None:
+    # the deterministic stage alone, on the real embedder's neighbours: it must key nothing
+    # here (κ's own decisions on these pairs are the other tests' subject)
+    with _memory(tmp_path, embedder, nli_model_path) as memory:
+        memory.ingest(_turns("par", REWORDED_PARALLEL_KEYS))
+        supersession = memory.filters[0]
+        assert supersession.name == "supersession"
+        query = "What is the default branch of the mobile repo?"
+        result = memory.retrieve(query, namespace="par", filters=[supersession])
+        flagged = [memory.explain(c.id, namespace="par") for c in result.kept]
+    assert result.excluded_at_write == 0 and result.dropped == []
+    assert set(result.texts) == set(REWORDED_PARALLEL_KEYS)
+    assert flagged == [None] * len(REWORDED_PARALLEL_KEYS)

@@ -44,6 +44,7 @@ EVERY_VARIABLE: dict[str, tuple[str, str, object]] = {
     "GCMEM_SUPERSESSION_EXCLUDE": ("false", "supersession.exclude", False),
     "GCMEM_SUPERSESSION_GRAMMAR": ("false", "supersession.grammar", False),
     "GCMEM_SUPERSESSION_ALIGN": ("false", "supersession.align", False),
+    "GCMEM_SUPERSESSION_ALIGN_REWORDED": ("false", "supersession.align_reworded", False),
     "GCMEM_SUPERSESSION_ALIGN_NEIGHBOURS": ("3", "supersession.align_neighbours", 3),
     "GCMEM_LEDGER_POLICY_FILE": ("/etc/p.yaml", "ledger.policy_file", Path("/etc/p.yaml")),
     "GCMEM_LEDGER_POLICIES": (

@@ -49,6 +49,7 @@ def _open() -> Iterator[tuple[SupersessionStage, MediumTermIndex, str]]:
         write_time_gc=False,
         grammar=settings.supersession.grammar,
         align=settings.supersession.align,
+        reworded=settings.supersession.align_reworded,
     )
     try:
         yield stage, index, settings.memory.namespace

@@ -48,6 +48,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from gcmem.facts.chunking import split_units
 from gcmem.facts.lines import describe
@@ -60,6 +61,7 @@ __all__ = [
     "Unit",
     "align_units",
     "excerpt_replacements",
+    "frame_rank",
     "tokenize",
     "units_of",
 ]
@@ -127,6 +129,7 @@ _ATTACH = _words(
 )
 # Subordinators that narrate the change; a clause boundary when enough words precede them.
 _NARRATE = _words("after since because so following once")
+_NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
     """also so and but then plus btw fyi update updated note reminder ps heads-up heads ok okay
     well yes yeah now currently"""
@@ -137,7 +140,7 @@ _TRAIL_PHRASES = (
     ("from", "now", "on"),
     ("for", "now"),
     ("going", "forward"),
-    ("at", "the", "moment"),
+    ("at", "moment"),  # articles are ignored tokens: "at the moment"
     ("right", "now"),
 )
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
@@ -247,6 +250,11 @@ class Unit:
     path: str | None = None  # the file of a file excerpt (its first context entry)
     keyed: bool = True  # False: a file line whose own key names nothing (see facts.lines)
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The unit's compared words (punctuation and ignored tokens left out)."""
+        return frozenset(t.norm for t in self.tokens if t.norm and not t.punct)
+
     @property
     def key(self) -> tuple[str, ...]:
         """The compared form (identical keys: the unit is restated)."""
@@ -326,7 +334,9 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
             if t.norm == "-" and not (toks[i - 1].end < t.start and t.end < toks[i + 1].start):
                 continue
             cuts.append(i + 1)  # the punctuation closes the clause before it
-        elif t.norm in _NARRATE and i - cuts[-1] >= 3:
+        elif (t.norm in _NARRATE or (t.norm, toks[i + 1].norm) in _NARRATE_PAIRS) and i - cuts[
+            -1
+        ] >= 3:
             cuts.append(i)
     cuts.append(n)
     spans = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
@@ -337,7 +347,8 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
         first = next((t.norm for t in toks[a:b] if t.norm), None)
         start = a if pending is None else pending
         pending = None
-        if first in _ATTACH:
+        # ("In the mobile repo the default branch is develop;" is a clause of its own)
+        if first in _ATTACH and toks[b - 1].norm != ";":
             if merged:
                 merged[-1] = (merged[-1][0], b)
             else:
@@ -487,8 +498,7 @@ def _narrates_event(words: Sequence[Token]) -> bool:
 
 
 def _overlap(a: Unit, b: Unit) -> float:
-    x = {t.norm for t in a.tokens if t.norm and not t.punct}
-    y = {t.norm for t in b.tokens if t.norm and not t.punct}
+    x, y = a.words, b.words
     if not x or not y:
         return 0.0
     return len(x & y) / min(len(x), len(y))
@@ -503,11 +513,11 @@ def _eligible(unit: Unit) -> bool:
 
 def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     """The frame two units share with one differing value, if any (clause runs tried, the
-    longest frame kept)."""
+    longest frame kept; at equal frames the shortest values, so a narrating clause after the
+    value is not part of it)."""
     if old.context != new.context or not (_eligible(old) and _eligible(new)):
         return None
     best = _align_runs(old, old.tokens, new, new.tokens)
-    best_len = len(best[0]) if best is not None else -1
     oc, nc = _clauses(old), _clauses(new)
     for i in range(len(oc)):
         for j in range(i, len(oc)):
@@ -518,9 +528,14 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                     break
                 b = new.tokens[nc[k][0] : nc[last][1]]
                 found = _align_runs(old, a, new, b)
-                if found is not None and len(found[0]) > best_len:
-                    best, best_len = found, len(found[0])
+                if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
+                    best = found
     return best
+
+
+def frame_rank(found: tuple[str, str, str]) -> tuple[int, int]:
+    """Which of two alignments of one pair to keep: the longer frame, then shorter values."""
+    return len(found[0]), -(len(found[1]) + len(found[2]))
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:

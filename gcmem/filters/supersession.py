@@ -19,12 +19,14 @@ vectors ``on_ingest`` receives, plus the other chunks of the batch). Two units i
 for one value span record both values under the key ``("frame", <frame>)`` through the same
 ledger (each with its own chunk, turn and event time, so the ledger decides by event time);
 identical units are recorded as restated, and a restatement of a unit that states a frame
-reinforces that frame. Which keys each unit states, and which newer chunks restated it, is kept
-per chunk (``UnitStore``). A chunk with such a map is decided by its units: it is dropped only
-when every unit that states something is superseded (one of its keys closed) or restated by a
-newer chunk, and at least one is superseded; otherwise it is kept and its superseded units are
-listed on the kept candidate (``ScoredChunk.stale_sentences``). Chunks alignment never touched
-keep the assertion rule above.
+reinforces that frame. With ``reworded=True`` (``gcmem.facts.prose_align``) a reworded
+statement around the same local frame, and a revised sentence of a paragraph the newer chunk
+restates, record their values the same way. Which keys each unit states, and which newer
+chunks restated it, is kept per chunk (``UnitStore``). A chunk with such a map is decided by
+its units: it is dropped only when every unit that states something is superseded (one of its
+keys closed) or restated by a newer chunk, and at least one is superseded; otherwise it is
+kept and its superseded units are listed on the kept candidate (``ScoredChunk.stale_sentences``).
+Chunks alignment never touched keep the assertion rule above.
 
 Resolution policies decide what "superseded" means per key (``gcmem.storage.ledger.policy``):
 an evidence loser or an expired held value is closed like a latest-wins loser and dropped the
@@ -48,6 +50,7 @@ import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.extract import chunk_facts, unit_facts
+from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
@@ -81,6 +84,7 @@ class SupersessionStage:
         facts: FactReader | None = None,  # default: explicit facts, else the extractor
         grammar: bool = True,
         align: bool = True,
+        reworded: bool = True,
         neighbours: int = 8,
         units: UnitStore | None = None,
     ) -> None:
@@ -90,6 +94,9 @@ class SupersessionStage:
         self.facts = facts
         self.grammar = grammar
         self.align = align
+        # exact one-span frames only, or also local frames and paragraph revisions
+        self.reworded = reworded
+        self.aligner = align_chunk_units if reworded else align_units
         self.neighbours = neighbours
         self.units = units or UnitStore(ledger.client, ledger.keys)
 
@@ -222,7 +229,9 @@ class SupersessionStage:
                 for unit, key in self._grammar_keys(involved[cid].text, len(us)):
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
-        alignments = [(o, n, align_units(units[o.id], units[n.id])) for o, n in pairs]
+        alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
+        if self.reworded:
+            align_turn_revisions(alignments, units)
         for older, newer, al in alignments:
             for f in al.frames:
                 shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
@@ -579,5 +588,6 @@ def build(resources: Resources) -> SupersessionStage:
         write_time_gc=s.supersession.gc,
         grammar=s.supersession.grammar,
         align=s.supersession.align,
+        reworded=s.supersession.align_reworded,
         neighbours=s.supersession.align_neighbours,
     )

@@ -1,0 +1,370 @@
+"""Prose alignment beyond one exact span: local frames and paragraph revisions.
+
+``gcmem.facts.align`` keys two statements when they are identical except for one value span.
+Real rewordings of a changed value keep the frame but not the rest of the sentence; two more
+rules, both over the same statement units and tokens, and both recording ordinary
+``FrameMatch`` rows (the ledger and the supersession stage treat them like any frame):
+
+**Local frame** (``align_local``). Within a clause of each statement (clauses as the exact
+rule cuts them: a scope clause stays attached, so "In staging, ..." is always in the clause),
+the value span must be preceded by a shared run of words (the *local frame*: "default branch
+is _") and followed by the same words up to the clause's end. What precedes the local frame
+may be worded differently, but it must name the same things: the same content words on both
+sides, in any order and form ("In the mobile repo the default branch is develop" /
+"the mobile repo's default branch is trunk"; function words, possessive 's and the
+adverbs "now", "currently", "still", "nowadays" do not count). A different word there is a
+different subject or qualifier ("staging" / "production" database port), so the statements
+are parallel keys and nothing is recorded. The statement with the outer words replaced by
+the newer statement's is then judged by the exact rule, so every guard of that rule holds
+(negation and modality, predicates, narration, the slot in the subject, frame length).
+An additive word in either clause ("also", "too", "another") means a value added beside
+the old one, which never supersedes it.
+
+**Paragraph revision** (``align_revision``). When an older chunk is restated sentence by
+sentence in a newer one (at least ``MIN_REVISION_ANCHORS`` identical sentences, and at least
+a third of its statements), a sentence of the older chunk between the same restated
+neighbours whose counterpart shares most of its words is a revised sentence: what lies
+between the two sentences' common beginning and common end is the value, even when it spans
+more than one place ("a subsidiary of the Dutch chemicals group Verhagen, which bought it in
+2015" / "of the Japanese group Kaneshiro Holdings, which bought it last year"). The frame is
+the common beginning and end with the slot masked, tagged with a digest of the first restated
+sentence (a revision frame belongs to its paragraph, never to another document that happens
+to share a sentence start). Inserted or removed text is an elaboration, not a revision; a
+negation or modal in either differing part leaves the pair to κ.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from gcmem.facts.align import (
+    _FUNCTION_WORDS,
+    _MODALS,
+    _NEGATIONS,
+    _SPAN_SCOPE,
+    _WORD,
+    MAX_FRAME_CHARS,
+    MAX_SPAN,
+    SLOT,
+    FrameMatch,
+    PairAlignment,
+    Token,
+    Unit,
+    _align_runs,
+    _clauses,
+    _eligible,
+    _overlap,
+    _surface,
+    _trim,
+    _words,
+    align_units,
+    frame_rank,
+)
+from gcmem.models import Chunk
+
+__all__ = [
+    "MIN_REVISION_ANCHORS",
+    "align_chunk_units",
+    "align_local",
+    "align_revision",
+    "align_turn_revisions",
+]
+
+MIN_REVISION_ANCHORS = 2
+ANCHOR_WORDS = 6  # words of a restated sentence that anchors a revision
+MAX_REVISION_SPAN = 24  # tokens of a revised part: longer is a rewrite, not a value
+MIN_REVISION_FRAME = 3  # shared words around a revised part
+# A chunk pair with one restated sentence is a revision only with a long anchor and a small
+# revised part inside a long shared frame (a two-sentence paragraph revised in one value).
+STRICT_ANCHOR_WORDS = 8
+STRICT_REVISION_FRAME = 6
+MIN_PROSE_LINE_WORDS = 6  # a line with this many words after its label reads as a sentence
+_INTERIOR_ADVERBS = frozenset({"now", "currently", "still", "nowadays"})
+# Additive words: the newer statement adds a value beside the old one (multi-valued).
+_ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "adding", "besides"})
+# Words that do not tell two subjects apart: function words, scope prepositions, the copula's
+# clitics and plain connectives. Pronouns and determiners like "my" / "your" do count.
+_NEUTRAL = (
+    _FUNCTION_WORDS | _SPAN_SCOPE | frozenset({"to", "from", "by", "with", "'s", "s", "our"})
+) - {"when", "if"}
+# A leading time adverbial in front of one statement only ("As of today our staging cluster
+# is in ...", "Since the reshuffle Marco sits on ..."): when the change happened, not what.
+_TIME_OPENERS = frozenset({"since", "starting", "effective", "lately", "recently", "nowadays"})
+_TIME_WORDS = _words(
+    """today yesterday tonight week month year quarter sprint spring summer autumn fall winter
+    morning january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday move migration reshuffle
+    reorg rename upgrade release launch switch merger acquisition change"""
+)
+_TIME_PAIRS = frozenset(
+    {("as", "of"), ("these", "days"), ("this", "week"), ("this", "month"), ("this", "year")}
+)
+
+
+def _content(t: Token) -> str | None:
+    """The word a token contributes to "what the outer part names", or None."""
+    n = t.norm
+    if n is None or t.punct or n in _NEUTRAL or n in _INTERIOR_ADVERBS:
+        return None
+    for clitic in ("'s", "s'"):
+        if n.endswith(clitic) and len(n) > len(clitic):
+            return n[: -len(clitic)]
+    return n
+
+
+def _bag(toks: Sequence[Token]) -> Counter[str]:
+    return Counter(w for w in map(_content, toks) if w is not None)
+
+
+def _time_adverbial(toks: Sequence[Token]) -> bool:
+    """A time adverbial: it opens with a time word ("since", "as of", "starting") and ends on
+    a point in time ("March", "2024", "today", "the reshuffle"), so it cannot end on a
+    qualifier ("since March staging" is not one)."""
+    norms = [t.norm for t in toks if t.norm is not None and not t.punct]
+    if len(norms) < 2 or not (norms[0] in _TIME_OPENERS or tuple(norms[:2]) in _TIME_PAIRS):
+        return False
+    last = norms[-1]
+    return last in _TIME_WORDS or any(ch.isdigit() for ch in last) or tuple(norms) in _TIME_PAIRS
+
+
+def _same_things(px: Sequence[Token], py: Sequence[Token]) -> tuple[int, int] | None:
+    """Whether two outer parts name the same things: equal content words, or equal after a
+    leading time adverbial of one of them (tried at every length). Returns how many tokens
+    of each part the adverbial takes (the frame leaves it out), or None."""
+    if _bag(px) == _bag(py):
+        return 0, 0
+    for k in range(2, len(px) + 1):
+        if _time_adverbial(px[:k]) and _bag(px[k:]) == _bag(py):
+            return k, 0
+    for k in range(2, len(py) + 1):
+        if _time_adverbial(py[:k]) and _bag(py[k:]) == _bag(px):
+            return 0, k
+    return None
+
+
+def _common_suffix(x: Sequence[Token], y: Sequence[Token]) -> int:
+    s = 0
+    while s < len(x) and s < len(y) and x[-1 - s].norm == y[-1 - s].norm:
+        s += 1
+    return s
+
+
+def _local_runs(
+    old: Unit, x: Sequence[Token], new: Unit, y: Sequence[Token]
+) -> tuple[str, str, str] | None:
+    x = [t for t in x if t.norm not in _INTERIOR_ADVERBS]
+    y = [t for t in y if t.norm not in _INTERIOR_ADVERBS]
+    s = _common_suffix(x, y)
+    xp, yp = x[: len(x) - s], y[: len(y) - s]
+    # every split of the two prefixes into (outer, local frame, value), longest frame first
+    splits: list[tuple[int, int, int, int]] = []
+    for lx in range(1, min(MAX_SPAN, len(xp) - 1) + 1):
+        for ly in range(1, min(MAX_SPAN, len(yp) - 1) + 1):
+            frame = _common_suffix(xp[: len(xp) - lx], yp[: len(yp) - ly])
+            if frame:
+                splits.append((-frame, lx + ly, lx, ly))
+    for neg_frame, _, lx, ly in sorted(splits):
+        frame = -neg_frame
+        px, py = xp[: len(xp) - lx - frame], yp[: len(yp) - ly - frame]
+        cut = _same_things(px, py)
+        if cut is None:
+            continue  # a different word outside the frame: a different subject or scope
+        # the older statement reworded with the newer one's outer words (less a time
+        # adverbial), judged by the exact rule (every one of its guards)
+        px, py, y_run = px[cut[0] :], py[cut[1] :], y[cut[1] :]
+        found = _align_runs(old, [*py, *xp[cut[0] + len(px) :], *x[len(x) - s :]], new, y_run)
+        if found is not None:
+            return found
+    return None
+
+
+def _prose_view(unit: Unit) -> Unit | None:
+    """The unit as prose: a prose sentence, or a line that is a sentence behind a label
+    ("Heads-up: the mobile repo's default branch is trunk now, ..."); None for config lines."""
+    if not unit.line:
+        return unit
+    words = sum(1 for t in unit.tokens if t.norm is not None and _WORD.match(t.text))
+    if unit.context or words < MIN_PROSE_LINE_WORDS:
+        return None
+    return replace(unit, line=False)
+
+
+def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
+    """A shared local frame around one value in two reworded prose statements, if any (the
+    longest frame of any clause pair, or of the whole statements)."""
+    old_prose, new_prose = _prose_view(old), _prose_view(new)
+    if old_prose is None or new_prose is None or old.context != new.context:
+        return None
+    old, new = old_prose, new_prose
+    if any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)):
+        return None  # "also", "too", "another": a value added beside the old one
+    if not (_eligible(old) and _eligible(new)):
+        return None
+    runs_old = [(0, len(old.tokens)), *_clauses(old)]
+    runs_new = [(0, len(new.tokens)), *_clauses(new)]
+    best: tuple[str, str, str] | None = None
+    xs = [(x, _bag(x)) for x in (_trim(old.tokens[a:b]) for a, b in dict.fromkeys(runs_old))]
+    ys = [(y, _bag(y)) for y in (_trim(new.tokens[a:b]) for a, b in dict.fromkeys(runs_new))]
+    for x, bx in xs:
+        for y, by in ys:
+            # equal outer words and frames leave only the two values to differ
+            if (bx - by).total() > MAX_SPAN or (by - bx).total() > MAX_SPAN:
+                continue
+            found = _local_runs(old, x, new, y)
+            # the longest frame; at equal frames the shortest values (a clause, not the
+            # sentence with its trailing narration)
+            if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
+                best = found
+    return best
+
+
+def _words_in(unit: Unit) -> int:
+    return sum(1 for t in unit.tokens if t.norm is not None and not t.punct)
+
+
+def _digest(unit: Unit) -> str:
+    return hashlib.sha256(" ".join(unit.key).encode("utf-8")).hexdigest()[:8]
+
+
+def _revised(old: Unit, new: Unit, anchor: Unit, *, strict: bool) -> tuple[str, str, str] | None:
+    """(frame, old part, new part) of a revised sentence, if it is a revision of a value
+    (``strict``: the paragraph has one restated sentence only, so the revised part must be
+    small against a long shared frame)."""
+    if old.line or new.line or not (_eligible(old) and _eligible(new)):
+        return None
+    x, y = _trim(old.tokens), _trim(new.tokens)
+    p = 0
+    while p < len(x) and p < len(y) and x[p].norm == y[p].norm:
+        p += 1
+    s = _common_suffix(x[p:], y[p:])
+    sx, sy = x[p : len(x) - s], y[p : len(y) - s]
+    if not sx or not sy:
+        return None  # inserted or removed text: an elaboration, not a revision
+    if len(sx) > MAX_REVISION_SPAN or len(sy) > MAX_REVISION_SPAN:
+        return None
+    shared = [t for t in (*x[:p], *x[len(x) - s :]) if not t.punct]
+    if len(shared) < MIN_REVISION_FRAME:
+        return None
+    if strict and (
+        len(shared) < STRICT_REVISION_FRAME or 3 * len(sx) > len(x) or 3 * len(sy) > len(y)
+    ):
+        return None
+    for part in (sx, sy):
+        norms = [t.norm or "" for t in part]
+        if any(n in _NEGATIONS or n in _MODALS or n.endswith("n't") for n in norms):
+            return None  # a negation or hedge changed: left to κ
+    masked = [*(t.norm for t in x[:p]), SLOT, *(t.norm for t in x[len(x) - s :])]
+    frame = " ".join(n for n in masked if n)
+    if len(frame) > MAX_FRAME_CHARS:
+        frame = frame[:MAX_FRAME_CHARS]
+    return f"{frame} #{_digest(anchor)}", _surface(old, sx), _surface(new, sy)
+
+
+def align_revision(
+    old: Sequence[Unit], new: Sequence[Unit], found: PairAlignment
+) -> list[FrameMatch]:
+    """Revised sentences of an older chunk that a newer chunk restates sentence by sentence
+    (``found``: the exact alignment of the pair, whose restated units are the anchors)."""
+    # a restated sentence anchors a revision only if it is a sentence of substance: two
+    # notes sharing "Weekly report." and "All green." are two reports, not one revised
+    anchors = sorted((o, n) for o, n in found.restated if _words_in(old[o]) >= ANCHOR_WORDS)
+    content = [u for u in old if u.content]
+    if len(anchors) >= MIN_REVISION_ANCHORS and 3 * len(anchors) >= len(content):
+        strict = False
+    elif len(anchors) == 1 and _words_in(old[anchors[0][0]]) >= STRICT_ANCHOR_WORDS:
+        strict = True  # one long restated sentence: a revision only of a small part
+    else:
+        return []
+    if any(b[1] <= a[1] for a, b in itertools.pairwise(anchors)):
+        return []  # restated out of order: a different document, not a revision
+    done_old = {o for o, _ in anchors} | {f.old_unit for f in found.frames}
+    taken_new = {n for _, n in anchors} | {f.new_unit for f in found.frames}
+    first = old[anchors[0][0]]
+    out: list[FrameMatch] = []
+    for unit in content:
+        if unit.index in done_old:
+            continue
+        lo = max((n for o, n in anchors if o < unit.index), default=-1)
+        hi = min((n for o, n in anchors if o > unit.index), default=len(new))
+        best: tuple[float, Unit] | None = None
+        for cand in new[lo + 1 : hi]:
+            if not cand.content or cand.index in taken_new:
+                continue
+            score = _overlap(unit, cand)
+            if score >= 0.5 and (best is None or score > best[0]):
+                best = (score, cand)
+        if best is None:
+            continue
+        revised = _revised(unit, best[1], first, strict=strict)
+        if revised is not None:
+            taken_new.add(best[1].index)
+            out.append(FrameMatch(unit.index, best[1].index, *revised))
+    return out
+
+
+def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
+    """The exact alignment of an older and a newer chunk, with local frames for statements it
+    left unexplained and revised sentences when the newer chunk is a revision of the older."""
+    found = align_units(old, new)
+    done = {o for o, _ in found.restated} | {f.old_unit for f in found.frames}
+    taken = {n for _, n in found.restated} | {f.new_unit for f in found.frames}
+    for o in old:
+        if not o.content or o.index in done:
+            continue
+        for n in new:
+            if not n.content or n.index in taken or _overlap(o, n) < 0.5:
+                continue
+            local = align_local(o, n)
+            if local is not None:
+                found.frames.append(FrameMatch(o.index, n.index, *local))
+                done.add(o.index)
+                taken.add(n.index)
+                break
+    found.frames.extend(align_revision(old, new, found))
+    return found
+
+
+def align_turn_revisions(
+    alignments: Sequence[tuple[Chunk, Chunk, PairAlignment]],
+    units: Mapping[str, Sequence[Unit]],
+) -> None:
+    """Revised sentences whose paragraph was chunked differently in the two turns (a value of
+    another length moves a chunk boundary): the anchors are the sentences restated between the
+    two *turns*, over every aligned chunk pair of the batch. Only a small revised part inside
+    a long shared frame counts (the strict rule), between chunks at most one position apart,
+    for sentences no newer chunk restates. Adds the frames to ``alignments`` in place."""
+    anchors: dict[tuple[str, str], list[tuple[int, int, Unit]]] = defaultdict(list)
+    settled: set[tuple[str, int]] = set()  # (old chunk, unit) restated or framed anywhere
+    for old, new, found in alignments:
+        for o, _ in found.restated:
+            if _words_in(units[old.id][o]) >= ANCHOR_WORDS:
+                anchors[(old.turn_id, new.turn_id)].append((old.index, o, units[old.id][o]))
+        settled |= {(old.id, o) for o, _ in found.restated}
+        settled |= {(old.id, f.old_unit) for f in found.frames}
+    for old, new, found in alignments:
+        turn_anchors = anchors.get((old.turn_id, new.turn_id), [])
+        if len(turn_anchors) < MIN_REVISION_ANCHORS or abs(old.index - new.index) > 1:
+            continue
+        first = min(turn_anchors, key=lambda a: (a[0], a[1]))[2]
+        taken = {n for _, n in found.restated} | {f.new_unit for f in found.frames}
+        for unit in units[old.id]:
+            if not unit.content or (old.id, unit.index) in settled:
+                continue
+            best: tuple[float, Unit] | None = None
+            for cand in units[new.id]:
+                if not cand.content or cand.index in taken:
+                    continue
+                score = _overlap(unit, cand)
+                if score >= 0.5 and (best is None or score > best[0]):
+                    best = (score, cand)
+            if best is None:
+                continue
+            revised = _revised(unit, best[1], first, strict=True)
+            if revised is not None:
+                taken.add(best[1].index)
+                settled.add((old.id, unit.index))
+                found.frames.append(FrameMatch(unit.index, best[1].index, *revised))
