@@ -218,7 +218,7 @@ def test_flag_records_are_listed_counted_and_cleared(
 def test_a_chunk_with_both_flags_is_counted_once(
     index: MediumTermIndex, hashing_embedder: HashingEmbedder
 ) -> None:
-    assert isinstance(index, DominatedIndex)
+    assert isinstance(index, DominatedIndex) and isinstance(index, FlagIndex)
     chunks = make_chunks("a", TEXTS)
     index.upsert(chunks, hashing_embedder.embed(TEXTS))
     both, ledger_only, kappa_only, other_identity = (c.id for c in chunks[:4])
