@@ -20,7 +20,13 @@ from gcmem.models import Chunk, Turn
 from gcmem.settings import Settings
 from gcmem.storage.mtm import MediumTermIndex, open_index
 from gcmem.storage.mtm.edge import EdgeIndex, EdgeIndexError
-from gcmem.storage.mtm.index import FLAG_RECORD, SUPERSEDED_FLAG, FlagIndex
+from gcmem.storage.mtm.index import (
+    DOMINATED_FLAG,
+    FLAG_RECORD,
+    SUPERSEDED_FLAG,
+    DominatedIndex,
+    FlagIndex,
+)
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder
 
@@ -207,6 +213,22 @@ def test_flag_records_are_listed_counted_and_cleared(
     index.set_payload("a", [chunks[0].id], {SUPERSEDED_FLAG: False, FLAG_RECORD: None})
     assert index.flag_records("a", ids) == {} and index.count_flagged("a") == 0
     assert index.flagged("a") == []
+
+
+def test_a_chunk_with_both_flags_is_counted_once(
+    index: MediumTermIndex, hashing_embedder: HashingEmbedder
+) -> None:
+    assert isinstance(index, DominatedIndex) and isinstance(index, FlagIndex)
+    chunks = make_chunks("a", TEXTS)
+    index.upsert(chunks, hashing_embedder.embed(TEXTS))
+    both, ledger_only, kappa_only, other_identity = (c.id for c in chunks[:4])
+    index.set_payload("a", [both, ledger_only], {SUPERSEDED_FLAG: True})
+    index.set_payload("a", [both, kappa_only], {DOMINATED_FLAG: "id-1"})
+    index.set_payload("a", [other_identity], {DOMINATED_FLAG: "id-0"})
+    assert index.count_dominated("a", "id-1") == 2
+    # what the κ exclusion adds to the ledger's: only the chunk the ledger left in
+    assert index.count_dominated("a", "id-1", unflagged=True) == 1
+    assert index.count_flagged("a") + index.count_dominated("a", "id-1", unflagged=True) == 3
 
 
 def test_persists_across_reopen(

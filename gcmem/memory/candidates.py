@@ -110,8 +110,7 @@ def gather_candidates(
         index.count_flagged(namespace) if exclude_flagged and isinstance(index, FlagIndex) else 0
     )
     if exclude_dominated is not None and isinstance(index, DominatedIndex):
-        # a chunk with both flags is counted twice: an upper bound, stated as such
-        excluded += index.count_dominated(namespace, exclude_dominated)
+        excluded += index.count_dominated(namespace, exclude_dominated, unflagged=exclude_flagged)
     timings["search"] = (time.perf_counter() - t0) * 1e3
 
     t0 = time.perf_counter()

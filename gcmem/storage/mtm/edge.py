@@ -331,11 +331,14 @@ class EdgeIndex:
             if offset is None or not records:
                 return out
 
-    def count_dominated(self, namespace: str, identity: str) -> int:
+    def count_dominated(self, namespace: str, identity: str, *, unflagged: bool = False) -> int:
         shard = self._reader()
         if shard is None:
             return 0
-        flt = qe.Filter(must=[_namespace_is(namespace), _dominated_is(identity)])
+        flt = qe.Filter(
+            must=[_namespace_is(namespace), _dominated_is(identity)],
+            must_not=[_flag_is_set()] if unflagged else [],
+        )
         return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
 
 

@@ -95,7 +95,10 @@ class DominatedIndex(Protocol):
         """Ids of every chunk of the namespace that carries a κ flag (any identity)."""
         ...
 
-    def count_dominated(self, namespace: str, identity: str) -> int: ...
+    def count_dominated(self, namespace: str, identity: str, *, unflagged: bool = False) -> int:
+        """Chunks κ-flagged under ``identity``; with ``unflagged``, only those the ledger has
+        not flagged too (so the two exclusions' counts add up without counting twice)."""
+        ...
 
     def chunk_ids(self, namespace: str) -> list[str]:
         """Every chunk id of the namespace (a rebuild pages from each)."""

@@ -27,6 +27,9 @@ from gcmem.storage.mtm.index import (
 
 log = logging.getLogger(__name__)
 
+# A chunk the ledger flagged as superseded (write-time GC).
+_FLAGGED = models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True))
+
 
 def _namespace_filter(
     namespace: str, exclude_flagged: bool = False, exclude_dominated: str | None = None
@@ -36,9 +39,7 @@ def _namespace_filter(
     ]
     must_not: list[models.Condition] = []
     if exclude_flagged:
-        must_not.append(
-            models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True))
-        )
+        must_not.append(_FLAGGED)
     if exclude_dominated is not None:
         must_not.append(
             models.FieldCondition(
@@ -180,9 +181,7 @@ class QdrantIndex:
     def flagged(self, namespace: str | None = None) -> list[tuple[str, str]]:
         if not self._exists():
             return []
-        must: list[models.Condition] = [
-            models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True))
-        ]
+        must: list[models.Condition] = [_FLAGGED]
         if namespace is not None:
             must.append(
                 models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace))
@@ -208,7 +207,7 @@ class QdrantIndex:
         flt = models.Filter(
             must=[
                 models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace)),
-                models.FieldCondition(key=SUPERSEDED_FLAG, match=models.MatchValue(value=True)),
+                _FLAGGED,
             ]
         )
         return self.client.count(self.collection, count_filter=flt, exact=True).count
@@ -257,14 +256,15 @@ class QdrantIndex:
             if offset is None or not records:
                 return out
 
-    def count_dominated(self, namespace: str, identity: str) -> int:
+    def count_dominated(self, namespace: str, identity: str, *, unflagged: bool = False) -> int:
         if not self._exists():
             return 0
         flt = models.Filter(
             must=[
                 models.FieldCondition(key="namespace", match=models.MatchValue(value=namespace)),
                 models.FieldCondition(key=DOMINATED_FLAG, match=models.MatchValue(value=identity)),
-            ]
+            ],
+            must_not=[_FLAGGED] if unflagged else None,
         )
         return self.client.count(self.collection, count_filter=flt, exact=True).count
 
