@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from gcmem.facts.align import (
@@ -290,19 +290,13 @@ def align_revision(
             continue
         lo = max((n for o, n in anchors if o < unit.index), default=-1)
         hi = min((n for o, n in anchors if o > unit.index), default=len(new))
-        best: tuple[float, Unit] | None = None
-        for cand in new[lo + 1 : hi]:
-            if not cand.content or cand.index in taken_new:
-                continue
-            score = _overlap(unit, cand)
-            if score >= 0.5 and (best is None or score > best[0]):
-                best = (score, cand)
+        best = _closest(unit, new[lo + 1 : hi], taken_new)
         if best is None:
             continue
-        revised = _revised(unit, best[1], first, strict=strict)
+        revised = _revised(unit, best, first, strict=strict)
         if revised is not None:
-            taken_new.add(best[1].index)
-            out.append(FrameMatch(unit.index, best[1].index, *revised))
+            taken_new.add(best.index)
+            out.append(FrameMatch(unit.index, best.index, *revised))
     return out
 
 
@@ -354,17 +348,24 @@ def align_turn_revisions(
         for unit in units[old.id]:
             if not unit.content or (old.id, unit.index) in settled:
                 continue
-            best: tuple[float, Unit] | None = None
-            for cand in units[new.id]:
-                if not cand.content or cand.index in taken:
-                    continue
-                score = _overlap(unit, cand)
-                if score >= 0.5 and (best is None or score > best[0]):
-                    best = (score, cand)
+            best = _closest(unit, units[new.id], taken)
             if best is None:
                 continue
-            revised = _revised(unit, best[1], first, strict=True)
+            revised = _revised(unit, best, first, strict=True)
             if revised is not None:
-                taken.add(best[1].index)
+                taken.add(best.index)
                 settled.add((old.id, unit.index))
-                found.frames.append(FrameMatch(unit.index, best[1].index, *revised))
+                found.frames.append(FrameMatch(unit.index, best.index, *revised))
+
+
+def _closest(unit: Unit, candidates: Sequence[Unit], taken: Collection[int]) -> Unit | None:
+    """The free statement of ``candidates`` sharing the most words with ``unit`` (at least
+    half), the revised sentence's counterpart."""
+    best: tuple[float, Unit] | None = None
+    for cand in candidates:
+        if not cand.content or cand.index in taken:
+            continue
+        score = _overlap(unit, cand)
+        if score >= 0.5 and (best is None or score > best[0]):
+            best = (score, cand)
+    return None if best is None else best[1]

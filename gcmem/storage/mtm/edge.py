@@ -250,15 +250,21 @@ class EdgeIndex:
 
     # --- write-time GC flags (FlagIndex) ---------------------------------------------------
     def flag_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        return self._records(namespace, ids, SUPERSEDED_FLAG, FLAG_RECORD)
+
+    def _records(
+        self, namespace: str, ids: Sequence[str], flag: str, record: str
+    ) -> dict[str, dict[str, Any]]:
+        """The ``record`` payload of each of these chunks whose ``flag`` is set."""
         shard = self._reader()
         valid = _valid_ids(ids)
         if shard is None or not valid:
             return {}
         out: dict[str, dict[str, Any]] = {}
-        for record in shard.retrieve(valid, True, False):
-            payload = record.payload or {}
-            if payload.get("namespace") == namespace and payload.get(SUPERSEDED_FLAG) is True:
-                out[str(record.id)] = dict(payload.get(FLAG_RECORD) or {})
+        for point in shard.retrieve(valid, True, False):
+            payload = point.payload or {}
+            if payload.get("namespace") == namespace and payload.get(flag):
+                out[str(point.id)] = dict(payload.get(record) or {})
         return out
 
     def flagged(self, namespace: str | None = None) -> list[tuple[str, str]]:
@@ -291,16 +297,7 @@ class EdgeIndex:
         return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
 
     def dominated_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        shard = self._reader()
-        valid = _valid_ids(ids)
-        if shard is None or not valid:
-            return {}
-        out: dict[str, dict[str, Any]] = {}
-        for record in shard.retrieve(valid, True, False):
-            payload = record.payload or {}
-            if payload.get("namespace") == namespace and payload.get(DOMINATED_FLAG):
-                out[str(record.id)] = dict(payload.get(DOMINATED_RECORD) or {})
-        return out
+        return self._records(namespace, ids, DOMINATED_FLAG, DOMINATED_RECORD)
 
     def dominated(self, namespace: str) -> list[str]:
         return self._scroll_ids(namespace, dominated_only=True)

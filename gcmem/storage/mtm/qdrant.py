@@ -166,16 +166,22 @@ class QdrantIndex:
 
     # --- write-time GC flags (FlagIndex) ---------------------------------------------------
     def flag_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        return self._records(namespace, ids, SUPERSEDED_FLAG, FLAG_RECORD)
+
+    def _records(
+        self, namespace: str, ids: Sequence[str], flag: str, record: str
+    ) -> dict[str, dict[str, Any]]:
+        """The ``record`` payload of each of these chunks whose ``flag`` is set."""
         if not ids or not self._exists():
             return {}
-        records = self.client.retrieve(
+        points = self.client.retrieve(
             self.collection, ids=list(ids), with_payload=True, with_vectors=False
         )
         out: dict[str, dict[str, Any]] = {}
-        for rec in records:
-            payload = rec.payload or {}
-            if payload.get("namespace") == namespace and payload.get(SUPERSEDED_FLAG) is True:
-                out[str(rec.id)] = dict(payload.get(FLAG_RECORD) or {})
+        for point in points:
+            payload = point.payload or {}
+            if payload.get("namespace") == namespace and payload.get(flag):
+                out[str(point.id)] = dict(payload.get(record) or {})
         return out
 
     def flagged(self, namespace: str | None = None) -> list[tuple[str, str]]:
@@ -213,17 +219,7 @@ class QdrantIndex:
         return self.client.count(self.collection, count_filter=flt, exact=True).count
 
     def dominated_records(self, namespace: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        if not ids or not self._exists():
-            return {}
-        records = self.client.retrieve(
-            self.collection, ids=list(ids), with_payload=True, with_vectors=False
-        )
-        out: dict[str, dict[str, Any]] = {}
-        for rec in records:
-            payload = rec.payload or {}
-            if payload.get("namespace") == namespace and payload.get(DOMINATED_FLAG):
-                out[str(rec.id)] = dict(payload.get(DOMINATED_RECORD) or {})
-        return out
+        return self._records(namespace, ids, DOMINATED_FLAG, DOMINATED_RECORD)
 
     def dominated(self, namespace: str) -> list[str]:
         return self._scroll_ids(namespace, dominated_only=True)
