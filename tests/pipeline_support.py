@@ -1,17 +1,21 @@
-"""Shared pieces of the pipeline tests: turns, the malformed-input corpus, waiting helpers."""
+"""Shared pieces of the pipeline tests: turns, the malformed-input corpus, waiting helpers,
+concurrent ingest."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
+import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gcmem.memory import Memory
+from gcmem.models import Turn
 from gcmem.pipeline.codec import BINARY_MAGIC
 from gcmem.settings import Settings
 from gcmem.storage.mtm.index import MediumTermIndex
@@ -224,6 +228,32 @@ async def serving_http(built: Any, port: int, *, timeout: float = 120) -> AsyncI
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, timeout=60)
+
+
+def ingest_concurrently(workers: Sequence[Memory], turns: Sequence[Turn]) -> None:
+    """Worker n ingests turns n, n + len(workers), ... in random batches of 1-3 (seeded by n),
+    all workers at once on their own threads; raises the first error any of them hit."""
+    errors: list[BaseException] = []
+
+    def work(memory: Memory, mine: Sequence[Turn], seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            i = 0
+            while i < len(mine):
+                step = rng.randint(1, 3)
+                memory.ingest(list(mine[i : i + step]))
+                i += step
+        except BaseException as exc:  # re-raised on the test's thread
+            errors.append(exc)
+
+    n = len(workers)
+    threads = [threading.Thread(target=work, args=(workers[w], turns[w::n], w)) for w in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 def free_port() -> int:

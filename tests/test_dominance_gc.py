@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -26,6 +25,7 @@ from gcmem.settings import Settings
 from gcmem.storage.mtm import open_index
 from gcmem.storage.mtm.index import DominatedIndex, MediumTermIndex
 from tests.doubles import HashingEmbedder, ScriptedOracle
+from tests.pipeline_support import ingest_concurrently
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 NS = "team"
@@ -291,25 +291,7 @@ def test_two_workers_leave_nothing_dominated_unflagged_or_flagged_by_a_loser(
         for _ in range(2)
     ]
     assert workers[0].redis is not workers[1].redis
-    errors: list[BaseException] = []
-
-    def work(memory: Memory, mine: list[Turn], seed: int) -> None:
-        rng = random.Random(seed)
-        try:
-            i = 0
-            while i < len(mine):
-                step = rng.randint(1, 3)
-                memory.ingest(mine[i : i + step])
-                i += step
-        except BaseException as exc:  # surfaced below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work, args=(workers[n], turns[n::2], n)) for n in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    ingest_concurrently(workers, turns)
     for w in workers:
         stage_of(w).drain(ns)
 

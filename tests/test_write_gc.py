@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -35,7 +34,14 @@ from gcmem.storage.mtm.index import (
     MediumTermIndex,
 )
 from tests.doubles import HashingEmbedder
-from tests.pipeline_support import drained, free_port, hashing_memory, serving_http, wait_until
+from tests.pipeline_support import (
+    drained,
+    free_port,
+    hashing_memory,
+    ingest_concurrently,
+    serving_http,
+    wait_until,
+)
 
 T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
 NS = "proj"
@@ -272,25 +278,7 @@ def test_two_workers_never_leave_a_dominated_chunk_unflagged_or_a_stale_record(
     assert workers[0].redis is not workers[1].redis
     ns = "race"
     turns = _worker_turns(ns, seed=7)
-    errors: list[BaseException] = []
-
-    def work(memory: Memory, mine: list[Turn], seed: int) -> None:
-        rng = random.Random(seed)
-        try:
-            i = 0
-            while i < len(mine):
-                step = rng.randint(1, 3)
-                memory.ingest(mine[i : i + step])
-                i += step
-        except BaseException as exc:  # surfaced below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work, args=(workers[n], turns[n::2], n)) for n in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    ingest_concurrently(workers, turns)
 
     ledger = workers[0].resources.ledger
     ids = ledger_chunks(ledger, ns)
