@@ -107,8 +107,7 @@ def run(
     progress: bool = True,
 ) -> None:
     """Run the benchmark from the committed JSONL (offline)."""
-    from bench.real_history.report import markdown, plot
-    from bench.real_history.run import RunConfig, aggregate, engagement_table, run_all, write_json
+    from bench.real_history.run import RunConfig, aggregate, engagement_table, run_all
 
     model = nli_model or os.environ.get("GCMEM_NLI_MODEL")
     if not model:
@@ -154,13 +153,7 @@ def run(
         | {"paper_yield": 0.18, "repositories": _repo_rows(mining, records)},
         "run": info,
     }
-    out.mkdir(parents=True, exist_ok=True)
-    write_json(out / "results.json", results)
-    (out / "results.md").write_text(markdown(results))
-    plot(results, out / "stale_error_vs_ratio.png")
-    with gzip.open(out / INSTANCES, "wt") as f:
-        for row in rows:
-            f.write(json.dumps(row, sort_keys=True) + "\n")
+    write_results(out, results, rows)
     g, rag = by_format[headline]["gcmem"], by_format[headline]["rag"]
     typer.echo(
         f"{len(records)} transitions, {results['repositories']} repositories, {len(rows)} "
@@ -209,8 +202,7 @@ def combine(
     """One results directory from runs on disjoint transition sets (the dev and held-out
     halves): their instance rows joined and re-aggregated (no model, no run). Each instance
     has its own namespace, so the rows are those of one run over the union; run times add."""
-    from bench.real_history.report import markdown, plot
-    from bench.real_history.run import aggregate, engagement_table, write_json
+    from bench.real_history.run import aggregate, engagement_table
 
     rows: list[dict[str, Any]] = []
     metas = [json.loads((p / "results.json").read_text()) for p in parts]
@@ -234,6 +226,15 @@ def combine(
         k: sum(m["run"][k] for m in metas)
         for k in ("runtime_s", "kappa_pairs_computed", "kappa_model_s")
     }
+    write_results(out, results, rows)
+    typer.echo(f"{len(records)} transitions, {len(rows)} instances -> {out}")
+
+
+def write_results(out: Path, results: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """``results.json``, its table, the plot and the per-instance rows, in ``out``."""
+    from bench.real_history.report import markdown, plot
+    from bench.real_history.run import write_json
+
     out.mkdir(parents=True, exist_ok=True)
     write_json(out / "results.json", results)
     (out / "results.md").write_text(markdown(results))
@@ -241,7 +242,6 @@ def combine(
     with gzip.open(out / INSTANCES, "wt") as f:
         for row in rows:
             f.write(json.dumps(row, sort_keys=True) + "\n")
-    typer.echo(f"{len(records)} transitions, {len(rows)} instances -> {out}")
 
 
 def _spread(records: list[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
