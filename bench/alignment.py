@@ -38,8 +38,8 @@ import typer
 from tqdm.auto import tqdm
 
 from bench.heldout.data import REAL_DIR, Instance, _sample, load_set, tsqa_revisions
-from bench.heldout.run import Tally, _namespace, score
-from gcmem import Memory, Turn
+from bench.heldout.run import Tally, _namespace, memory_turns, score
+from gcmem import Memory
 from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import chunk_text
@@ -115,10 +115,7 @@ def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) 
             for inst in tqdm(instances, desc=set_name, unit="query"):
                 ns = _namespace(inst)
                 if ns not in done:
-                    turns = [
-                        Turn(id=f"{ns}-{t.id}", namespace=ns, text=t.text, ts=t.ts)
-                        for t in inst.turns
-                    ]
+                    turns = memory_turns(inst, ns)
                     texts = [c for t in turns for c in chunk_text(t.text, chunk_chars)]
                     timed.embed(texts)  # the model's time for these turns, once
                     per_turn = sum(timed.ms[c] for c in texts) / len(turns)

@@ -25,9 +25,9 @@ import typer
 from tqdm.auto import tqdm
 
 from bench.heldout.data import Instance, load_set
-from bench.heldout.run import RESULTS, _namespace
+from bench.heldout.run import RESULTS, _namespace, memory_turns
 from bench.sweep.harness import CachedEmbedder
-from gcmem import Memory, Turn
+from gcmem import Memory
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import split_sentences
 from gcmem.oracle.calibration import Calibration
@@ -82,12 +82,7 @@ def collect(
         for inst in tqdm(instances, desc="pairs", unit="query"):
             ns = _namespace(inst)
             if ns not in ingested:
-                mem.ingest(
-                    [
-                        Turn(id=f"{ns}-{t.id}", namespace=ns, text=t.text, ts=t.ts)
-                        for t in inst.turns
-                    ]
-                )
+                mem.ingest(memory_turns(inst, ns))
                 ingested.add(ns)
             cands = mem.candidates(inst.query, namespace=ns, k=k)
             survivors = mem.filter(cands).kept

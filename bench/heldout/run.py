@@ -208,6 +208,15 @@ def _namespace(instance: Instance) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in raw)[:60]
 
 
+def memory_turns(instance: Instance, namespace: str) -> list[Turn]:
+    """The instance's turns as gcmem turns of ``namespace`` (ids prefixed, so instances
+    sharing a memory never collide)."""
+    return [
+        Turn(id=f"{namespace}-{t.id}", namespace=namespace, text=t.text, ts=t.ts)
+        for t in instance.turns
+    ]
+
+
 def evaluate(
     sets: Mapping[str, list[Instance]],
     conditions: Mapping[str, Mapping[str, Any]],
@@ -229,10 +238,7 @@ def evaluate(
             for inst in tqdm(instances, desc=set_name, unit="query"):
                 ns = _namespace(inst)
                 if ns not in ingested:
-                    turns = [
-                        Turn(id=f"{ns}-{t.id}", namespace=ns, text=t.text, ts=t.ts)
-                        for t in inst.turns
-                    ]
+                    turns = memory_turns(inst, ns)
                     for mem in memories.values():
                         for start in range(0, len(turns), 64):
                             mem.ingest(turns[start : start + 64])
