@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 import uuid
 from collections import defaultdict
 from collections.abc import Mapping
@@ -37,6 +36,7 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.embedding import CachedEmbedder
 from bench.heldout.data import REAL_DIR, Instance, _sample, load_set, tsqa_revisions
 from bench.heldout.run import Tally, _namespace, memory_turns, score
 from gcmem import Memory
@@ -55,37 +55,6 @@ CHAINS: dict[str, dict[str, Any]] = {
 STAGE = "supersession"
 
 
-class TimedEmbedder:
-    """Embeds each distinct text once (all chains share vectors, so R_k is identical) and
-    records how long the model took for the texts it embedded."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self._cache: dict[str, np.ndarray] = {}
-        self.ms: dict[str, float] = {}  # text -> model time attributed to it
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed(self, texts: list[str] | tuple[str, ...] | Any) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            t0 = time.perf_counter()
-            vecs = self.inner.embed(missing)
-            each = (time.perf_counter() - t0) * 1e3 / len(missing)
-            for text, vec in zip(missing, vecs, strict=True):
-                self._cache[text] = vec
-                self.ms[text] = each
-        if not len(texts):
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
-
-
 def _memory(overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) -> Memory:
     settings = load_settings(
         data_dir=data_dir,
@@ -100,7 +69,7 @@ def _memory(overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) ->
 
 
 def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) -> dict[str, Any]:
-    timed = TimedEmbedder(embedder)
+    timed = CachedEmbedder(embedder)
     out: dict[str, Any] = {"k": k, "chains": CHAINS, "sets": {}}
     with tempfile.TemporaryDirectory(prefix="gcmem-align-") as tmp:
         mems = {n: _memory(o, timed, Path(tmp) / n) for n, o in CHAINS.items()}

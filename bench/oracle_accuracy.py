@@ -193,7 +193,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 def make_data(out: Path, threads: int | None = None) -> dict[str, int]:
     import torch
 
-    from bench.sweep.harness import CachedEmbedder
+    from bench.embedding import CachedEmbedder
     from gcmem.embedding.transformer import TransformerEmbedder
     from gcmem.settings import DEFAULT_EMBEDDER
 

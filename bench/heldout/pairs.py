@@ -24,9 +24,9 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.embedding import CachedEmbedder
 from bench.heldout.data import Instance, load_set
 from bench.heldout.run import RESULTS, _namespace, memory_turns
-from bench.sweep.harness import CachedEmbedder
 from gcmem import Memory
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import split_sentences

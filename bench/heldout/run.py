@@ -33,8 +33,8 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.embedding import CachedEmbedder
 from bench.heldout.data import REAL_SETS, WRITTEN_SETS, Instance, load_set
-from bench.sweep.harness import CachedEmbedder
 from gcmem import Memory, Turn
 from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder

@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from bench.embedding import CachedEmbedder
 from bench.real_history.instances import Format, Instance, build
-from bench.sweep.harness import CachedEmbedder
 from bench.sweep.metrics import InstanceLabels, context_metrics, dedupe
 from gcmem.facts.chunking import chunk_turn
 from gcmem.facts.extract import extract_triples

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import redis
 
+from bench.embedding import CachedEmbedder
 from bench.scenarios.model import Scenario
 from bench.sweep.archive import VerdictArchive
 from bench.sweep.config import SweepConfig
@@ -196,44 +197,6 @@ def stm_sets(record: dict[str, Any], which: str = "candidates") -> dict[str, Can
 def uses_gc_set(condition: str) -> bool:
     """Whether a condition key was computed on R'_k (write-time GC exclusion)."""
     return condition.startswith((GC_PREFILTER, GC_FULL))
-
-
-# --- embedding ---------------------------------------------------------------------------------
-
-
-class CachedEmbedder:
-    """The real embedder behind a text -> vector cache.
-
-    The generator draws distractors from a shared pool and repeats states in many utterances,
-    so most texts recur across instances; each is embedded once. Vectors are the model's own.
-    Counts what the model actually embedded, for the throughput the report states.
-    """
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self._cache: dict[str, np.ndarray] = {}
-        self.embedded = 0
-        self.seconds = 0.0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        if missing:
-            t0 = time.perf_counter()
-            vectors = self.inner.embed(missing)
-            self.seconds += time.perf_counter() - t0
-            self.embedded += len(missing)
-            self._cache.update(zip(missing, vectors, strict=True))
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
 
 
 # --- phase 1 -----------------------------------------------------------------------------------

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.embedding import CachedEmbedder
 from bench.scenarios.model import Scenario, file_sha256, load_scenarios
 from bench.sweep.archive import VerdictArchive
 from bench.sweep.config import SweepConfig
 from bench.sweep.harness import (
-    CachedEmbedder,
     EvaluationPhase,
     RetrievalPhase,
     WriteGCPhase,
