@@ -359,6 +359,12 @@ class SupersessionSettings(_Section):
         "around one value when the words outside it name the same things, and the revised "
         "sentences of a paragraph that a newer chunk restates sentence by sentence.",
     )
+    align_mentions: bool = Field(
+        default=True,
+        description="Frame alignment also keys stale mentions: an older statement that names "
+        "a value a decided frame has since replaced, about the frame's thing (half its words), "
+        "with no negation, modal or additive word (gcmem.facts.mentions).",
+    )
     align_neighbours: int = Field(
         default=8,
         ge=1,

@@ -50,6 +50,7 @@ def _open() -> Iterator[tuple[SupersessionStage, MediumTermIndex, str]]:
         grammar=settings.supersession.grammar,
         align=settings.supersession.align,
         reworded=settings.supersession.align_reworded,
+        mentions=settings.supersession.align_mentions,
     )
     try:
         yield stage, index, settings.memory.namespace

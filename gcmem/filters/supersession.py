@@ -21,7 +21,9 @@ ledger (each with its own chunk, turn and event time, so the ledger decides by e
 identical units are recorded as restated, and a restatement of a unit that states a frame
 reinforces that frame. With ``reworded=True`` (``gcmem.facts.prose_align``) a reworded
 statement around the same local frame, and a revised sentence of a paragraph the newer chunk
-restates, record their values the same way. Which keys each unit states, and which newer
+restates, record their values the same way; with ``mentions=True`` (``gcmem.facts.mentions``)
+an older statement that names a value a decided frame replaced records that value under the
+frame at its own time. Which keys each unit states, and which newer
 chunks restated it, is kept per chunk (``UnitStore``). A chunk with such a map is decided by
 its units: it is dropped only when every unit that states something is superseded (one of its
 keys closed) or restated by a newer chunk, and at least one is superseded; otherwise it is
@@ -51,12 +53,14 @@ import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.extract import chunk_facts, unit_facts
+from gcmem.facts.mentions import stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
 from gcmem.models import Chunk, Conflict, Decision, Fact, ScoredChunk, StaleSentence
 from gcmem.normalize import display_key, fact_key, normalize_key, normalize_object
+from gcmem.oracle.relatedness import rival_subjects, same_subject
 from gcmem.storage.ledger import (
     AssertionStatus,
     FactReader,
@@ -86,6 +90,7 @@ class SupersessionStage:
         grammar: bool = True,
         align: bool = True,
         reworded: bool = True,
+        mentions: bool = True,
         neighbours: int = 8,
         units: UnitStore | None = None,
     ) -> None:
@@ -98,6 +103,7 @@ class SupersessionStage:
         # exact one-span frames only, or also local frames and paragraph revisions
         self.reworded = reworded
         self.aligner = align_chunk_units if reworded else align_units
+        self.mentions = mentions
         self.neighbours = neighbours
         self.units = units or UnitStore(ledger.client, ledger.keys)
 
@@ -246,6 +252,9 @@ class SupersessionStage:
                     continue  # the grammar keys this pair already: one decision, one key
                 state(older, f.old_unit, f.frame, f.old_value)
                 state(newer, f.new_unit, f.frame, f.new_value)
+        if self.mentions:
+            for m in stale_mentions(alignments, units, involved, _same_thing):
+                state(m.chunk, m.unit, m.frame, m.value)
         for older, newer, al in alignments:
             for o, n in al.restated:
                 restated[older.id].append(
@@ -589,6 +598,7 @@ def build(resources: Resources) -> SupersessionStage:
         grammar=s.supersession.grammar,
         align=s.supersession.align,
         reworded=s.supersession.align_reworded,
+        mentions=s.supersession.align_mentions,
         neighbours=s.supersession.align_neighbours,
     )
 
@@ -602,3 +612,8 @@ def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
         if s and r and unit < units:
             out.append((unit, UnitKey(key_id(s, r), s, r, fact.object)))
     return tuple(out)
+
+
+def _same_thing(mention: str, statement: str) -> bool:
+    """A stale mention's subject test: a common entity, and no rival one."""
+    return same_subject(mention, statement) and not rival_subjects(mention, statement)

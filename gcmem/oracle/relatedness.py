@@ -260,6 +260,15 @@ def same_subject(a: str, b: str) -> bool:
     return bool(entities(a) & entities(b))
 
 
+def rival_subjects(a: str, b: str) -> bool:
+    """Each statement names a thing of one kind that the other does not: "the ML service" and
+    "the billing service" (named entities of several words, the same head word, different
+    modifiers). Parallel keys, whatever else the two share."""
+    ea = {e for e in entities(a) if " " in e}
+    eb = {e for e in entities(b) if " " in e}
+    return any(x.split()[-1] == y.split()[-1] for x in ea - eb for y in eb - ea)
+
+
 # Words that carry no attribute (a str, split once: the set is read, never edited).
 _ATTRIBUTE_STOP = frozenset(
     str.split(

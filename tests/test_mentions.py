@@ -1,0 +1,143 @@
+"""Stale mentions (``gcmem.facts.mentions``): older statements that name a value a decided
+frame replaced, and the guards that keep everything else; end to end through ``Memory``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gcmem.facts.align import units_of
+from gcmem.facts.mentions import stale_mentions
+from gcmem.facts.prose_align import align_chunk_units
+from gcmem.filters.supersession import _same_thing
+from gcmem.memory import Memory
+from gcmem.models import Chunk, RetrievalResult, Turn
+from gcmem.settings import Settings
+from tests.doubles import HashingEmbedder
+
+T0 = datetime(2023, 1, 2, 9, 0, tzinfo=UTC)
+NS = "mentions"
+OLD = "The ML service targets Python 3.9 because of the TensorFlow pin."
+NEW = "We dropped TensorFlow for PyTorch, so the ML service targets Python 3.12 now."
+
+
+def chunk(tid: str, text: str, days: float) -> Chunk:
+    return Chunk(
+        id=f"c-{tid}",
+        namespace=NS,
+        turn_id=tid,
+        index=0,
+        text=text,
+        ts=T0 + timedelta(days=days),
+        content_hash=tid,
+    )
+
+
+def mentioned(others: dict[str, tuple[str, float]], **kw: object) -> set[str]:
+    """Turn ids of ``others`` found to be stale mentions of the OLD -> NEW frame."""
+    old, new = chunk("old", OLD, 0), chunk("new", NEW, 30)
+    chunks = {c.id: c for c in (old, new)}
+    chunks |= {f"c-{t}": chunk(t, text, d) for t, (text, d) in others.items()}
+    units = {cid: units_of(c.text) for cid, c in chunks.items()}
+    found = align_chunk_units(units[old.id], units[new.id])
+    assert [f.frame for f in found.frames] == ["ml service targets python _"]
+    return {m.chunk.turn_id for m in stale_mentions([(old, new, found)], units, chunks, **kw)}
+
+
+def test_restatements_in_other_words_are_stale_mentions() -> None:
+    others = {
+        "t2": ("Yes, still Python 3.9 for the ML service; don't use match statements.", 10),
+        "t3": ("The Dockerfile for the ML service starts FROM python:3.9-slim.", 20),
+    }
+    assert mentioned(others) == {"t2", "t3"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We never ran Python 3.9 on the ML service.",  # negated in its clause
+        "The ML service might need Python 3.9 wheels.",  # modal
+        "The ML service also ships Python 3.9 wheels.",  # additive: a value beside it
+        "Our CI image has Python 3.9 preinstalled.",  # not about the frame's thing
+        "The ML service pins Python 3.95 for the demo.",  # 3.9 is not named
+        "Moving the ML service from Python 3.9 to 3.12 next sprint.",  # names the new value
+    ],
+)
+def test_guarded_statements_are_not_mentions(text: str) -> None:
+    assert mentioned({"t2": (text, 10)}) == set()
+
+
+def test_a_mention_after_the_change_is_not_stale() -> None:
+    later = {"t9": ("Yes, still Python 3.9 for the ML service; don't use match statements.", 40)}
+    assert mentioned(later) == set()
+
+
+def test_the_subject_test_keeps_a_parallel_key() -> None:
+    parallel = {"t2": ("The billing service targets Python 3.9.", 10)}
+    assert mentioned(parallel) == {"t2"}  # the frame's words alone cannot tell
+    assert mentioned(parallel, same_thing=_same_thing) == set()
+
+
+# --- end to end ---------------------------------------------------------------------------
+
+
+def turn(tid: str, text: str, days: float) -> Turn:
+    return Turn(id=tid, namespace=NS, text=text, ts=T0 + timedelta(days=days))
+
+
+@pytest.fixture
+def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
+    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False)
+    with Memory(s, embedder=hashing_embedder) as m:
+        yield m
+
+
+def outcome(result: RetrievalResult) -> dict[str, str]:
+    out = {c.chunk.turn_id: "kept" for c in result.kept}
+    out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
+    return out
+
+
+TURNS = [
+    ("t1", OLD, 0),
+    ("t2", "The ML service exposes a gRPC endpoint for predictions.", 5),
+    ("t3", "Yes, still Python 3.9 for the ML service; don't use match statements.", 10),
+    ("t4", "The billing service targets Python 3.9.", 12),
+    ("t5", "The Dockerfile for the ML service starts FROM python:3.9-slim.", 20),
+    ("t6", NEW, 30),
+]
+
+
+def test_stale_mentions_are_dropped_with_the_frames_decision(memory: Memory) -> None:
+    for tid, text, days in TURNS:
+        memory.ingest([turn(tid, text, days)])
+    result = memory.retrieve("Which Python version does the ML service target?", namespace=NS)
+    assert outcome(result) == {
+        "t1": "dropped",
+        "t2": "kept",
+        "t3": "dropped",
+        "t4": "kept",  # the billing service: a parallel key
+        "t5": "dropped",
+        "t6": "kept",
+    }
+    for d in result.dropped:
+        [a] = d.details["assertions"]
+        assert a["relation"] == "ml service targets python _" and a["object"] == "3.9"
+        assert d.dominated_by_turn_id == "t6" and "3.12" in d.reason
+
+
+def test_mentions_off_keeps_them(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    s = redis_settings.replace(
+        filters=["supersession"],
+        stm_size=0,
+        supersession_exclude=False,
+        supersession_align_mentions=False,
+    )
+    with Memory(s, embedder=hashing_embedder) as m:
+        m.ingest([turn(tid, text, days) for tid, text, days in TURNS])
+        result = m.retrieve("Which Python version does the ML service target?", namespace=NS)
+    assert outcome(result)["t3"] == "kept" and outcome(result)["t1"] == "dropped"
