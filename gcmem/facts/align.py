@@ -48,7 +48,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units
 from gcmem.facts.lines import describe
@@ -165,7 +165,8 @@ class Token:
     end: int
     quoted: bool = False
 
-    @property
+    # cached: alignment asks it of every token of every candidate split
+    @cached_property
     def punct(self) -> bool:
         return self.norm is not None and not any(ch.isalnum() for ch in self.norm)
 
@@ -260,11 +261,25 @@ class Unit:
         """The compared form (identical keys: the unit is restated)."""
         return (*self.context, *(t.norm for t in self.tokens if t.norm is not None))
 
+    @cached_property
+    def runs(self) -> tuple[tuple[Token, ...], ...]:
+        """The compared tokens (``_trim``) of the whole unit, then of each clause: what the
+        local-frame search compares, kept with the unit because a neighbour chunk is aligned
+        against many newer ones."""
+        spans = dict.fromkeys([(0, len(self.tokens)), *_clauses(self)])
+        return tuple(tuple(_trim(self.tokens[a:b])) for a, b in spans)
+
 
 def units_of(text: str) -> list[Unit]:
     """The chunk's statement units (at most ``MAX_UNITS``), lines with their scope: the file of
     an excerpt (``gcmem.facts.lines``: provenance, a qualifier of every frame) and the
     enclosing block keys."""
+    return list(_units_of(text))
+
+
+# Units are immutable and a chunk is aligned with every newer neighbour: split each text once.
+@lru_cache(maxsize=8192)
+def _units_of(text: str) -> tuple[Unit, ...]:
     units: list[Unit] = []
     split = split_units(text)[:MAX_UNITS]
     for (raw, line), where in zip(split, describe(split), strict=True):
@@ -291,7 +306,7 @@ def units_of(text: str) -> list[Unit]:
                 keyed=keyed,
             )
         )
-    return units
+    return tuple(units)
 
 
 # --- alignment --------------------------------------------------------------------------------
