@@ -544,8 +544,10 @@ class DominanceSettings(_Section):
     anchor: bool = Field(
         default=True,
         description="Φ_T drops a chunk on κ only when both statements share a subject (an "
-        "entity both name) and an attribute (a content word both say about it); other "
-        "contradicting pairs are surfaced as conflicts, both chunks kept.",
+        "entity both name) and an attribute (a content word both say about it), neither "
+        "qualified apart (a modifier each statement gives it that the other lacks: 'the "
+        "mobile / web repo'); other contradicting pairs are surfaced as conflicts, both "
+        "chunks kept.",
     )
     # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
     # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);

@@ -26,6 +26,11 @@ STILL_TRUE = {
             "The production database listens on port 5432.",
             "Our son goes to Hillside Primary.",
             "Our daughter goes to Oakwood Academy.",
+            # one subject and attribute, qualified apart (κ gives these >= 0.8 both ways)
+            "The cart service in prod runs 8 pods.",
+            "The cart service in staging runs 2 pods.",
+            "The mobile repo's default branch is develop, PRs go there.",
+            "The web repo's default branch is trunk, PRs go there.",
         ],
         "Which port does the production database listen on?",
     ),
@@ -41,6 +46,9 @@ STILL_TRUE = {
         [
             "I hate running on a treadmill at the gym.",
             "I love running trails in the hills on Sunday mornings.",
+            # the objects qualified apart (κ: >= 0.8 both ways)
+            "I hate treadmill running.",
+            "I love trail running.",
         ],
         "Do I like running?",
     ),
@@ -59,6 +67,14 @@ STILL_TRUE = {
             "The ledger service is owned by the finance platform team.",
         ],
         "What network policy does the ledger service have?",
+    ),
+    "static_restated": (
+        [
+            "Our main database is PostgreSQL 15.",
+            "The frontend is a Next.js app deployed on Vercel.",
+            "Yes, the main database is still PostgreSQL 15.",
+        ],
+        "Which database do we use?",
     ),
     "long_paragraphs": (
         [

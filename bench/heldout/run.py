@@ -325,7 +325,9 @@ def cli(
         help=f"Sets to run: {', '.join(WRITTEN_SETS + REAL_SETS)}.",
     ),
     split: str = typer.Option(
-        "test", help="dev (for development), test or test2 (held out; test2 for written sets only)."
+        "test",
+        help="dev (for development), test, test2 or test3 (held out; test2 and test3 for "
+        "written sets only).",
     ),
     condition: list[str] = typer.Option(
         [], help="Extra condition NAME='{json settings overrides}' (repeatable)."

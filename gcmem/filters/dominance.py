@@ -46,7 +46,7 @@ from gcmem.oracle.pairs import (
     plan_pairs,
     read_facts,
 )
-from gcmem.oracle.relatedness import anchored
+from gcmem.oracle.relatedness import ANCHOR_VERSION, anchored
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.storage.ledger.policy import PolicyTable
 
@@ -318,7 +318,7 @@ class TemporalDominance:
         return {
             "theta": self.log.theta,
             "threshold": self.log.threshold,
-            "anchor": self.require_anchor,
+            "anchor": f"v{ANCHOR_VERSION}" if self.require_anchor else None,
             "confirm": None
             if self.confirm is None
             else {"theta": self.confirm.theta, "threshold": self.confirm.threshold},

@@ -13,6 +13,11 @@ Entities, each normalised with the triple extractor's ``normalize_term``:
 
 A statement with no entity is "unknown" and is never gated (the extractor never guesses): the
 gate only removes pairs it can prove unrelated, so it trades little recall for precision.
+
+``anchored`` is the positive test a κ drop needs: a common subject and a common attribute,
+neither qualified apart (each statement giving the shared word a modifier the other lacks:
+"the mobile / web repo's default branch", "checkout in prod / in staging", "treadmill /
+trail running"), and no value added beside the other ("also").
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from gcmem.facts.align import _SPAN_VERBS
 from gcmem.facts.chunking import split_units
 from gcmem.facts.extract import extract_triples
 from gcmem.facts.lines import describe
+from gcmem.facts.prose_align import _ADDITIVE, _TIME_WORDS
 from gcmem.normalize import normalize_term
 from gcmem.oracle.base import (
     ConflictOracle,
@@ -36,6 +43,9 @@ from gcmem.oracle.base import (
 )
 
 GATE_VERSION = 1
+# The anchoring rule a κ drop passes (``anchored``); part of the drop identity, so write-time κ
+# flags set under an earlier rule stop counting. 2: qualifiers, pronouns, additive words.
+ANCHOR_VERSION = 2
 USER = "user"
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"})
@@ -255,9 +265,32 @@ def related(a: str, b: str) -> bool:
     return not ea or not eb or bool(ea & eb)
 
 
+_POSSESSIVE = ("'s", "’s", "s'", "s’")
+# Pronouns the name extractor reads as a name at a sentence start ("She's", "I'm"): a
+# pronoun is no subject two statements share (every note about someone says "she").
+_PRONOUN_NAMES = frozenset(
+    str.split("she he it they we you i her him his them their its our my your this that there")
+)
+
+
+def _subjects(text: str) -> frozenset[str]:
+    """The entities a drop may anchor on: possessives as their owner ("crm's" -> "crm"),
+    pronouns left out (the speaker stays: first person is the user, ``USER``)."""
+    out = set()
+    for entity in entities(text):
+        name = entity
+        for clitic in (*_POSSESSIVE, "'m", "'ve", "'re", "'ll", "'d"):
+            if name.endswith(clitic) and len(name) > len(clitic):
+                name = name[: -len(clitic)]
+                break
+        if name not in _PRONOUN_NAMES:
+            out.add(name)
+    return frozenset(out)
+
+
 def same_subject(a: str, b: str) -> bool:
-    """True only when both statements name a common entity."""
-    return bool(entities(a) & entities(b))
+    """True only when both statements name a common entity (pronouns are none)."""
+    return bool(_subjects(a) & _subjects(b))
 
 
 def rival_subjects(a: str, b: str) -> bool:
@@ -276,7 +309,14 @@ _ATTRIBUTE_STOP = frozenset(
         "they them their this that these those of in on at to for from with by and or but not "
         "no so as do does did have has had will would can could should may might must there "
         "here also just only very now then than too about into over under after before again "
-        "still since per"
+        "still since per "
+        # clitic halves ("it's", "I'm", "don't"): no attribute, the word regex splits them
+        "s m re ve ll d t don isn aren wasn weren doesn didn hasn haven hadn won wouldn couldn "
+        "shouldn "
+        # connectives, quantifiers and number words: they say how, not what
+        "which who whom whose what when where why how because while though although through "
+        "if unless both either all any some most more many much each every one two three four "
+        "five six seven eight nine ten twice"
     )
 )
 _ATTRIBUTE_WORD = re.compile(r"[a-z][a-z0-9_-]*")
@@ -316,11 +356,192 @@ def _excerpt(text: str) -> tuple[str, frozenset[str]] | None:
     return next(iter(paths)), lines
 
 
+# --- qualifiers: parallel subjects and objects ---------------------------------------------
+# "the mobile repo's default branch is develop" / "the web repo's default branch is trunk"
+# share the head noun and the attribute, but name two things: each statement qualifies the
+# shared word with a modifier the other lacks. The same holds for subjects under a scope
+# ("Checkout in prod runs 6" / "Checkout in staging has 2") and for objects ("I hate treadmill
+# running" / "I love trail running"). Frame alignment has the same guard ("a different word
+# outside the frame", ``gcmem.facts.prose_align``); this one has no frame, only the words
+# next to each word the two statements share.
+_QUALIFIER_TOKEN = re.compile(r"[\w][\w'’-]*(?:\.\w+)*|[^\w\s]")
+# A scope preposition right after a shared word opens its qualifier ("checkout in staging").
+_SCOPE_PREPOSITIONS = frozenset(str.split("in on at for under within inside across via through"))
+_DETERMINERS = frozenset(
+    str.split("the a an our my your their its his her this that these those each every")
+)
+# A word right after these is in a verb's place ("I love trail running", "we hate ..."), so
+# it is the predicate, not a modifier of what follows it.
+_VERB_POSITION = frozenset(
+    str.split(
+        "i we you they he she it who which that to will would can could should must may might "
+        "do does did don't doesn't didn't always never usually really also still now just "
+        "i'm we're they're you're i've we've"
+    )
+)
+# Words that are a value or a time, not a qualifier of the word they precede or follow.
+_NOT_QUALIFIERS = (
+    _SPAN_VERBS
+    | _TIME_WORDS
+    | frozenset(
+        str.split(
+            "new old current previous former latest next last same other own main default "
+            "weekend weekends evening evenings night nights days weeks months years mornings "
+            # quantifier pronouns: "everyone's handles" are the speaker's too
+            "everyone everybody everything someone somebody anyone anybody nobody none"
+        )
+    )
+)
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[str, ...]:
+    """Case-folded words (a possessive kept as the word with "'s") and punctuation marks."""
+    return tuple(_QUALIFIER_TOKEN.findall(text.casefold()))
+
+
+def _stem(word: str) -> str:
+    """A token as ``attribute_words`` compares it: possessive and a plural "s" removed."""
+    for clitic in _POSSESSIVE:
+        if word.endswith(clitic) and len(word) > len(clitic):
+            word = word[: -len(clitic)]
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _content(word: str) -> bool:
+    stem = _stem(word)
+    return bool(_ATTRIBUTE_WORD.fullmatch(stem)) and stem not in _ATTRIBUTE_STOP
+
+
+@lru_cache(maxsize=16384)
+def _statement_words(text: str) -> frozenset[str]:
+    return frozenset(_stem(t) for t in _tokens(text))
+
+
+def _heads(text: str) -> frozenset[str]:
+    """The last word of every entity a statement names (its head noun)."""
+    return frozenset(_stem(e.split()[-1]) for e in entities(text) if e != USER)
+
+
+def _qualifier(word: str, before: str | None, heads: frozenset[str]) -> bool:
+    """Whether ``word`` (after ``before``) can qualify a noun: a content word that is no
+    verb, value or time, and not in a verb's place after a pronoun or an entity's head."""
+    if not _content(word) or _is_verb_like(word) or word.endswith("ly"):
+        return False
+    if _stem(word) in _NOT_QUALIFIERS or word in _NOT_QUALIFIERS:
+        return False
+    return before is None or (before not in _VERB_POSITION and _stem(before) not in heads)
+
+
+def _nominal(word: str) -> bool:
+    """Not a verb by its form or the verbs alignment knows ("hosted", "runs")."""
+    return not _is_verb_like(word) and word not in _SPAN_VERBS and _stem(word) not in _SPAN_VERBS
+
+
+def _compound(word: str, shared: frozenset[str]) -> bool:
+    """A word both statements say that can be part of a noun phrase with its neighbour."""
+    return _content(word) and _stem(word) in shared and _nominal(word)
+
+
+def qualifiers(text: str, word: str, other: str) -> frozenset[str]:
+    """What ``text`` says of ``word`` that ``other`` does not: the modifier in front of each
+    occurrence of ``word`` (past the words both statements share: "the *mobile* repo's default
+    branch"), and the object of a scope preposition right after it ("checkout in *staging*").
+    Only words absent from ``other`` count: what both say is their common frame."""
+    toks = _tokens(text)
+    shared = _statement_words(other)
+    heads = _heads(text)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        if _stem(tok) != word:
+            continue
+        # the shared words around it that name one thing with it ("default branch"); a verb
+        # ends that name ("Marco sits on the X team": "on the X team" is not Marco's scope)
+        lo, hi = i, i
+        while lo > 0 and _compound(toks[lo - 1], shared):
+            lo -= 1
+        while hi + 1 < len(toks) and _compound(toks[hi + 1], shared):
+            hi += 1
+        if lo > 0:
+            before = toks[lo - 2] if lo > 1 else None
+            if _qualifier(toks[lo - 1], before, heads) and _stem(toks[lo - 1]) not in shared:
+                out.add(_stem(toks[lo - 1]))
+        if hi + 2 < len(toks) and toks[hi + 1] in _SCOPE_PREPOSITIONS and _nominal(toks[hi]):
+            k = hi + 2
+            while k < len(toks) - 1 and toks[k] in _DETERMINERS:
+                k += 1
+            end = k
+            while end + 1 < len(toks) and _content(toks[end + 1]) and _nominal(toks[end + 1]):
+                end += 1
+            # a scope the statement goes on after is a qualifier ("checkout in staging has
+            # 2"); one that ends its clause is the value ("the service is in us-east-1")
+            goes_on = end + 1 < len(toks) and toks[end + 1][0].isalnum()
+            if goes_on and _qualifier(toks[k], None, heads) and _stem(toks[k]) not in shared:
+                out.add(_stem(toks[k]))
+    return frozenset(out)
+
+
+# Additive words: a value added beside another one (multi-valued), which no drop may treat as
+# its replacement; the same words frame alignment reads so (``gcmem.facts.prose_align``).
+def _additive(text: str) -> bool:
+    return not _ADDITIVE.isdisjoint(_tokens(text))
+
+
+def qualified_apart(a: str, b: str, word: str) -> bool:
+    """Each statement qualifies the shared ``word`` with a modifier the other lacks: two
+    things of one kind (two repos' branches, trail and treadmill running), not one."""
+    return bool(qualifiers(a, word, b)) and bool(qualifiers(b, word, a))
+
+
+# Statements up to this many words get the qualifier guards (a sentence or two; passages and
+# paragraphs do not: their neighbours of a word are other sentences' words as often).
+MAX_QUALIFIED_WORDS = 40
+
+
+def _statement_sized(text: str) -> bool:
+    return sum(1 for t in _tokens(text) if t[0].isalnum()) <= MAX_QUALIFIED_WORDS
+
+
+def _position(text: str, subject: str) -> int:
+    """Where a statement first names a subject (its head word; the speaker: a first-person
+    word), or its length when it does not."""
+    toks = _tokens(text)
+    head = None if subject == USER else _stem(subject.split()[-1])
+    for i, tok in enumerate(toks):
+        if (tok in _FIRST_PERSON) if head is None else (_stem(tok) == head):
+            return i
+    return len(toks)
+
+
+def _subjects_apart(a: str, b: str) -> bool:
+    """A head noun both statements name, qualified apart ("the mobile / web repo"), and no
+    common subject named before it in both: they are about two things. A head named after a
+    common subject is its object ("the profile worker uses the priority / realtime queue")."""
+    common = _subjects(a) & _subjects(b)
+    apart = {h for h in _heads(a) & _heads(b) if qualified_apart(a, b, h)}
+    for head in apart:
+        before = [
+            s
+            for s in common
+            if (s == USER or _stem(s.split()[-1]) not in apart)
+            and all(_position(t, s) < _position(t, head) for t in (a, b))
+        ]
+        if not before:
+            return True
+    return False
+
+
 def anchored(a: str, b: str) -> bool:
     """Both statements are about the same thing: a common subject (an entity both name) and a
     common attribute (a content word both say about it). The positive test a drop on κ needs;
     ``related`` is the negative one, for gating. "The ledger service runs on port 9300" and
     "The ledger service only accepts traffic from billing" share a subject, not an attribute.
+
+    Statements (up to ``MAX_QUALIFIED_WORDS`` words each) are held to more: no head noun
+    both name qualified apart before a common subject (two subjects of one kind), at least
+    one common attribute word not qualified apart (two objects of one kind), and an additive
+    word ("also", "another") in both or neither.
 
     Quoted files (``gcmem.facts.lines``) are anchored only as excerpts of one place: the same
     file and at least one identical statement line. The path is provenance, not a subject two
@@ -328,7 +549,18 @@ def anchored(a: str, b: str) -> bool:
     ea, eb = _excerpt(a), _excerpt(b)
     if ea is not None or eb is not None:
         return ea is not None and eb is not None and ea[0] == eb[0] and bool(ea[1] & eb[1])
-    return same_subject(a, b) and bool(attribute_words(a) & attribute_words(b))
+    if not same_subject(a, b):
+        return False
+    shared = {_stem(w) for w in attribute_words(a) & attribute_words(b)}
+    if not (_statement_sized(a) and _statement_sized(b)):
+        # passages: the words next to a shared word belong to other sentences as often as to
+        # its own, so they tell nothing apart
+        return bool(shared)
+    if _additive(a) != _additive(b):
+        return False  # "also", "another": a value added beside the other one, not instead
+    if _subjects_apart(a, b):
+        return False
+    return any(not qualified_apart(a, b, word) for word in shared)
 
 
 class EntityGatedOracle(WrappedOracle):

@@ -1,0 +1,111 @@
+"""The anchoring test a κ drop needs (``gcmem.oracle.relatedness.anchored``): a common subject
+and a common attribute, with no qualifier that makes them two things of one kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcmem.oracle.relatedness import anchored, qualified_apart, qualifiers, same_subject
+
+# (older, newer): one thing whose value changed; every pair must stay anchored
+SAME_THING = [
+    # a possessive restating the subject's scope ("in the X repo" / "the X repo's")
+    (
+        "In the billing repo the default branch is develop; open PRs against it.",
+        "Heads-up: the billing repo's default branch is trunk now, retarget open PRs.",
+    ),
+    ("Checkout in prod runs 6 replicas.", "Checkout in prod runs 10 replicas since Friday."),
+    # the verb is the value: a preference that changed
+    ("I hate running.", "I love running now."),
+    # a verb after the subject is its predicate, not a qualifier of the object
+    (
+        "The media service rejects uploads over 50 MB.",
+        "The media service accepts uploads up to 200 MB.",
+    ),
+    # a head noun after the common subject is its object, the value
+    ("The profile worker uses the priority queue.", "The profile worker uses the batch queue."),
+    ("My rent is €1,180 a month.", "The landlord raised it: my rent is €1,450 a month now."),
+    ("For scheduling, I'm in Asia/Singapore.", "For scheduling, put me in Europe/Berlin."),
+    ("The API listens on port 8080.", "The API listens on port 9090."),
+]
+
+# (older, newer): still both true; none may be anchored
+TWO_THINGS = [
+    # parallel keys: the subject's head noun both name, qualified apart
+    (
+        "In the mobile repo the default branch is develop; open PRs against it.",
+        "In the web repo the default branch is main; open PRs against it.",
+    ),
+    (
+        "The mobile repo's default branch is develop, PRs go there.",
+        "The web repo's default branch is trunk, PRs go there.",
+    ),
+    # ... or under a scope preposition
+    ("Checkout in prod runs 6 replicas.", "Checkout in staging has 2 replicas."),
+    # compatible opposites: the object qualified apart
+    ("I hate treadmill running.", "I love trail running."),
+    # multi-valued: a value added beside the other
+    ("I take levothyroxine every morning.", "I also take magnesium every morning."),
+    # a pronoun is no common subject, a clitic half ("it's") no common attribute
+    ("She's in seventh grade.", "She's always been good at maths."),
+    ("Maria says it's a Go service.", "Maria thinks it's fine to deploy on Fridays."),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), SAME_THING)
+def test_one_thing_stays_anchored(older: str, newer: str) -> None:
+    assert anchored(older, newer)
+    assert anchored(newer, older)  # the test is symmetric
+
+
+@pytest.mark.parametrize(("older", "newer"), TWO_THINGS)
+def test_two_things_of_one_kind_are_not_anchored(older: str, newer: str) -> None:
+    assert not anchored(older, newer)
+    assert not anchored(newer, older)
+
+
+def test_qualifiers_are_the_modifiers_only_one_statement_has() -> None:
+    mobile = "The mobile repo's default branch is develop."
+    web = "The web repo's default branch is trunk."
+    # past the words both share ("repo's default"), to the one that tells them apart
+    assert qualifiers(mobile, "branch", web) == {"mobile"}
+    assert qualifiers(web, "branch", mobile) == {"web"}
+    assert qualified_apart(mobile, web, "branch")
+    # a modifier the other statement also says anywhere is their common frame
+    both = "The mobile repo's default branch is trunk; the web repo is archived."
+    assert qualifiers(both, "branch", mobile) == frozenset()
+    assert not qualified_apart(mobile, both, "branch")
+    # a scope preposition's object after the word, past a determiner
+    prod, staging = "Checkout in the prod cluster runs 6 pods.", "Checkout in staging runs 2 pods."
+    assert qualifiers(prod, "checkout", staging) == {"prod"}
+    assert qualifiers(staging, "checkout", prod) == {"staging"}
+
+
+def test_values_verbs_and_times_are_no_qualifiers() -> None:
+    # a number is the value, a pronoun's next word its verb, a time when, not which
+    assert qualifiers("Checkout runs 6 replicas.", "replica", "Checkout runs 2 replicas.") == set()
+    assert qualifiers("I hate running.", "running", "I love running.") == set()
+    assert qualifiers("Standup on Monday mornings.", "standup", "Standup on Tuesday.") == set()
+    assert qualifiers("My new laptop is a Dell.", "laptop", "My laptop is a Mac.") == set()
+
+
+def test_a_common_subject_needs_a_name_not_a_pronoun() -> None:
+    assert same_subject("I moved to Lisbon.", "I work from home.")  # the speaker is one
+    assert not same_subject("She's in seventh grade.", "She's good at maths.")
+    assert same_subject("Priya's school is Hollins.", "Priya walks to school.")
+
+
+def test_passages_are_anchored_by_a_shared_word_alone() -> None:
+    # in a paragraph the words next to a shared word are other sentences' as often as its
+    # own, so the qualifier and additive guards are for statements only
+    older = (
+        "Ridgeway Press is a small publisher based in Leeds. It was founded in 1994 by two "
+        "former teachers and publishes poetry and local history. Its best-known series is the "
+        "Pennine Walks guides. The press also runs a yearly prize for new poets, judged by a "
+        "panel of three writers, and the winner gets a first collection printed."
+    )
+    newer = older.replace("based in Leeds", "based in York").replace("also runs", "runs")
+    assert len(older.split()) > 40
+    assert anchored(older, newer)
+    # the same pair as short statements: "also" on one side is a value added beside
+    assert not anchored("Ridgeway Press also publishes poetry.", "Ridgeway Press publishes essays.")
