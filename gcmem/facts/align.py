@@ -49,7 +49,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.lines import describe
@@ -174,7 +174,8 @@ class Token:
         """What alignment compares (ignored tokens are never compared)."""
         return self.exact if self.exact is not None else self.norm or ""
 
-    @property
+    # cached: alignment asks it of every token of every candidate split
+    @cached_property
     def punct(self) -> bool:
         return self.norm is not None and not any(ch.isalnum() for ch in self.norm)
 
@@ -281,11 +282,25 @@ class Unit:
         """The compared form (identical keys: the unit is restated)."""
         return (*self.context, *(t.same for t in self.tokens if t.norm is not None))
 
+    @cached_property
+    def runs(self) -> tuple[tuple[Token, ...], ...]:
+        """The compared tokens (``_trim``) of the whole unit, then of each clause: what the
+        local-frame search compares, kept with the unit because a neighbour chunk is aligned
+        against many newer ones."""
+        spans = dict.fromkeys([(0, len(self.tokens)), *_clauses(self)])
+        return tuple(tuple(_trim(self.tokens[a:b])) for a, b in spans)
+
 
 def units_of(text: str) -> list[Unit]:
     """The chunk's statement units (at most ``MAX_UNITS``), lines with their scope: the file of
     an excerpt (``gcmem.facts.lines``: provenance, a qualifier of every frame) and the
     enclosing block keys."""
+    return list(_units_of(text))
+
+
+# Units are immutable and a chunk is aligned with every newer neighbour: split each text once.
+@lru_cache(maxsize=8192)
+def _units_of(text: str) -> tuple[Unit, ...]:
     units: list[Unit] = []
     with_gaps = split_units_with_gaps(text)[:MAX_UNITS]
     split = [unit for unit, _ in with_gaps]
@@ -316,7 +331,7 @@ def units_of(text: str) -> list[Unit]:
                 gap=gap and path is not None,
             )
         )
-    return units
+    return tuple(units)
 
 
 # --- alignment --------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from gcmem.facts.align import (
     _FUNCTION_WORDS,
@@ -55,7 +56,6 @@ from gcmem.facts.align import (
     Token,
     Unit,
     _align_runs,
-    _clauses,
     _eligible,
     _overlap,
     _surface,
@@ -107,8 +107,12 @@ _TIME_PAIRS = frozenset(
 
 def _content(t: Token) -> str | None:
     """The word a token contributes to "what the outer part names", or None."""
-    n = t.norm
-    if n is None or t.punct or n in _NEUTRAL or n in _INTERIOR_ADVERBS:
+    return None if t.norm is None or t.punct else _content_word(t.norm)
+
+
+@lru_cache(maxsize=16384)
+def _content_word(n: str) -> str | None:
+    if n in _NEUTRAL or n in _INTERIOR_ADVERBS:
         return None
     for clitic in ("'s", "s'"):
         if n.endswith(clitic) and len(n) > len(clitic):
@@ -204,11 +208,9 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
         return None  # "also", "too", "another": a value added beside the old one
     if not (_eligible(old) and _eligible(new)):
         return None
-    runs_old = [(0, len(old.tokens)), *_clauses(old)]
-    runs_new = [(0, len(new.tokens)), *_clauses(new)]
     best: tuple[str, str, str] | None = None
-    xs = [(x, _bag(x)) for x in (_trim(old.tokens[a:b]) for a, b in dict.fromkeys(runs_old))]
-    ys = [(y, _bag(y)) for y in (_trim(new.tokens[a:b]) for a, b in dict.fromkeys(runs_new))]
+    xs = [(x, _bag(x)) for x in old.runs]
+    ys = [(y, _bag(y)) for y in new.runs]
     for x, bx in xs:
         for y, by in ys:
             # equal outer words and frames leave only the two values to differ

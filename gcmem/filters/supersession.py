@@ -44,6 +44,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -280,12 +281,7 @@ class SupersessionStage:
     def _grammar_keys(text: str, units: int) -> list[tuple[int, UnitKey]]:
         """The extractor's keys per unit (the same keys, file and block scope included, that
         the ledger records for the chunk), so a grammar supersession counts for its unit."""
-        out: list[tuple[int, UnitKey]] = []
-        for unit, fact in unit_facts(text):
-            s, r = normalize_key(fact.subject, fact.relation)
-            if s and r and unit < units:
-                out.append((unit, UnitKey(key_id(s, r), s, r, fact.object)))
-        return out
+        return list(_grammar_keys(text, units))
 
     def flaggable(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
         """Those chunks the query rule would drop at any time (all assertions closed for good;
@@ -591,3 +587,14 @@ def build(resources: Resources) -> SupersessionStage:
         reworded=s.supersession.align_reworded,
         neighbours=s.supersession.align_neighbours,
     )
+
+
+# A neighbour is aligned with many newer chunks: extract each text's keys once.
+@lru_cache(maxsize=8192)
+def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
+    out: list[tuple[int, UnitKey]] = []
+    for unit, fact in unit_facts(text):
+        s, r = normalize_key(fact.subject, fact.relation)
+        if s and r and unit < units:
+            out.append((unit, UnitKey(key_id(s, r), s, r, fact.object)))
+    return tuple(out)

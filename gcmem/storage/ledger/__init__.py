@@ -526,13 +526,15 @@ class SupersessionLedger:
     ) -> list[tuple[str, list[_Item], Any]]:
         """Run write calls; returns (namespace, assertions in argument order, script reply).
 
-        One server: all calls pipelined, one round trip. A cluster routes each call to the
-        shard of its namespace's hash tag; there the calls run one by one, so a node that
-        lacks the script (new, restarted, failed over) gets it loaded and the call retried,
-        which a pipelined EVALSHA cannot do without re-running the calls that succeeded."""
+        One server: one call runs as one EVALSHA (a pipeline would first send SCRIPT EXISTS,
+        a second round trip), several are pipelined in one round trip. A cluster routes each
+        call to the shard of its namespace's hash tag; there the calls run one by one, so a
+        node that lacks the script (new, restarted, failed over) gets it loaded and the call
+        retried, which a pipelined EVALSHA cannot do without re-running the calls that
+        succeeded."""
         if not calls:
             return []
-        if is_cluster(self.client):
+        if is_cluster(self.client) or len(calls) == 1:
             out = []
             for namespace, groups in calls:
                 keys, args, items = self._write_args(namespace, groups)
