@@ -135,18 +135,28 @@ def _time_adverbial(toks: Sequence[Token]) -> bool:
     return last in _TIME_WORDS or any(ch.isdigit() for ch in last) or tuple(norms) in _TIME_PAIRS
 
 
+def _opens_time(toks: Sequence[Token]) -> bool:
+    """Whether a time adverbial could start here: every prefix ``_time_adverbial`` tries
+    opens with these words."""
+    norms = list(itertools.islice((t.norm for t in toks if t.norm and not t.punct), 2))
+    return bool(norms) and (norms[0] in _TIME_OPENERS or tuple(norms[:2]) in _TIME_PAIRS)
+
+
 def _same_things(px: Sequence[Token], py: Sequence[Token]) -> tuple[int, int] | None:
     """Whether two outer parts name the same things: equal content words, or equal after a
     leading time adverbial of one of them (tried at every length). Returns how many tokens
     of each part the adverbial takes (the frame leaves it out), or None."""
-    if _bag(px) == _bag(py):
+    bx, by = _bag(px), _bag(py)
+    if bx == by:
         return 0, 0
-    for k in range(2, len(px) + 1):
-        if _time_adverbial(px[:k]) and _bag(px[k:]) == _bag(py):
-            return k, 0
-    for k in range(2, len(py) + 1):
-        if _time_adverbial(py[:k]) and _bag(py[k:]) == _bag(px):
-            return 0, k
+    if _opens_time(px):
+        for k in range(2, len(px) + 1):
+            if _time_adverbial(px[:k]) and _bag(px[k:]) == by:
+                return k, 0
+    if _opens_time(py):
+        for k in range(2, len(py) + 1):
+            if _time_adverbial(py[:k]) and _bag(py[k:]) == bx:
+                return 0, k
     return None
 
 
@@ -165,16 +175,28 @@ def _local_runs(
     s = _common_suffix(x, y)
     xp, yp = x[: len(x) - s], y[: len(y) - s]
     # every split of the two prefixes into (outer, local frame, value), longest frame first
+    xn, yn = [t.norm for t in xp], [t.norm for t in yp]
+
+    def suffix(i: int, j: int) -> int:  # _common_suffix(xp[:i], yp[:j]), without the slices
+        k = 0
+        while k < i and k < j and xn[i - 1 - k] == yn[j - 1 - k]:
+            k += 1
+        return k
+
     splits: list[tuple[int, int, int, int]] = []
     for lx in range(1, min(MAX_SPAN, len(xp) - 1) + 1):
         for ly in range(1, min(MAX_SPAN, len(yp) - 1) + 1):
-            frame = _common_suffix(xp[: len(xp) - lx], yp[: len(yp) - ly])
+            frame = suffix(len(xp) - lx, len(yp) - ly)
             if frame:
                 splits.append((-frame, lx + ly, lx, ly))
+    outer: dict[tuple[int, int], tuple[int, int] | None] = {}  # splits share outer parts
     for neg_frame, _, lx, ly in sorted(splits):
         frame = -neg_frame
-        px, py = xp[: len(xp) - lx - frame], yp[: len(yp) - ly - frame]
-        cut = _same_things(px, py)
+        ends = (len(xp) - lx - frame, len(yp) - ly - frame)
+        px, py = xp[: ends[0]], yp[: ends[1]]
+        if ends not in outer:
+            outer[ends] = _same_things(px, py)
+        cut = outer[ends]
         if cut is None:
             continue  # a different word outside the frame: a different subject or scope
         # the older statement reworded with the newer one's outer words (less a time

@@ -122,8 +122,12 @@ class SupersessionStage:
             for namespace, ids in touched.items():
                 recheck[namespace] |= ids
         if self.write_time_gc:
+            # a new chunk this batch wrote no assertion for keeps the state it had: nothing
+            # of it can be closed but through a write, which lands in closed_chunks
+            written = {r.chunk_id for r in report.results}
             for chunk in chunks:
-                recheck[chunk.namespace].add(chunk.id)
+                if chunk.id in written:
+                    recheck[chunk.namespace].add(chunk.id)
             for namespace, closed in report.closed_chunks.items():
                 recheck[namespace] |= closed
             # an out-of-order write can give an already closed version a new successor,
