@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gcmem.facts.align import FRAME_SUBJECT, align_units, units_of
+from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples
 from gcmem.facts.lines import describe, file_header, inline_header
@@ -208,14 +208,128 @@ def test_no_replacement_across_files_or_without_neighbours() -> None:
     new[2] = "    self.check_cert(conn, request.url, verify)"
     a = units_of("http/adapters.py:\n" + "\n".join(WINDOW))
     assert align_units(a, units_of("http/other.py:\n" + "\n".join(new))).frames == []
-    # the changed line at the edge of the excerpt: it may have moved, not changed
+    # a line rewritten whole at the edge of the excerpt: it may have moved, not changed
     edge = units_of("http/adapters.py:\n" + "\n".join(WINDOW[2:]))
-    edge_new = units_of("http/adapters.py:\n" + "\n".join(new[2:]))
-    assert align_units(edge, edge_new).frames == []
+    rewritten = ["    verify_tls(conn)", *new[3:]]
+    assert align_units(edge, units_of("http/adapters.py:\n" + "\n".join(rewritten))).frames == []
+    # an edited line at the edge with one identical line after it: too little to fix its place
+    short = units_of("http/adapters.py:\n" + "\n".join(WINDOW[2:4]))
+    short_new = units_of("http/adapters.py:\n" + "\n".join(new[2:4]))
+    assert align_units(short, short_new).frames == []
     # only closers around it: no place
     closers = units_of("lib/x.js:\n}\nreturn mixin(parent, params);\n}")
     closers_new = units_of("lib/x.js:\n}\nreturn mixin(obj, params);\n}")
     assert align_units(closers, closers_new).frames == []
+
+
+def excerpt(path: str, lines: list[str]) -> list[Unit]:
+    return units_of(f"{path}:\n" + "\n".join(lines))
+
+
+def replaced(old: list[Unit], new: list[Unit]) -> list[tuple[str, str]]:
+    return [(old[f.old_unit].text, new[f.new_unit].text) for f in align_units(old, new).frames]
+
+
+def test_a_case_change_in_a_file_line_is_a_change() -> None:
+    lines = ["// the first file path", "// is in PATTERN.", '.conflicts(&["file", "PATTERN"]);']
+    lines += ["args.push(arg);", "}"]
+    new = [*lines[:2], '.conflicts(&["file", "pattern"]);', *lines[3:]]
+    old_units, new_units = excerpt("src/app.rs", lines), excerpt("src/app.rs", new)
+    assert replaced(old_units, new_units) == [(lines[2], new[2])]
+    # a keyed line: the value keeps its case too
+    [match] = align_units(excerpt("ci.yml", ["name: ci"]), excerpt("ci.yml", ["name: 'CI'"])).frames
+    assert (match.old_value, match.new_value) == ("ci", "CI")
+    # prose still compares case-folded
+    assert align_units(units_of("Ship it on Monday."), units_of("ship it on monday.")).frames == []
+
+
+def test_a_value_right_of_a_key_operator_is_a_value() -> None:
+    [m] = align_units(
+        excerpt("pipelines.yml", ["pool:", "  vmImage: $(image)"]),
+        excerpt("pipelines.yml", ["pool:", "  vmImage: $(vmImage)"]),
+    ).frames
+    assert (m.old_value, m.new_value) == ("image", "vmImage")
+    [m] = align_units(
+        excerpt("Cargo.toml", ['license = "Unlicense/MIT"']),
+        excerpt("Cargo.toml", ['license = "Unlicense OR MIT"']),
+    ).frames  # a value longer than its key
+    assert (m.old_value, m.new_value) == ("Unlicense/MIT", "Unlicense OR MIT")
+
+
+MAIN = [
+    "        Err(err) => {",
+    '            let _ = writeln!(&mut io::stderr(), "{}", err);',
+    "            process::exit(1);",
+    "        }",
+    "    }",
+]
+
+
+def test_an_edited_line_among_other_changed_lines_is_a_replacement() -> None:
+    new = [MAIN[0], '            eprintln!("{}", err);', "            process::exit(2);", *MAIN[3:]]
+    old_units, new_units = excerpt("src/main.rs", MAIN), excerpt("src/main.rs", new)
+    # the rewritten line has no partner; the edited one has one
+    assert replaced(old_units, new_units) == [(MAIN[2].strip(), new[2].strip())]
+    # two edited lines of one block: two pairs, in order, each its own key
+    two = [
+        MAIN[0],
+        '            let _ = writeln!(&mut io::stdout(), "{}", err);',
+        new[2],
+        *MAIN[3:],
+    ]
+    found = align_units(old_units, excerpt("src/main.rs", two)).frames
+    assert [(f.old_unit, f.new_unit) for f in found] == [(2, 2), (3, 3)]
+    assert len({f.frame for f in found}) == 2
+
+
+def test_edited_lines_need_one_partner_and_the_same_order() -> None:
+    head, tail = ["def send(self):"], ["    return first", "# end of send"]
+    old = [*head, "    first = compute(value, 1)", "    second = compute(value, 1)", *tail]
+    edited = [*head, "    first = compute(value, 2)", "    second = compute(value, 3)", *tail]
+    assert len(replaced(excerpt("m.py", old), excerpt("m.py", edited))) == 2
+    # each old line is one span from both new lines: which is which is not known
+    renamed = [*head, "    third = compute(value, 1)", "    fourth = compute(value, 1)", *tail]
+    assert replaced(excerpt("m.py", old), excerpt("m.py", renamed)) == []
+    # crossed pairs: lines moved, not edited
+    crossed = [*head, "    second = compute(other, 1)", "    first = compute(other, 1)", *tail]
+    assert replaced(excerpt("m.py", old), excerpt("m.py", crossed)) == []
+
+
+def test_an_edited_line_needs_context_and_a_statement() -> None:
+    # one identical line either side: twin functions of one file look like this
+    sync = ["    with map_exceptions():", "        resp = self._pool.request(", "        method=m,"]
+    async_ = [
+        "    with map_exceptions():",
+        "        resp = await self._pool.arequest(",
+        "        method=m,",
+    ]
+    assert replaced(excerpt("t.py", sync), excerpt("t.py", async_)) == []
+    # at the edge of both excerpts with two identical lines on the other side: replaced
+    dep = ["      - uses: actions/checkout@v3", "      - name: 'Dependency Review'"]
+    old = excerpt("deps.yml", [*dep, "        uses: actions/dependency-review-action@v2"])
+    new = excerpt("deps.yml", [*dep, "        uses: actions/dependency-review-action@v3"])
+    assert len(replaced(old, new)) == 1
+    # what stays of the line must say something: not closers and a short word
+    close = ["  }", "  run();", "  stop();", "})('https://a.example/x');"]
+    close_new = [*close[:3], "})('https://b.example/y');"]
+    assert replaced(excerpt("bin/x.js", close), excerpt("bin/x.js", close_new)) == []
+
+
+def test_blank_lines_of_an_excerpt_are_lines_of_its_file() -> None:
+    text = "src/core.py:\n    if rv:\n\n\n        return rv\n    done()"
+    assert chunk_text(text, 1000) == ["src/core.py:\n    if rv:\n\n        return rv\n    done()"]
+    assert chunk_text("One sentence.\n\nAnother one.", 1000) == ["One sentence. Another one."]
+    # a statement and a blank line either side: four identical lines fix the place
+    old = ["    if rv is not None:", "", "        return self.split(rv)", "", "    return rv"]
+    new = [old[0], "", "        rv = self.split(rv)", "", old[4]]
+    assert replaced(excerpt("src/core.py", old), excerpt("src/core.py", new)) == [
+        (old[2].strip(), new[2].strip())
+    ]
+    # without the blank lines: one line either side, as between twin functions
+    assert replaced(excerpt("src/core.py", old[::2]), excerpt("src/core.py", new[::2])) == []
+    # blank lines do not count at an excerpt's edge: statements only
+    edge, edge_new = [old[0], "", old[2]], [old[0], "", new[2]]
+    assert replaced(excerpt("src/core.py", edge), excerpt("src/core.py", edge_new)) == []
 
 
 def test_block_openers_of_code_are_statements_not_contexts() -> None:

@@ -46,11 +46,12 @@ import hashlib
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from gcmem.facts.chunking import split_units
+from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.lines import describe
 
 __all__ = [
@@ -143,6 +144,7 @@ _TRAIL_PHRASES = (
     ("at", "moment"),  # articles are ignored tokens: "at the moment"
     ("right", "now"),
 )
+_KEY_OPERATORS = frozenset({"=", ":", ":="})
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
 _HARD_PUNCT = frozenset({";", ":", "—", "–"})
 _QUOTES = frozenset("\"'`“”‘’«»")
@@ -164,6 +166,13 @@ class Token:
     start: int  # character offsets in the unit text
     end: int
     quoted: bool = False
+    # a file line's token with its case kept (see ``tokenize``); None: compare ``norm``
+    exact: str | None = None
+
+    @property
+    def same(self) -> str:
+        """What alignment compares (ignored tokens are never compared)."""
+        return self.exact if self.exact is not None else self.norm or ""
 
     # cached: alignment asks it of every token of every candidate split
     @cached_property
@@ -181,9 +190,18 @@ def _norm(text: str) -> str | None:
     return text
 
 
-def tokenize(text: str) -> list[Token]:
+def _exact(text: str, norm: str | None) -> str | None:
+    """What a file line compares: the normalised token with its case."""
+    if norm is None:
+        return None
+    return unicodedata.normalize("NFKC", text).replace("’", "'")
+
+
+def tokenize(text: str, *, fold_case: bool = True) -> list[Token]:
     """Tokens of one unit: quotes, brackets and edge punctuation apart from words; an
-    identifier glued to an assignment or version operator split at the operator."""
+    identifier glued to an assignment or version operator split at the operator. With
+    ``fold_case=False`` (the lines of a file excerpt) plain words keep their case: in a file a
+    case change (``"PATTERN"`` -> ``"pattern"``, ``buildUrl`` -> ``buildURL``) is a change."""
     out: list[Token] = []
     quoted = False
     for m in re.finditer(r"\S+", text):
@@ -204,7 +222,9 @@ def tokenize(text: str) -> list[Token]:
             surface = piece[s:e]
             if surface in _QUOTES:
                 quoted = not quoted
-            out.append(Token(surface, _norm(surface), base + s, base + e, quoted))
+            norm = _norm(surface)
+            exact = None if fold_case else _exact(surface, norm)
+            out.append(Token(surface, norm, base + s, base + e, quoted, exact))
     return out
 
 
@@ -250,6 +270,7 @@ class Unit:
     question: bool = False
     path: str | None = None  # the file of a file excerpt (its first context entry)
     keyed: bool = True  # False: a file line whose own key names nothing (see facts.lines)
+    gap: bool = False  # blank lines of its file excerpt stand right before it
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -259,7 +280,7 @@ class Unit:
     @property
     def key(self) -> tuple[str, ...]:
         """The compared form (identical keys: the unit is restated)."""
-        return (*self.context, *(t.norm for t in self.tokens if t.norm is not None))
+        return (*self.context, *(t.same for t in self.tokens if t.norm is not None))
 
     @cached_property
     def runs(self) -> tuple[tuple[Token, ...], ...]:
@@ -281,8 +302,10 @@ def units_of(text: str) -> list[Unit]:
 @lru_cache(maxsize=8192)
 def _units_of(text: str) -> tuple[Unit, ...]:
     units: list[Unit] = []
-    split = split_units(text)[:MAX_UNITS]
-    for (raw, line), where in zip(split, describe(split), strict=True):
+    with_gaps = split_units_with_gaps(text)[:MAX_UNITS]
+    split = [unit for unit, _ in with_gaps]
+    gaps = [gap for _, gap in with_gaps]
+    for (raw, line), where, gap in zip(split, describe(split), gaps, strict=True):
         stripped = raw.strip() if where is None else where.text
         context: tuple[str, ...] = ()
         content = True
@@ -292,7 +315,8 @@ def _units_of(text: str) -> tuple[Unit, ...]:
             context, content, path, keyed = where.scope, where.content, where.path, where.keyed
         elif stripped.endswith(":") and len(stripped.split()) <= 8:
             content = False
-        toks = tuple(tokenize(stripped))
+        # a file's lines compare exactly (case included): they are copies of the same file
+        toks = tuple(tokenize(stripped, fold_case=path is None))
         units.append(
             Unit(
                 index=len(units),
@@ -304,6 +328,7 @@ def _units_of(text: str) -> tuple[Unit, ...]:
                 question=stripped.endswith("?"),
                 path=path,
                 keyed=keyed,
+                gap=gap and path is not None,
             )
         )
     return tuple(units)
@@ -418,20 +443,20 @@ def _align_runs(
     if not x or not y:
         return None
     p = 0
-    while p < len(x) and p < len(y) and x[p].norm == y[p].norm:
+    while p < len(x) and p < len(y) and x[p].same == y[p].same:
         p += 1
     if p == len(x) == len(y):
         return None  # identical: a restatement, not a value change
     s = 0
-    while s < len(x) - p and s < len(y) - p and x[-1 - s].norm == y[-1 - s].norm:
+    while s < len(x) - p and s < len(y) - p and x[-1 - s].same == y[-1 - s].same:
         s += 1
     sx, sy = x[p : len(x) - s], y[p : len(y) - s]
     if not sx or not sy:
         return None  # insertion or deletion
     if len(sx) > MAX_SPAN or len(sy) > MAX_SPAN:
         return None
-    words_x = {t.norm for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
-    words_y = {t.norm for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
+    words_x = {t.same for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
+    words_y = {t.same for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
     if words_x & words_y:
         return None  # two differing places
     left, right = x[:p], x[len(x) - s :]
@@ -474,7 +499,10 @@ def _align_runs(
             return None  # the slot sits inside the subject
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
     lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
-    if not lead_ok and not (_value_like(sx) and _value_like(sy)):
+    # in a file's line, a span right of its key operator (``key: $(image)``, ``NAME = "a b"``)
+    # is inside the value, whatever its words
+    assigned = old.path is not None and any(t.punct and t.norm in _KEY_OPERATORS for t in left)
+    if not (lead_ok or assigned) and not (_value_like(sx) and _value_like(sy)):
         return None  # a differing verb or predicate, not a value
     line = old.line and new.line
     if line:
@@ -483,7 +511,7 @@ def _align_runs(
             return None
     elif len(frame_words) < MIN_PROSE_FRAME:
         return None  # too short to identify an attribute ("I like X"): left to κ
-    if max(len(sx), len(sy)) > max(len(frame_words), 1):
+    if max(len(sx), len(sy)) > max(len(frame_words), 1) and not assigned:
         return None
     masked = [*(t.norm for t in left), SLOT, *(t.norm for t in right)]
     frame = " ".join(n for n in masked if n)
@@ -587,6 +615,9 @@ MIN_ANCHOR_CHARS = 8
 # Identical lines around the replaced one, both sides together (git diff's default context is
 # three lines): one line either side also fits two twin functions of one file.
 MIN_CONTEXT_LINES = 3
+# An edited line (one span changed) at the same edge of both excerpts: this many identical
+# lines on its other side.
+MIN_EDGE_CONTEXT_LINES = 2
 
 
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
@@ -603,47 +634,175 @@ def _anchor(unit: Unit) -> bool:
 def excerpt_replacements(
     old: Sequence[Unit], new: Sequence[Unit], found: PairAlignment
 ) -> list[FrameMatch]:
-    """Lines of one file that a newer excerpt replaces in place: two excerpts of the same file
-    whose line sequences agree around exactly one differing line (the same lines right before
-    and right after it, ``MIN_CONTEXT_LINES`` in all, one of them a real statement) state that
-    the file at that place now reads the new line, whatever the change inside the line (a
-    renamed key or call, an edited expression). The key is the place (the file, the block
-    context and the two neighbouring lines); the values are the two lines. Pairs a value frame
-    already keys are left to it."""
+    """Lines of one file that a newer excerpt replaces in place. Two excerpts of the same file
+    are compared line by line (``difflib`` over the lines' compared forms); a block of lines
+    between identical ones is a replacement
+
+    - of its one line by one line whatever the change inside it (a renamed key or call, an
+      edited expression), when ``MIN_CONTEXT_LINES`` identical lines stand around it, before
+      and after, one of them a real statement (an anchor);
+    - of each of its lines by the one new line of the block that differs from it in one
+      contiguous token span (``_edited``: the rest of the line, an anchor itself, is the
+      same), when that pairing is one to one in the block and in order, and the block stands
+      between ``MIN_CONTEXT_LINES`` identical lines, or at the same edge of both excerpts with
+      ``MIN_EDGE_CONTEXT_LINES`` identical lines on its other side. Other lines of the window
+      changed in between (``writeln!(...)`` became ``eprintln!(...)`` above ``exit(1)`` ->
+      ``exit(2)``), the excerpt ends at the changed line, or only closers stand around it.
+
+    The key is the place: the file, the block context and the lines around (for an edited
+    line also the line with its span masked, so two lines of one block never share a key);
+    the values are the two lines. Pairs a value frame already keys are left to it.
+
+    Blank lines are lines of the file (git's diff context counts them too): between two
+    statements they count towards ``MIN_CONTEXT_LINES``; at an excerpt's edge only statements
+    count. One identical statement either side and nothing else is not enough for either
+    rule: two twin functions of one file (a sync and an async transport) have the same lines
+    around their twin lines."""
     path = _excerpt_path(old)
     if path is None or path != _excerpt_path(new):
         return []
-    # every line of the file (closers too: they fix the place), the header left out
-    a = [u for u in old if u.line and u.path == path and u.text.rstrip(":") != path]
-    b = [u for u in new if u.line and u.path == path and u.text.rstrip(":") != path]
+    # every line of the file (closers too: they fix the place), the header left out, and
+    # the blank lines between them (None)
+    a = _file_lines([u for u in old if u.line and u.path == path and u.text.rstrip(":") != path])
+    b = _file_lines([u for u in new if u.line and u.path == path and u.text.rstrip(":") != path])
     framed_old = {f.old_unit for f in found.frames}
     framed_new = {f.new_unit for f in found.frames}
     out: list[FrameMatch] = []
-    matcher = difflib.SequenceMatcher(a=[u.key for u in a], b=[u.key for u in b], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        a=[_BLANK if u is None else u.key for u in a],
+        b=[_BLANK if u is None else u.key for u in b],
+        autojunk=False,
+    )
     ops = matcher.get_opcodes()
     for k, (tag, i1, i2, j1, j2) in enumerate(ops):
-        if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+        if tag != "replace":
             continue
-        o, n = a[i1], b[j1]
-        if o.index in framed_old or n.index in framed_new:
-            continue
-        if not (o.content and n.content) or o.context != n.context:
-            continue
-        # the same lines on both sides (a moved or inserted line is not a replacement), and
-        # among them a real statement
-        if k == 0 or k == len(ops) - 1 or ops[k - 1][0] != "equal" or ops[k + 1][0] != "equal":
-            continue
-        around = a[ops[k - 1][1] : ops[k - 1][2]] + a[ops[k + 1][1] : ops[k + 1][2]]
-        if len(around) < MIN_CONTEXT_LINES or not any(_anchor(u) for u in around):
-            continue
-        before, after = a[i1 - 1], a[i2]
-        place = f"line after {before.text} before {after.text}"
-        frame = " > ".join((*o.context, place)).casefold()
-        if len(frame) > MAX_FRAME_CHARS:
-            digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
-            frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
-        out.append(FrameMatch(o.index, n.index, frame, o.text, n.text))
+        # the identical lines around the block (a replace sits between equal runs or an edge)
+        before = a[ops[k - 1][1] : ops[k - 1][2]] if k > 0 else []
+        after = a[ops[k + 1][1] : ops[k + 1][2]] if k < len(ops) - 1 else []
+        context = Context(
+            [u for u in before if u is not None],
+            [u for u in after if u is not None],
+            len(before) + len(after),
+        )
+        old_block, new_block = a[i1:i2], b[j1:j2]
+        whole = _whole_line_replacement(old_block, new_block, context)
+        pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context)
+        for o, n, frame in pairs:
+            if o.index in framed_old or n.index in framed_new:
+                continue
+            out.append(FrameMatch(o.index, n.index, _capped(frame), o.text, n.text))
     return out
+
+
+_BLANK = ("\x00blank",)
+
+
+@dataclass(frozen=True)
+class Context:
+    """The identical lines around a replaced block: the statements right before and right
+    after it (empty at an excerpt's edge) and how many lines, blank ones included."""
+
+    before: list[Unit]
+    after: list[Unit]
+    lines: int
+
+
+def _file_lines(units: Sequence[Unit]) -> list[Unit | None]:
+    """The excerpt's lines in order, a blank line (None) where its file has blank lines."""
+    out: list[Unit | None] = []
+    for u in units:
+        if u.gap and out:
+            out.append(None)
+        out.append(u)
+    return out
+
+
+def _capped(frame: str) -> str:
+    if len(frame) > MAX_FRAME_CHARS:
+        digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
+        frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
+    return frame
+
+
+def _place(unit: Unit, context: Context, what: str = "line") -> str:
+    prev = context.before[-1].text if context.before else "the excerpt's start"
+    nxt = context.after[0].text if context.after else "the excerpt's end"
+    return " > ".join((*unit.context, f"{what} after {prev} before {nxt}")).casefold()
+
+
+def _whole_line_replacement(
+    old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context
+) -> tuple[Unit, Unit, str] | None:
+    """One line replaced by one line between ``MIN_CONTEXT_LINES`` identical lines, a
+    statement among them."""
+    if len(old) != 1 or len(new) != 1 or not context.before or not context.after:
+        return None
+    o, n = old[0], new[0]
+    if o is None or n is None or not (o.content and n.content) or o.context != n.context:
+        return None
+    around = [*context.before, *context.after]
+    if context.lines < MIN_CONTEXT_LINES or not any(_anchor(u) for u in around):
+        return None
+    return o, n, _place(o, context)
+
+
+def _edited(old: Unit, new: Unit) -> str | None:
+    """The old line with its one differing span masked, when the two lines differ in one
+    contiguous token span (both sides non-empty, at most ``MAX_SPAN`` tokens) and the rest
+    of the line says something (``MIN_ANCHOR_CHARS`` letters or digits: ``process::exit(_);``,
+    not ``}) _ ;``) and is longer than the span; else None."""
+    if not (old.content and new.content) or old.context != new.context:
+        return None
+    x = [t for t in old.tokens if t.norm is not None]
+    y = [t for t in new.tokens if t.norm is not None]
+    p = 0
+    while p < len(x) and p < len(y) and x[p].same == y[p].same:
+        p += 1
+    s = 0
+    while s < len(x) - p and s < len(y) - p and x[-1 - s].same == y[-1 - s].same:
+        s += 1
+    sx, sy = x[p : len(x) - s], y[p : len(y) - s]
+    if not sx or not sy or max(len(sx), len(sy)) > MAX_SPAN:
+        return None
+    shared = [*x[:p], *x[len(x) - s :]]
+    words = [t.norm for t in shared if t.norm and not t.punct]
+    chars = sum(sum(ch.isalnum() for ch in w) for w in words)
+    if not words or chars < MIN_ANCHOR_CHARS:
+        return None  # what stays is punctuation or a short word: not the same statement
+    if len(shared) <= max(len(sx), len(sy)):
+        return None
+    return " ".join(
+        [*(t.norm or "" for t in x[:p]), SLOT, *(t.norm or "" for t in x[len(x) - s :])]
+    )
+
+
+def _edited_pairs(
+    old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context
+) -> list[tuple[Unit, Unit, str]]:
+    """The block's lines each edited in one span into one new line of the block (see
+    ``excerpt_replacements``)."""
+    if context.before and context.after:
+        if context.lines < MIN_CONTEXT_LINES:
+            return []
+    elif len(context.before or context.after) < MIN_EDGE_CONTEXT_LINES:
+        return []  # an edge (or only blank lines) on one side: statements on the other
+    edits = [
+        (o, n, m)
+        for o in old
+        if o is not None
+        for n in new
+        if n is not None and (m := _edited(o, n)) is not None
+    ]
+    olds = Counter(o.index for o, _, _ in edits)
+    news = Counter(n.index for _, n, _ in edits)
+    pairs = [e for e in edits if olds[e[0].index] == 1 and news[e[1].index] == 1]
+    if len(pairs) != len(edits):
+        return []  # a line edited into two lines (or two into one): twins, not one place
+    order = [n.index for _, n, _ in sorted(pairs, key=lambda e: e[0].index)]
+    if order != sorted(order):
+        return []  # crossed pairs: lines moved
+    return [(o, n, _place(o, context, f"edited line {m}")) for o, n, m in pairs]
 
 
 def frames_of(alignment: PairAlignment) -> Iterable[str]:

@@ -57,20 +57,35 @@ def _prose(lines: list[str]) -> list[TextUnit]:
 def split_units(text: str) -> list[TextUnit]:
     """Statement units in text order: prose sentences and line units. Every line of a file
     excerpt (a paragraph under a ``path:`` header) is a line unit, prose-like or not."""
-    units: list[TextUnit] = []
+    return [unit for unit, _ in split_units_with_gaps(text)]
+
+
+def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
+    """``split_units`` with, per unit, whether blank lines of a file excerpt stand right
+    before it: they are lines of the file too, and part of what fixes a line's place
+    (``gcmem.facts.align.excerpt_replacements``)."""
+    units: list[tuple[TextUnit, bool]] = []
     excerpt = False  # inside a file excerpt: its blank lines do not end it
-    for para in re.split(r"\n\s*\n", text):
+    for n, para in enumerate(re.split(r"\n\s*\n", text)):
         prose: list[str] = []
         lines = [line for line in para.split("\n") if line.strip()]
         excerpt = excerpt or (bool(lines) and file_header(lines[0]) is not None)
+        gap = n > 0 and excerpt  # the paragraph's first unit follows blank lines
+
+        def add(found: list[TextUnit]) -> None:
+            nonlocal gap
+            for unit in found:
+                units.append((unit, gap))
+                gap = False
+
         for line in lines:
             if excerpt or is_line_unit(line):
-                units.extend(_prose(prose))
+                add(_prose(prose))
                 prose = []
-                units.append(TextUnit(line.rstrip(), True))
+                add([TextUnit(line.rstrip(), True)])
             else:
                 prose.append(line)
-        units.extend(_prose(prose))
+        add(_prose(prose))
     return units
 
 
@@ -85,7 +100,7 @@ def chunk_text(text: str, max_chars: int) -> list[str]:
     current = ""
     current_line = False  # whether the current chunk ends with a line unit
     header: str | None = None
-    for unit, line in split_units(text):
+    for (unit, line), gap in split_units_with_gaps(text):
         if line and file_header(unit) is not None:
             header = unit.strip()
         while len(unit) > max_chars:  # one over-long unit: hard wrap at a space
@@ -96,7 +111,8 @@ def chunk_text(text: str, max_chars: int) -> list[str]:
                 current = ""
             chunks.append(unit[:cut].strip())
             unit = unit[cut:].strip()
-        sep = "\n" if line or current_line else " "
+        # a file excerpt keeps one blank line where the file has blank lines
+        sep = ("\n\n" if gap and current_line else "\n") if line or current_line else " "
         if not current:
             current = unit
         elif len(current) + 1 + len(unit) <= max_chars:
