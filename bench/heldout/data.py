@@ -7,8 +7,10 @@ Three kinds of source, one schema (``Instance``):
   hand-written sources and the validator that checked them). ``dev`` may be read while
   developing; ``test`` is held out: nothing is fitted on it. ``test2`` is a second held-out
   split written later by a third helper from the same brief (sources in ``data/test2/``), for
-  judging rule changes made after ``test``'s results had been read; ``test3`` a third,
-  written later again the same way (sources and validator in ``data/test3/``).
+  judging rule changes made after ``test``'s results had been read; ``test3`` and ``test4``
+  a third and a fourth, written later again the same way (sources and validators in
+  ``data/test3/``, ``data/test4/``; ``test4`` after the calibrated κ threshold became the
+  default, which ``test``-``test3`` results had motivated).
 - ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
   of them revised to change one real answer span into another real answer of the same page
   and question type, among still-true paragraphs of the same page and of other pages.

@@ -326,7 +326,7 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev (for development), test, test2 or test3 (held out; test2 and test3 for "
+        help="dev (for development), test, test2, test3 or test4 (held out; test2-test4 for "
         "written sets only).",
     ),
     condition: list[str] = typer.Option(

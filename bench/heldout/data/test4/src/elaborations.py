@@ -1,0 +1,76 @@
+DATA = [
+("What kind of car did I buy?", "Škoda Octavia", [], [
+ ("2024-03-02 17:00", "c", "We bought a Škoda Octavia estate, second-hand."),
+ ("2024-03-05 09:00", "k", "It's the 2019 model with about 48,000 miles on it."),
+ ("2024-03-12 19:30", "k", "It's dark grey, and the previous owner kept every service record."),
+ ("2024-03-27 12:10", "k", "Just fitted a roof rack for the bikes."),
+]),
+("What framework is the new admin dashboard built with?", "SvelteKit", [], [
+ ("2025-02-03 10:00", "c", "The new admin dashboard is being built in SvelteKit."),
+ ("2025-02-06 14:30", "k", "We're using Tailwind for styling and shadcn-svelte components."),
+ ("2025-02-13 11:00", "k", "Auth for the dashboard goes through our existing OAuth provider."),
+ ("2025-02-24 16:40", "k", "It deploys to Cloudflare Pages on every merge to main."),
+]),
+("What instrument is Ellie learning?", "cello", [], [
+ ("2024-09-09 16:00", "c", "Ellie has started learning the cello at school."),
+ ("2024-09-16 18:20", "k", "She's on a half-size instrument rented from the music service."),
+ ("2024-10-07 17:00", "k", "Her teacher says she has a good ear and a relaxed bow arm."),
+ ("2024-11-18 19:10", "k", "She's playing in the junior strings group at the Christmas concert."),
+]),
+("Where am I going on holiday in August?", "Crete", [], [
+ ("2025-03-10 20:00", "c", "August holiday is sorted: ten days in Crete."),
+ ("2025-03-14 12:30", "k", "We're staying in a villa near Chania with a small pool."),
+ ("2025-04-02 19:45", "k", "Hired a car for the whole trip so we can get to the Samaria Gorge."),
+ ("2025-04-20 09:00", "k", "Flights are from Bristol, leaving at 6am, which is brutal."),
+ ("2025-05-05 21:15", "k", "Booked a cooking class in a village outside Chania for day four."),
+]),
+("What database does the telemetry pipeline write to?", "ClickHouse", [], [
+ ("2024-08-05 10:00", "c", "Telemetry pipeline writes into ClickHouse."),
+ ("2024-08-08 15:10", "k", "It's a three-node cluster with replicated MergeTree tables."),
+ ("2024-08-15 11:45", "k", "Raw events are partitioned by day and kept for 180 days."),
+ ("2024-08-29 14:00", "k", "Grafana reads from the materialised views for the dashboards."),
+]),
+("What did the doctor diagnose me with?", "plantar fasciitis", [], [
+ ("2024-05-14 13:00", "c", "GP says the heel pain is plantar fasciitis."),
+ ("2024-05-15 08:30", "k", "It's my right foot, worst first thing in the morning."),
+ ("2024-05-22 19:00", "k", "Physio gave me calf stretches and a frozen bottle to roll under the arch."),
+ ("2024-06-10 18:30", "k", "Bought supportive insoles, they seem to help on long days."),
+]),
+("Who is the new tenant in flat 3?", "Rosalind", [], [
+ ("2025-01-08 11:00", "c", "Flat 3 has a new tenant, Rosalind."),
+ ("2025-01-09 10:15", "k", "She's a nurse at the Royal Infirmary, works nights mostly."),
+ ("2025-01-20 17:40", "k", "She has a cat called Mango, which the lease allows."),
+ ("2025-02-03 12:00", "k", "Signed a twelve-month tenancy with a break clause at six."),
+]),
+("Which library handles PDF generation in the invoicing service?", "WeasyPrint", [], [
+ ("2024-12-02 10:00", "c", "Invoicing generates PDFs with WeasyPrint."),
+ ("2024-12-05 13:20", "k", "The templates are Jinja2 HTML with a print stylesheet."),
+ ("2024-12-11 09:45", "k", "Fonts are bundled in the container so renders are consistent."),
+ ("2024-12-19 16:10", "k", "A typical invoice renders in about 300 ms."),
+]),
+("What breed is our new kitten?", "Maine Coon", [], [
+ ("2024-07-20 14:00", "c", "We brought home a Maine Coon kitten today!"),
+ ("2024-07-21 09:30", "k", "He's twelve weeks old and already enormous."),
+ ("2024-07-25 20:00", "k", "We named him Juniper, June for short."),
+ ("2024-08-14 18:15", "k", "The vet says he'll probably hit seven kilos fully grown."),
+]),
+("What course am I taking this spring?", "Japanese for beginners", [], [
+ ("2025-01-05 19:00", "c", "Signed up for Japanese for beginners at the adult education centre."),
+ ("2025-01-14 21:00", "k", "Classes are Tuesday evenings, ten weeks."),
+ ("2025-01-28 20:45", "k", "We've done hiragana and are starting katakana next week."),
+ ("2025-02-11 22:00", "k", "The teacher, Kenji-sensei, makes us introduce ourselves every class."),
+]),
+("Which bank did we open the joint account with?", "Monzo", [], [
+ ("2024-02-10 12:00", "c", "Opened a joint account with Monzo for household bills."),
+ ("2024-02-12 18:30", "k", "We each pay £900 into it on payday."),
+ ("2024-02-20 10:00", "k", "Rent, council tax and utilities all come out of the joint pot."),
+ ("2024-03-05 20:10", "k", "Set up a savings pot inside it for the holiday fund."),
+]),
+("What's the name of the new on-call tool we're using?", "incident.io", [], [
+ ("2025-04-07 10:00", "c", "We've adopted incident.io for on-call and incident management."),
+ ("2025-04-09 11:30", "k", "It's integrated with Slack, so incidents open their own channel."),
+ ("2025-04-16 15:00", "k", "Schedules were imported from the spreadsheet we used to keep."),
+ ("2025-04-28 09:20", "k", "Post-incident reviews are drafted automatically from the timeline."),
+ ("2025-05-06 14:45", "k", "The on-call rotation is weekly, Monday to Monday."),
+]),
+]

@@ -1,0 +1,78 @@
+DATA = [
+("Which languages do I speak?", "speak", [], [
+ ("2024-02-05 10:00", "c", "I speak Portuguese at home with my parents."),
+ ("2024-02-12 14:30", "k", "Work is entirely in English, obviously."),
+ ("2024-03-01 19:00", "c", "I also speak decent French from my Erasmus year in Lyon."),
+ ("2024-03-20 12:15", "k", "Thinking about taking a Mandarin class next year, but haven't started."),
+ ("2024-04-08 09:40", "c", "Forgot to mention I speak Spanish fairly well too, it came easily after Portuguese."),
+]),
+("What pets do we have?", "our", [], [
+ ("2024-06-01 11:00", "c", "Our dog Rufus is a three-year-old collie cross."),
+ ("2024-06-08 16:00", "c", "We also have two guinea pigs, our daughter named them Salt and Pepper."),
+ ("2024-06-20 09:30", "k", "The pet insurance renews in August."),
+ ("2024-07-04 18:45", "c", "And as of today our household includes a rescue cat called Noodle — Rufus is baffled."),
+]),
+("Which platforms does the app support?", "supports", [], [
+ ("2025-01-13 10:00", "c", "The app supports iOS 16 and newer."),
+ ("2025-01-20 14:20", "c", "As of the 2.1 release it also supports Android 12+."),
+ ("2025-02-03 11:00", "k", "We ship releases every two weeks."),
+ ("2025-02-17 16:40", "c", "The desktop build supports macOS on Apple silicon as well, though that's still beta."),
+ ("2025-02-24 09:30", "k", "Crash reporting goes through Sentry."),
+]),
+("What am I allergic to?", "allergic", [], [
+ ("2024-09-10 09:00", "c", "I'm allergic to penicillin, it's on my medical record."),
+ ("2024-09-18 13:30", "k", "I had my flu jab at the pharmacy."),
+ ("2024-10-05 20:00", "c", "Turns out I'm mildly allergic to cats as well, which explains a lot."),
+ ("2024-10-22 12:00", "c", "The skin prick test also showed I'm allergic to birch pollen, so spring is going to be fun."),
+]),
+("What hobbies do I have?", "hobby", [], [
+ ("2025-03-02 18:00", "c", "My main hobby is bouldering, I go twice a week."),
+ ("2025-03-09 11:00", "k", "My climbing gym is Boulder Barn on the industrial estate."),
+ ("2025-03-21 20:30", "c", "Picked up a new hobby: I'm learning to make pottery on the wheel."),
+ ("2025-04-06 15:00", "c", "Birdwatching has quietly become another hobby of mine — I keep a list now."),
+]),
+("What labels are on the checkout bug ticket?", "label", [], [
+ ("2024-11-04 10:00", "c", "Filed the checkout bug, labelled it bug and priority-high."),
+ ("2024-11-05 09:20", "k", "The checkout bug only happens on Safari."),
+ ("2024-11-06 15:10", "c", "Added the label needs-repro to the checkout ticket too."),
+ ("2024-11-19 11:30", "c", "Tom added a frontend label to the checkout bug so it shows on their board."),
+]),
+("Which instruments can I play?", "play", [], [
+ ("2024-01-15 20:00", "c", "I play guitar, mostly acoustic fingerstyle."),
+ ("2024-02-02 19:00", "c", "I can play a bit of piano as well, grade 3 from childhood."),
+ ("2024-02-20 21:00", "k", "My guitar is a Martin D-15M."),
+ ("2024-03-12 18:30", "c", "Learning to play the mandolin now — the tuning is the same as a violin."),
+]),
+("Which cloud providers do we use?", "we use", [], [
+ ("2025-05-05 10:00", "c", "For compute we use AWS, mostly EKS and RDS."),
+ ("2025-05-08 13:00", "k", "Our monthly cloud bill is around 40k."),
+ ("2025-05-14 16:00", "c", "For BigQuery analytics we use GCP, the data team insisted."),
+ ("2025-05-29 09:15", "c", "And for the static marketing site we use Cloudflare, Pages plus R2."),
+]),
+("Which sports do my kids play?", "plays", [], [
+ ("2024-09-05 17:00", "c", "Amir plays rugby for the under-10s."),
+ ("2024-09-12 18:00", "c", "Layla plays netball at school and loves it."),
+ ("2024-09-20 08:00", "k", "Saturday mornings are a taxi service for me."),
+ ("2024-10-03 19:30", "c", "Amir also plays chess at the Thursday club, if that counts as a sport."),
+ ("2024-10-10 16:00", "k", "Layla wants to try gymnastics next term but hasn't signed up."),
+]),
+("Which streaming services am I subscribed to?", "subscription", [], [
+ ("2024-12-01 20:00", "c", "Netflix is my oldest subscription, still on the standard plan."),
+ ("2024-12-08 21:30", "c", "Also have a subscription to Disney+ for the kids."),
+ ("2024-12-15 11:00", "k", "All the subscriptions are on my Amex."),
+ ("2025-01-02 19:00", "c", "Added a Criterion Channel subscription for myself over Christmas."),
+]),
+("Which certifications do I hold?", "certified", [], [
+ ("2025-02-03 09:00", "c", "I'm an AWS Certified Solutions Architect, Associate level."),
+ ("2025-02-10 12:00", "k", "My employer pays for one exam per year."),
+ ("2025-03-14 17:00", "c", "Passed the CKA today, so I'm a Certified Kubernetes Administrator too!"),
+ ("2025-04-01 10:30", "c", "Also worth listing: I'm still certified in PRINCE2 Foundation from my project management days."),
+]),
+("What vegetables am I growing this year?", "growing", [], [
+ ("2024-04-06 11:00", "c", "Growing tomatoes in the greenhouse this year, three varieties."),
+ ("2024-04-20 15:00", "c", "Also growing courgettes in the raised bed by the fence."),
+ ("2024-05-04 10:30", "k", "The allotment water trough is shared with the plot next door."),
+ ("2024-05-18 16:45", "c", "Runner beans are now growing up the wigwam too."),
+ ("2024-06-01 09:00", "k", "Slugs are the enemy this year."),
+]),
+]

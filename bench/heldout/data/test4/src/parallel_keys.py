@@ -1,0 +1,75 @@
+DATA = [
+("What port does the production Redis instance use?", "6380", [], [
+ ("2025-01-06 10:00", "k", "Dev Redis runs on the default 6379."),
+ ("2025-01-08 14:30", "c", "Production Redis is on 6380, TLS only."),
+ ("2025-01-15 09:20", "k", "Staging Redis listens on 6390 so it doesn't collide with the local one."),
+ ("2025-01-22 16:00", "k", "All Redis instances have persistence turned off except production."),
+]),
+("Which school does Maya go to?", "St. Aidan's", [], [
+ ("2024-09-02 08:10", "k", "Theo started at Brookfield Secondary this week."),
+ ("2024-09-03 08:20", "c", "Maya is in reception at St. Aidan's, the little school behind the church."),
+ ("2024-09-10 17:40", "k", "Theo takes the school bus, it leaves at 7:45."),
+ ("2024-09-24 15:30", "k", "Both kids have packed lunches on Fridays."),
+]),
+("What's the address of the Manchester office?", "14 Ancoats Yard", [], [
+ ("2025-02-03 11:00", "k", "London office is at 22 Clerkenwell Road, second floor."),
+ ("2025-02-04 09:45", "c", "Our Manchester office is at 14 Ancoats Yard, next to the old mill."),
+ ("2025-02-12 13:10", "k", "The Bristol team works out of a WeWork on Temple Quay."),
+ ("2025-02-20 10:30", "k", "All three offices close at 6pm on Fridays."),
+]),
+("What's the staging database name?", "orders_staging", [], [
+ ("2024-10-07 10:00", "k", "Prod database is called orders_main."),
+ ("2024-10-09 12:15", "c", "Staging uses orders_staging, refreshed from a prod snapshot weekly."),
+ ("2024-10-16 15:45", "k", "Local dev just uses orders_dev in Docker."),
+ ("2024-10-25 09:00", "k", "Migrations are run with Flyway in every environment."),
+]),
+("What time does Dad's flight land?", "18:25", [], [
+ ("2024-12-18 20:00", "k", "Mum's flight from Dublin lands at 11:40 on the 22nd."),
+ ("2024-12-19 09:15", "c", "Dad is coming separately from Cork, landing at 18:25 the same day."),
+ ("2024-12-20 13:00", "k", "I'll pick Mum up, Ronan is getting Dad."),
+ ("2025-01-04 10:00", "k", "They're both flying home on the 2nd."),
+]),
+("What's the Wi-Fi password for the guest network?", "marigold-42-sunrise", [], [
+ ("2025-03-01 18:00", "k", "Main Wi-Fi network is HomeNet-5G, password is on the router sticker."),
+ ("2025-03-02 10:30", "c", "Guest network password is marigold-42-sunrise."),
+ ("2025-03-09 19:10", "k", "The IoT devices sit on their own network called Things."),
+ ("2025-03-18 21:00", "k", "Router is a TP-Link Deco mesh with three nodes."),
+]),
+("What's the timeout for the payments service client?", "3 seconds", [], [
+ ("2024-07-01 10:00", "k", "Our client for the catalog service times out after 800 ms."),
+ ("2024-07-03 11:20", "c", "Payments client timeout is 3 seconds, since the card processor can be slow."),
+ ("2024-07-10 14:00", "k", "The shipping service client uses a 2 second timeout with one retry."),
+ ("2024-07-18 16:30", "k", "All clients share the same circuit breaker library."),
+]),
+("What size shoes does Ivy wear?", "size 11", [], [
+ ("2024-04-06 12:00", "k", "Felix is a size 2 now, he's growing so fast."),
+ ("2024-04-06 12:05", "c", "Ivy is in a size 11 for school shoes."),
+ ("2024-04-20 15:30", "k", "Both kids need new wellies before the camping trip."),
+ ("2024-05-02 09:10", "k", "We buy school shoes from Clarks because they do fitting."),
+]),
+("Which region is the EU cluster deployed in?", "eu-central-1", [], [
+ ("2025-05-05 10:00", "k", "US cluster runs in us-east-2."),
+ ("2025-05-06 15:00", "c", "EU cluster is in eu-central-1 for the Frankfurt data residency requirement."),
+ ("2025-05-14 11:30", "k", "APAC cluster is in ap-southeast-2."),
+ ("2025-05-21 09:45", "k", "Each regional cluster has its own on-call rotation."),
+ ("2025-05-28 13:00", "k", "We use EKS everywhere."),
+]),
+("What's Grandpa's blood pressure medication dose?", "5 mg", [], [
+ ("2024-11-02 09:00", "k", "Grandma takes 10 mg of atorvastatin at night."),
+ ("2024-11-02 09:10", "c", "Grandpa's on amlodipine, 5 mg every morning, for his blood pressure."),
+ ("2024-11-11 18:00", "k", "Grandma also takes a calcium supplement with lunch."),
+ ("2024-11-25 10:30", "k", "Their prescriptions are collected from Boots on the high street."),
+]),
+("What is the deadline for the Hartley grant application?", "31 March", [], [
+ ("2025-01-13 10:00", "k", "The Wellcome application is due 15 February."),
+ ("2025-01-14 11:45", "c", "Hartley Foundation grant closes 31 March at noon."),
+ ("2025-01-20 16:20", "k", "The Leverhulme one has a rolling deadline."),
+ ("2025-02-03 09:00", "k", "I'm writing all three applications with Dr. Mensah."),
+]),
+("What's the rent on the Elm Street flat?", "£1,150", [], [
+ ("2024-06-03 12:00", "k", "The Park Road flat we rent out brings in £950 a month."),
+ ("2024-06-04 10:30", "c", "Elm Street tenants pay £1,150 a month, due on the 1st."),
+ ("2024-06-17 18:45", "k", "Both properties are managed by Greenleaf Lettings."),
+ ("2024-07-01 09:00", "k", "The Park Road boiler was serviced in May."),
+]),
+]

@@ -1,0 +1,77 @@
+DATA = [
+("Which language is the billing service written in?", "Elixir", [], [
+ ("2025-01-06 10:00", "k", "Billing service owns the invoices and credit notes tables."),
+ ("2025-01-09 11:30", "c", "The billing service is written in Elixir, on Phoenix."),
+ ("2025-01-15 14:00", "k", "Billing deploys are blocked during the last two days of each month."),
+ ("2025-01-23 09:45", "k", "The billing service's on-call is shared with the ledger team."),
+ ("2025-02-04 16:15", "k", "Billing talks to Stripe through a thin adapter module."),
+]),
+("What's my brother's job?", "air traffic controller", [], [
+ ("2024-05-02 19:00", "k", "My brother Declan lives in Belfast with his wife Siobhan."),
+ ("2024-05-06 12:30", "c", "Declan is an air traffic controller at Belfast International."),
+ ("2024-05-18 20:15", "k", "Declan's running the Belfast marathon next month."),
+ ("2024-06-01 10:00", "k", "He's two years older than me."),
+]),
+("How big is the garden?", "about 12 metres long", [], [
+ ("2024-03-10 11:00", "k", "The garden faces south-west, so it gets the evening sun."),
+ ("2024-03-16 15:00", "c", "Our garden is about 12 metres long and 6 wide."),
+ ("2024-03-30 10:30", "k", "There's an old apple tree at the far end that still fruits."),
+ ("2024-04-14 17:20", "k", "Soil is heavy clay, so I'm adding compost every spring."),
+]),
+("What's the capacity of the new warehouse?", "8,000 pallet spaces", [], [
+ ("2025-03-03 09:00", "k", "The new warehouse is in Daventry, right off the M1."),
+ ("2025-03-06 14:30", "c", "It has 8,000 pallet spaces across racking and bulk floor."),
+ ("2025-03-12 10:15", "k", "The warehouse has twelve loading docks."),
+ ("2025-03-20 16:00", "k", "We're running it on a two-shift pattern to start."),
+ ("2025-03-27 11:40", "k", "The WMS going in is Manhattan Active."),
+]),
+("What CPU does my gaming PC have?", "Ryzen 7 7800X3D", [], [
+ ("2024-11-01 20:00", "k", "My gaming PC has an RTX 4070 Super."),
+ ("2024-11-04 21:30", "c", "CPU in the gaming PC is a Ryzen 7 7800X3D."),
+ ("2024-11-12 19:00", "k", "32 GB of DDR5 in the rig, two sticks."),
+ ("2024-11-25 22:10", "k", "The case is a Fractal North, walnut front."),
+]),
+("Who's the treasurer of the allotment society?", "Bernadette", [], [
+ ("2024-07-02 18:00", "k", "Allotment society AGM is in October."),
+ ("2024-07-05 10:00", "c", "Bernadette is the society's treasurer, send plot fees to her."),
+ ("2024-07-18 14:45", "k", "Plot fees are thirty-five pounds a year."),
+ ("2024-08-03 11:20", "k", "There's a waiting list of about forty people."),
+]),
+("What's the max throughput of the ingestion API?", "25k events per second", [], [
+ ("2025-04-01 10:00", "k", "The ingestion API accepts events as newline-delimited JSON."),
+ ("2025-04-03 15:20", "c", "Load tests put ingestion at about 25k events per second before latency degrades."),
+ ("2025-04-10 09:30", "k", "Ingestion is fronted by an Envoy proxy."),
+ ("2025-04-17 12:00", "k", "Payloads over 1 MB are rejected with a 413."),
+]),
+("When did my mum retire?", "2019", [], [
+ ("2024-08-11 16:00", "k", "Mum taught maths at the same secondary school for thirty years."),
+ ("2024-08-15 19:30", "c", "She retired in 2019 and has been gardening ever since."),
+ ("2024-08-28 12:00", "k", "Mum volunteers at the hospice shop on Wednesdays."),
+ ("2024-09-10 20:00", "k", "She's learning Italian with an app, very keen."),
+]),
+("How long is the Camino route I'm walking?", "about 115 km", [], [
+ ("2025-05-01 09:00", "k", "I'm walking the last stretch of the Camino Francés from Sarria."),
+ ("2025-05-04 13:00", "c", "The route from Sarria to Santiago is about 115 km."),
+ ("2025-05-10 20:30", "k", "Need two stamps a day in the credencial on this section."),
+ ("2025-05-18 18:00", "k", "Booked albergues for the first three nights."),
+ ("2025-05-26 07:45", "k", "Breaking in the new boots on the canal path."),
+]),
+("What's the print run of the zine's latest issue?", "300 copies", [], [
+ ("2024-10-01 11:00", "k", "Issue six of the zine is all about bus shelters of the North."),
+ ("2024-10-07 16:00", "c", "We're printing 300 copies of issue six."),
+ ("2024-10-14 12:30", "k", "Cover is by our friend Ines, a linocut."),
+ ("2024-10-30 18:00", "k", "Launch is at the Brew House on 9 November."),
+]),
+("What's the refresh rate of my monitor?", "165 Hz", [], [
+ ("2025-02-02 14:00", "k", "My monitor is a 27-inch 1440p IPS panel."),
+ ("2025-02-05 19:10", "c", "It runs at 165 Hz over DisplayPort."),
+ ("2025-02-14 10:30", "k", "The monitor arm is clamped to the back of the desk."),
+ ("2025-02-26 21:00", "k", "I calibrated the colours with a borrowed Spyder."),
+]),
+("What medication is my dad on for his heart?", "bisoprolol", [], [
+ ("2024-12-01 10:00", "k", "Dad had a stent fitted in October."),
+ ("2024-12-03 09:00", "c", "He's on bisoprolol for his heart rate now."),
+ ("2024-12-10 17:30", "k", "Cardiac rehab classes are Tuesdays and Thursdays at the hospital."),
+ ("2024-12-22 12:00", "k", "He's cut right down on salt and is grumpy about it."),
+]),
+]

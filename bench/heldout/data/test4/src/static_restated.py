@@ -1,0 +1,76 @@
+DATA = [
+("What's my blood type?", "O negative", [], [
+ ("2024-01-10 10:00", "c", "My blood type is O negative."),
+ ("2024-02-14 12:00", "k", "I donate blood every four months at the centre in town."),
+ ("2024-05-20 11:30", "c", "Being O negative means they always phone me when stocks are low."),
+ ("2024-08-02 09:15", "k", "Got my 25th donation badge this summer."),
+]),
+("What's the API base URL for the partner integration?", "https://api.partner-hub.io/v3", [], [
+ ("2025-01-08 10:00", "c", "Partner integration base URL: https://api.partner-hub.io/v3"),
+ ("2025-01-10 15:40", "k", "The partner API uses HMAC signatures on each request."),
+ ("2025-01-22 11:00", "c", "Double-checked with their team, https://api.partner-hub.io/v3 is definitely the one to use."),
+ ("2025-02-05 14:30", "k", "Their sandbox resets every night at midnight UTC."),
+ ("2025-02-18 09:00", "c", "For the new hire: all calls go to https://api.partner-hub.io/v3, don't use the v2 docs."),
+]),
+("What is Freya's date of birth?", "17 March 2016", [], [
+ ("2024-03-17 08:00", "c", "Happy birthday to Freya, born 17 March 2016!"),
+ ("2024-04-02 19:00", "k", "Freya is in Year 3 this year."),
+ ("2024-09-05 10:15", "c", "Filling in the passport form: Freya, date of birth 17 March 2016."),
+ ("2024-10-11 20:30", "k", "She's obsessed with horses at the moment."),
+]),
+("What's the office door code?", "4417", [], [
+ ("2025-03-03 08:30", "c", "Office door code is 4417."),
+ ("2025-03-10 09:00", "k", "The office is open from 7am to 8pm."),
+ ("2025-03-18 08:45", "c", "Someone asked again — it's still 4417 for the side door."),
+ ("2025-04-01 17:00", "k", "Last one out sets the alarm."),
+]),
+("What car insurance provider do I use?", "Admiral", [], [
+ ("2024-06-01 10:00", "c", "Car's insured with Admiral."),
+ ("2024-06-15 14:00", "k", "The car is a 2020 Kia Ceed."),
+ ("2024-11-20 18:30", "c", "Got the renewal from Admiral, same price as last year, so I'm staying."),
+ ("2024-12-01 09:00", "k", "No claims bonus is at five years now."),
+]),
+("What's the main branch's protection rule?", "two approving reviews", [], [
+ ("2024-09-02 10:00", "c", "Main is protected: merges need two approving reviews and green CI."),
+ ("2024-09-10 11:20", "k", "Feature branches are deleted automatically after merge."),
+ ("2024-10-01 16:00", "c", "Reminder, you can't self-merge to main — two approving reviews are required."),
+ ("2024-10-15 09:30", "k", "We squash-merge everything."),
+ ("2024-11-04 14:00", "c", "The rule on main hasn't changed: two approving reviews plus passing CI."),
+]),
+("Who is my GP?", "Dr. Lindqvist", [], [
+ ("2024-02-01 09:00", "c", "My GP is Dr. Lindqvist at the Parkside surgery."),
+ ("2024-04-10 15:00", "k", "The surgery uses an app for booking appointments."),
+ ("2024-07-22 10:30", "c", "Saw Dr. Lindqvist about my knee, she's referring me to physio."),
+ ("2024-08-05 12:00", "k", "Physio is at the community hospital."),
+]),
+("What's the theme of the book club this season?", "translated fiction", [], [
+ ("2025-01-05 19:00", "c", "Book club theme this season is translated fiction."),
+ ("2025-01-20 20:00", "k", "First pick is 'Kitchen' by Banana Yoshimoto."),
+ ("2025-02-17 21:15", "c", "Sticking with translated fiction all season, next up is Olga Tokarczuk."),
+ ("2025-03-03 18:00", "k", "We meet in the back room of the Crown."),
+]),
+("What's the SLA on P1 incidents?", "15 minutes", [], [
+ ("2024-05-06 10:00", "c", "P1 incidents must be acknowledged within 15 minutes."),
+ ("2024-05-14 12:00", "k", "P2s get a four-hour response target."),
+ ("2024-06-03 09:30", "c", "Quick refresher for the new rotation: P1 ack time is 15 minutes, day or night."),
+ ("2024-06-20 16:45", "k", "Incident severity is set by the first responder."),
+]),
+("What's our wedding anniversary?", "2 August", [], [
+ ("2024-07-20 18:00", "c", "Our anniversary is 2 August, booking a table somewhere nice."),
+ ("2024-07-25 12:00", "k", "Thinking about the tasting menu at Fenwick's."),
+ ("2024-08-02 21:00", "c", "Nine years married today, 2 August, still can't believe it."),
+ ("2024-08-10 10:00", "k", "We got married at the registry office and then a pub lunch."),
+]),
+("What's the name of our broadband provider?", "Zen Internet", [], [
+ ("2025-02-01 10:00", "c", "Broadband is with Zen Internet, fibre to the premises."),
+ ("2025-02-20 19:00", "k", "We get around 900 Mbps on a wired connection."),
+ ("2025-03-15 11:30", "c", "Still with Zen Internet; their support picked up in two minutes when the line dropped."),
+ ("2025-04-02 09:20", "k", "The router is in the hallway cupboard."),
+]),
+("What's the maximum file size the uploader accepts?", "2 GB", [], [
+ ("2024-10-01 10:00", "c", "The uploader accepts files up to 2 GB."),
+ ("2024-10-08 14:00", "k", "Uploads are chunked in 8 MB parts."),
+ ("2024-10-22 11:10", "c", "Confirmed the 2 GB ceiling in the docs for the support team."),
+ ("2024-11-05 09:45", "k", "Uploads resume automatically after a network drop."),
+]),
+]
