@@ -69,10 +69,24 @@ class Checks:
         if not any(current in t for t in texts):
             self.failures.append(f"{question!r}: gcmem's context lost {current!r}")
 
+    def clean_or_noted(
+        self, question: str, docs: Iterable[tuple[str, object]], stale: str, current: str
+    ) -> None:
+        """Like ``clean``, except that a stale text may stay when gcmem attached a conflict
+        note to it (a pair κ is not confident enough to decide: both kept, the reader told)."""
+        docs = list(docs)
+        if any(stale in text and not note for text, note in docs):
+            self.failures.append(f"{question!r}: gcmem's context holds {stale!r} without a note")
+        if not any(current in text for text, _ in docs):
+            self.failures.append(f"{question!r}: gcmem's context lost {current!r}")
+
     def finish(self) -> None:
         print()
         if self.failures:
             for failure in self.failures:
                 print(f"CHECK FAILED: {failure}")
             sys.exit(1)
-        print("all checks passed: gcmem served no stale value and kept every current one")
+        print(
+            "all checks passed: gcmem served no stale value without a conflict note and kept "
+            "every current one"
+        )

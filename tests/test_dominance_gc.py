@@ -311,24 +311,34 @@ def test_two_workers_leave_nothing_dominated_unflagged_or_flagged_by_a_loser(
 
 
 # --- the real NLI checkpoint --------------------------------------------------------------------
+BEHAVIOUR_OLD = "The billing service team deploys with Jenkins pipelines every night."
+BEHAVIOUR_NEW = (
+    "The billing service team stopped using Jenkins; it deploys with GitHub Actions now."
+)
+BEHAVIOUR_STATIC = "The billing service team sits on the fourth floor of the north building."
+
+
 @pytest.mark.model
 def test_a_behavioural_change_is_flagged_at_ingest_by_the_nli_model_and_explained(
     redis_settings: Settings, embedder: object, nli_model_path: str
 ) -> None:
+    # the raw 0.6 rule (before the calibration's own threshold became the default), under
+    # which this checkpoint decides the pair: the mechanism, flag to explain to exclusion
     s = redis_settings.replace(
-        filters=["supersession", "dominance"], ingest=[STAGE], stm_size=0, nli_model=nli_model_path
+        filters=["supersession", "dominance"],
+        ingest=[STAGE],
+        stm_size=0,
+        nli_model=nli_model_path,
+        oracle_calibration_threshold=False,
     )
-    old = "The billing service team deploys with Jenkins pipelines every night."
-    new = "The billing service team stopped using Jenkins; it deploys with GitHub Actions now."
-    static = "The billing service team sits on the fourth floor of the north building."
     with Memory(s, embedder=embedder) as memory:  # type: ignore[arg-type]
         memory.ingest(
             [
-                Turn(id="old", namespace=NS, text=old, ts=day(0)),
-                Turn(id="static", namespace=NS, text=static, ts=day(1)),
+                Turn(id="old", namespace=NS, text=BEHAVIOUR_OLD, ts=day(0)),
+                Turn(id="static", namespace=NS, text=BEHAVIOUR_STATIC, ts=day(1)),
             ]
         )
-        memory.ingest([Turn(id="new", namespace=NS, text=new, ts=day(30))])
+        memory.ingest([Turn(id="new", namespace=NS, text=BEHAVIOUR_NEW, ts=day(30))])
         flags = kappa_flags(memory)
         assert set(flags) == {cid("old")}  # the still-true static fact is not flagged
         decision = memory.explain(cid("old"), namespace=NS)
@@ -338,6 +348,29 @@ def test_a_behavioural_change_is_flagged_at_ingest_by_the_nli_model_and_explaine
         got = memory.retrieve("How does the billing team deploy?", namespace=NS, k=5)
         assert {c.chunk.turn_id for c in got.kept} == {"new", "static"}
         assert got.excluded_at_write >= 1
+
+
+@pytest.mark.model
+def test_the_default_rule_surfaces_a_pair_short_of_the_calibrated_threshold(
+    redis_settings: Settings, embedder: object, nli_model_path: str
+) -> None:
+    s = redis_settings.replace(
+        filters=["supersession", "dominance"], ingest=[STAGE], stm_size=0, nli_model=nli_model_path
+    )
+    with Memory(s, embedder=embedder) as memory:  # type: ignore[arg-type]
+        memory.ingest(
+            [
+                Turn(id="old", namespace=NS, text=BEHAVIOUR_OLD, ts=day(0)),
+                Turn(id="static", namespace=NS, text=BEHAVIOUR_STATIC, ts=day(1)),
+            ]
+        )
+        memory.ingest([Turn(id="new", namespace=NS, text=BEHAVIOUR_NEW, ts=day(30))])
+        assert kappa_flags(memory) == {}  # below the calibration's precision-0.97 threshold
+        got = memory.retrieve("How does the billing team deploy?", namespace=NS, k=5)
+        assert {c.chunk.turn_id for c in got.kept} == {"old", "new", "static"}
+        assert any(
+            c.older.chunk.turn_id == "old" and c.newer.chunk.turn_id == "new" for c in got.conflicts
+        )  # both shown, with the note that the older may be superseded
 
 
 @pytest.mark.redis

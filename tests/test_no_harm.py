@@ -135,7 +135,7 @@ def test_default_chain_still_removes_a_stale_value(
     tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
 ) -> None:
     texts = [
-        "The payments service runs on port 8000 behind the internal load balancer.",
+        "The payments service runs on port 8000.",
         "The project is licensed under Apache-2.0.",
         "The payments service runs on port 8080.",
     ]
@@ -144,8 +144,28 @@ def test_default_chain_still_removes_a_stale_value(
         result = memory.retrieve("Which port does the payments service run on?", namespace="pay")
     assert texts[0] not in result.texts
     assert texts[1] in result.texts and texts[2] in result.texts
-    (drop,) = result.dropped
-    assert drop.dominated_by_turn_id == "pay-2"
+    # the ledger decided it at ingest: flagged, and left out before top-k
+    assert result.dropped == [] and result.excluded_at_write == 1
+
+
+def test_default_chain_surfaces_a_pair_kappa_is_not_confident_about(
+    tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
+) -> None:
+    # "behind the internal load balancer" makes the older statement another key for the ledger:
+    # κ alone would decide, and this checkpoint is below the calibration's precision-0.97
+    # threshold, so both stay and the result names the pair (the reader sees both, dated)
+    texts = [
+        "The payments service runs on port 8000 behind the internal load balancer.",
+        "The project is licensed under Apache-2.0.",
+        "The payments service runs on port 8080.",
+    ]
+    with _memory(tmp_path, embedder, nli_model_path) as memory:
+        memory.ingest(_turns("pay", texts))
+        result = memory.retrieve("Which port does the payments service run on?", namespace="pay")
+    assert result.dropped == [] and set(result.texts) == set(texts)
+    (conflict,) = [c for c in result.conflicts if c.stage == "dominance"]
+    assert conflict.older.chunk.turn_id == "pay-0" and conflict.newer.chunk.turn_id == "pay-2"
+    assert conflict.score is not None and "below" in conflict.reason
 
 
 def test_default_chain_removes_a_reworded_stale_value_and_keeps_the_rest(

@@ -167,28 +167,32 @@ def test_shipped_calibration_applies_to_the_offline_checkpoint(
     bare = CrossEncoderOracle(nli_model_path, device="cpu", threshold=settings.oracle.threshold)
     raw = bare.score([PORT, TEA])
     assert np.allclose(oracle.score([PORT, TEA]), shipped.apply(raw))
-    # Today's decisions, on the calibrated scale.
-    assert oracle.threshold == pytest.approx(shipped.scaled(settings.oracle.threshold))
-    assert np.array_equal(oracle.decide(oracle.score([PORT, TEA])), bare.decide(raw))
+    # The default decides with the calibration's own threshold, κ and the confirmation alike.
+    assert oracle.threshold == pytest.approx(shipped.threshold)
     assert oracle.identity.digest != bare.identity.digest
     assert shipped.digest in oracle.identity.canonical()
-
-    # The both-directions confirmation and the surfacing threshold use the same scale.
     resources = Resources(
         settings, open_redis(settings.storage), Keyspace(settings.storage.key_prefix), None, None
     )  # type: ignore[arg-type]
     confirm = resources.confirm_log
     assert confirm is not None and active_calibration(confirm.oracle) is not None
-    assert confirm.oracle.threshold == pytest.approx(shipped.scaled(0.6))
+    assert confirm.oracle.threshold == pytest.approx(shipped.threshold)
     both = CrossEncoderOracle(nli_model_path, device="cpu", direction="both").score([PORT])
     assert confirm.oracle.score([PORT])[0] == pytest.approx(float(shipped.apply(both)[0]))
+    # the surfacing threshold stays a raw one, mapped onto the calibrated scale
     assert resources.score_threshold(0.5) == pytest.approx(shipped.scaled(0.5))
 
-    # Opting into the calibration's own threshold.
-    own = build_oracle_for(
-        make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration_threshold=True)
-    )
-    assert own.threshold == pytest.approx(shipped.threshold)
+    # The raw rule (ORACLE_CALIBRATION_THRESHOLD=false): the raw thresholds mapped through the
+    # calibration, so the bare model's decisions on the calibrated scale.
+    raw_rule = make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration_threshold=False)
+    mapped = build_oracle_for(raw_rule)
+    assert mapped.threshold == pytest.approx(shipped.scaled(raw_rule.oracle.threshold))
+    assert np.array_equal(mapped.decide(mapped.score([PORT, TEA])), bare.decide(raw))
+    mapped_confirm = Resources(
+        raw_rule, open_redis(raw_rule.storage), Keyspace(raw_rule.storage.key_prefix), None, None
+    ).confirm_log  # type: ignore[arg-type]
+    assert mapped_confirm is not None
+    assert mapped_confirm.oracle.threshold == pytest.approx(shipped.scaled(0.6))
 
 
 @pytest.mark.model

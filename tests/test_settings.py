@@ -45,6 +45,7 @@ EVERY_VARIABLE: dict[str, tuple[str, str, object]] = {
     "GCMEM_SUPERSESSION_GRAMMAR": ("false", "supersession.grammar", False),
     "GCMEM_SUPERSESSION_ALIGN": ("false", "supersession.align", False),
     "GCMEM_SUPERSESSION_ALIGN_REWORDED": ("false", "supersession.align_reworded", False),
+    "GCMEM_SUPERSESSION_ALIGN_MENTIONS": ("false", "supersession.align_mentions", False),
     "GCMEM_SUPERSESSION_ALIGN_NEIGHBOURS": ("3", "supersession.align_neighbours", 3),
     "GCMEM_LEDGER_POLICY_FILE": ("/etc/p.yaml", "ledger.policy_file", Path("/etc/p.yaml")),
     "GCMEM_LEDGER_POLICIES": (
@@ -72,7 +73,7 @@ EVERY_VARIABLE: dict[str, tuple[str, str, object]] = {
         "{question} [SEP] {text}",
     ),
     "GCMEM_ORACLE_CALIBRATION": ("/c.json", "oracle.calibration", "/c.json"),
-    "GCMEM_ORACLE_CALIBRATION_THRESHOLD": ("true", "oracle.calibration_threshold", True),
+    "GCMEM_ORACLE_CALIBRATION_THRESHOLD": ("false", "oracle.calibration_threshold", False),
     "GCMEM_ORACLE_BAND": ("0.3,0.7", "oracle.band", [0.3, 0.7]),
     "GCMEM_VERDICT_PRECOMPUTE_M": ("4", "oracle.verdict_precompute_m", 4),
     "GCMEM_DOMINANCE_ANCHOR": ("false", "dominance.anchor", False),

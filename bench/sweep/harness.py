@@ -52,6 +52,7 @@ from gcmem.memory.candidates import CandidateSet, gather_candidates, run_filter_
 from gcmem.models import Chunk, RetrievalResult, ScoredChunk
 from gcmem.oracle.base import ConflictOracle
 from gcmem.oracle.pairs import ledger_facts, no_facts
+from gcmem.oracle.relatedness import ANCHOR_VERSION
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
 from gcmem.storage.mtm import open_index
@@ -118,6 +119,11 @@ def evaluation_identity(
         "nli": nli_identity,
         "threshold": settings.oracle.threshold,
         "cosine_floor": settings.dominance.cosine_floor,
+        "rule": [
+            settings.dominance.anchor and ANCHOR_VERSION,
+            settings.dominance.confirm_threshold,
+            settings.oracle.calibration_threshold,
+        ],
     }
 
 
@@ -355,7 +361,10 @@ def writegc_identity(
         "chunk_max_chars": settings.memory.chunk_max_chars,
         "oracle": oracle,
         "rule": [
-            settings.dominance.anchor and oracle != "gold",
+            # the model's rule: anchoring test version, the calibration's own threshold
+            settings.dominance.anchor
+            and oracle != "gold"
+            and [ANCHOR_VERSION, settings.oracle.calibration_threshold],
             settings.dominance.confirm_threshold,
             settings.dominance.surface_threshold,
             settings.dominance.cosine_floor,

@@ -8,7 +8,13 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from gcmem.memory.documents import DocumentFilter, ExternalDocument, TimestampError, parse_timestamp
+from gcmem.memory.documents import (
+    DocumentFilter,
+    DocumentFilterResult,
+    ExternalDocument,
+    TimestampError,
+    parse_timestamp,
+)
 from gcmem.models import Decision, RetrievalResult, ScoredChunk, Turn
 
 if TYPE_CHECKING:
@@ -116,6 +122,16 @@ def attribute_conflicts(result: RetrievalResult) -> dict[str, list[dict[str, Any
         for cid in dict.fromkeys((older.id, newer.id)):
             out.setdefault(cid, []).append(record)
     return out
+
+
+def kept_conflicts(outcome: DocumentFilterResult) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The surviving documents' positions (input order), each with the conflicts its chunk is a
+    side of ([] for none): what the document adapters attach as ``CONFLICTS_KEY``."""
+    conflicts = attribute_conflicts(outcome.result)
+    return [
+        (i, conflicts.get(cid, []) if (cid := outcome.chunk_ids[i]) is not None else [])
+        for i in outcome.kept_positions()
+    ]
 
 
 def timezone_named(name: str | None) -> tzinfo | None:

@@ -41,6 +41,7 @@ from gcmem.integrations._shared import (
     decision_record,
     document_filter_for,
     fallback_time,
+    kept_conflicts,
     message_turn,
     timezone_named,
     to_external,
@@ -55,6 +56,7 @@ from gcmem.memory.documents import (
 from gcmem.models import Decision, RetrievalResult, Turn
 
 __all__ = [
+    "CONFLICTS_KEY",
     "ConsistencyFilter",
     "GCMemChatMessageHistory",
     "GCMemEmbeddings",
@@ -223,7 +225,16 @@ class ConsistencyFilter(BaseDocumentCompressor):
     def _split(
         documents: Sequence[Document], outcome: DocumentFilterResult
     ) -> tuple[list[Document], list[tuple[Document, Decision]]]:
-        kept = [documents[i] for i in outcome.kept_positions()]
+        # a document that is one side of a surfaced conflict carries it (a copy: the caller's
+        # documents are not edited)
+        kept = [
+            documents[i].model_copy(
+                update={"metadata": {**documents[i].metadata, CONFLICTS_KEY: notes}}
+            )
+            if notes
+            else documents[i]
+            for i, notes in kept_conflicts(outcome)
+        ]
         dropped = [(documents[i], d) for i, d in outcome.dropped_positions()]
         return kept, dropped
 

@@ -33,6 +33,7 @@ from gcmem.integrations._shared import (
     attribute_drops,
     chunk_metadata,
     document_filter_for,
+    kept_conflicts,
     timezone_named,
     to_external,
 )
@@ -172,7 +173,19 @@ class ConsistencyPostprocessor(BaseNodePostprocessor):
         if not nodes:
             return [], []
         outcome = self.chain().filter(query, self._external(nodes), as_of=as_of)
-        kept = [nodes[i] for i in outcome.kept_positions()]
+        # a node that is one side of a surfaced conflict carries it (a copy: the caller's nodes
+        # are not edited)
+        kept = [
+            NodeWithScore(
+                node=nodes[i].node.model_copy(
+                    update={"metadata": {**nodes[i].node.metadata, CONFLICTS_KEY: notes}}
+                ),
+                score=nodes[i].score,
+            )
+            if notes
+            else nodes[i]
+            for i, notes in kept_conflicts(outcome)
+        ]
         dropped = [(nodes[i], d) for i, d in outcome.dropped_positions()]
         return kept, dropped
 
