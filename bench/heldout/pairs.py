@@ -134,15 +134,16 @@ RULES: dict[str, Callable[[dict[str, Any]], bool]] = {
     "both >= 0.6, common subject": lambda r: (
         min(r["fwd"], r["bwd"]) >= 0.6 and r["entities_shared"]
     ),
-    "default: both >= 0.6, anchored": lambda r: (
+    "raw 0.6 rule: both >= 0.6, anchored": lambda r: (
         min(r["fwd"], r["bwd"]) >= 0.6 and anchored(r["older"], r["newer"])
     ),
 }
 
 
 def calibrated_rules(cal: Calibration) -> dict[str, Callable[[dict[str, Any]], bool]]:
-    """The default rule read on the calibration's scale (the raw 0.6 mapped through it: the
-    same decisions), and the calibration's own rule: both directions at its threshold."""
+    """The raw 0.6 rule read on the calibration's scale (the raw 0.6 mapped through it: the
+    same decisions), and the calibration's own rule, the default: both directions at its
+    threshold."""
     scaled = cal.scaled(0.6)
 
     def both(r: dict[str, Any]) -> float:
@@ -152,7 +153,7 @@ def calibrated_rules(cal: Calibration) -> dict[str, Callable[[dict[str, Any]], b
         f"calibrated scale: both >= {scaled:.3f} (= raw 0.6), anchored": lambda r: (
             both(r) >= scaled and anchored(r["older"], r["newer"])
         ),
-        f"calibration's threshold: both >= {cal.threshold:.3f} "
+        f"default, calibration's threshold: both >= {cal.threshold:.3f} "
         f"(raw {cal.invert(cal.threshold):.3f}), anchored": lambda r: (
             both(r) >= cal.threshold and anchored(r["older"], r["newer"])
         ),
