@@ -14,9 +14,10 @@ from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples
 from gcmem.facts.lines import describe, file_header, inline_header
 from gcmem.memory import Memory
-from gcmem.models import RetrievalResult, Turn
+from gcmem.models import Turn
 from gcmem.oracle.relatedness import anchored
 from gcmem.settings import Settings
+from tests.alignment_support import alignment_memory, outcome
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -359,15 +360,8 @@ def test_code_excerpts_are_anchored_only_by_a_shared_line() -> None:
 
 @pytest.fixture
 def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
-    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False)
-    with Memory(s, embedder=hashing_embedder) as m:
+    with alignment_memory(redis_settings, hashing_embedder) as m:
         yield m
-
-
-def outcome(result: RetrievalResult) -> dict[str, str]:
-    out = {c.chunk.turn_id: "kept" for c in result.kept}
-    out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
-    return out
 
 
 SNIPPET = [

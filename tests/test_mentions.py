@@ -13,8 +13,9 @@ from gcmem.facts.mentions import stale_mentions
 from gcmem.facts.prose_align import align_chunk_units
 from gcmem.filters.supersession import _same_thing
 from gcmem.memory import Memory
-from gcmem.models import Chunk, RetrievalResult, Turn
+from gcmem.models import Chunk, Turn
 from gcmem.settings import Settings
+from tests.alignment_support import alignment_memory, outcome
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2023, 1, 2, 9, 0, tzinfo=UTC)
@@ -89,15 +90,8 @@ def turn(tid: str, text: str, days: float) -> Turn:
 
 @pytest.fixture
 def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
-    s = redis_settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False)
-    with Memory(s, embedder=hashing_embedder) as m:
+    with alignment_memory(redis_settings, hashing_embedder) as m:
         yield m
-
-
-def outcome(result: RetrievalResult) -> dict[str, str]:
-    out = {c.chunk.turn_id: "kept" for c in result.kept}
-    out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
-    return out
 
 
 TURNS = [
@@ -131,13 +125,7 @@ def test_stale_mentions_are_dropped_with_the_frames_decision(memory: Memory) -> 
 def test_mentions_off_keeps_them(
     redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
-    s = redis_settings.replace(
-        filters=["supersession"],
-        stm_size=0,
-        supersession_exclude=False,
-        supersession_align_mentions=False,
-    )
-    with Memory(s, embedder=hashing_embedder) as m:
+    with alignment_memory(redis_settings, hashing_embedder, supersession_align_mentions=False) as m:
         m.ingest([turn(tid, text, days) for tid, text, days in TURNS])
         result = m.retrieve("Which Python version does the ML service target?", namespace=NS)
     assert outcome(result)["t3"] == "kept" and outcome(result)["t1"] == "dropped"

@@ -14,8 +14,9 @@ import pytest
 from gcmem.facts.align import FRAME_SUBJECT
 from gcmem.filters.supersession import SupersessionStage
 from gcmem.memory import Memory
-from gcmem.models import RetrievalResult, Turn
+from gcmem.models import Turn
 from gcmem.settings import PolicyRule, Settings
+from tests.alignment_support import alignment_memory, outcome
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
@@ -26,10 +27,7 @@ def turn(tid: str, text: str, days: float) -> Turn:
     return Turn(id=tid, namespace=NS, text=text, ts=T0 + timedelta(days=days))
 
 
-def make(settings: Settings, embedder: HashingEmbedder, **over: object) -> Memory:
-    # the read-time decisions are the subject: flagged chunks stay in the search
-    s = settings.replace(filters=["supersession"], stm_size=0, supersession_exclude=False, **over)
-    return Memory(s, embedder=embedder)
+make = alignment_memory
 
 
 @pytest.fixture
@@ -44,12 +42,6 @@ def align_only(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> I
     both run, a pair the grammar keys is left to the grammar: one decision, one key)."""
     with make(redis_settings, hashing_embedder, supersession_grammar=False) as m:
         yield m
-
-
-def outcome(result: RetrievalResult) -> dict[str, str]:
-    out = {c.chunk.turn_id: "kept" for c in result.kept}
-    out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
-    return out
 
 
 def stage(memory: Memory) -> SupersessionStage:
