@@ -22,6 +22,7 @@ BENCHMARKS = {
     "no-harm-pairs": "bench.heldout.pairs",  # κ's pairs on held-out text, labelled, with features
     "calibration-fit": "bench.calibration_fit",  # the calibration shipped for an NLI checkpoint
     "policies": "bench.policies",  # resolution policies x concurrent writers: anomaly matrix
+    "read-latency": "bench.read_latency",  # default chain, write-time exclusion on vs off
 }
 
 for _name, _module in BENCHMARKS.items():
