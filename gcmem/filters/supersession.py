@@ -237,7 +237,7 @@ class SupersessionStage:
         if self.grammar and self.facts is None:
             for cid, us in units.items():
                 per_unit: dict[int, set[str]] = defaultdict(set)
-                for unit, key in self._grammar_keys(involved[cid].text, len(us)):
+                for unit, key in _grammar_keys(involved[cid].text, len(us)):
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
@@ -267,7 +267,7 @@ class SupersessionStage:
         for cid in sorted(write_ids):
             cu_units = units[cid]
             grammar_keys = (
-                self._grammar_keys(involved[cid].text, len(cu_units))
+                list(_grammar_keys(involved[cid].text, len(cu_units)))
                 if self.grammar and self.facts is None
                 else []
             )
@@ -289,12 +289,6 @@ class SupersessionStage:
         }
         report = self.ledger.record(with_facts, lambda c: by_id.get(c.id, []))
         return report, write_ids
-
-    @staticmethod
-    def _grammar_keys(text: str, units: int) -> list[tuple[int, UnitKey]]:
-        """The extractor's keys per unit (the same keys, file and block scope included, that
-        the ledger records for the chunk), so a grammar supersession counts for its unit."""
-        return list(_grammar_keys(text, units))
 
     def flaggable(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
         """Those chunks the query rule would drop at any time (all assertions closed for good;
@@ -606,6 +600,8 @@ def build(resources: Resources) -> SupersessionStage:
 # A neighbour is aligned with many newer chunks: extract each text's keys once.
 @lru_cache(maxsize=8192)
 def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
+    """The extractor's keys per unit (the same keys, file and block scope included, that the
+    ledger records for the chunk), so a grammar supersession counts for its unit."""
     out: list[tuple[int, UnitKey]] = []
     for unit, fact in unit_facts(text):
         s, r = normalize_key(fact.subject, fact.relation)
