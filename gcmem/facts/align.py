@@ -750,8 +750,10 @@ def _whole_line_replacement(
 def _edited(old: Unit, new: Unit) -> str | None:
     """The old line with its one differing span masked, when the two lines differ in one
     contiguous token span (both sides non-empty, at most ``MAX_SPAN`` tokens) and the rest
-    of the line says something (``MIN_ANCHOR_CHARS`` letters or digits: ``process::exit(_);``,
-    not ``}) _ ;``) and is longer than the span; else None."""
+    of the line says something (``MIN_ANCHOR_CHARS`` letters or digits in its unchanged
+    tokens or, by character, at the start and end of both lines: ``process::exit(_);``,
+    ``})('https://_/data/sponsors.md');``, not ``}) _ ;``) and is longer than the span;
+    else None."""
     if not (old.content and new.content) or old.context != new.context:
         return None
     x = [t for t in old.tokens if t.norm is not None]
@@ -768,13 +770,27 @@ def _edited(old: Unit, new: Unit) -> str | None:
     shared = [*x[:p], *x[len(x) - s :]]
     words = [t.norm for t in shared if t.norm and not t.punct]
     chars = sum(sum(ch.isalnum() for ch in w) for w in words)
-    if not words or chars < MIN_ANCHOR_CHARS:
+    if max(chars, _kept_chars(old.text, new.text)) < MIN_ANCHOR_CHARS:
         return None  # what stays is punctuation or a short word: not the same statement
     if len(shared) <= max(len(sx), len(sy)):
         return None
     return " ".join(
         [*(t.norm or "" for t in x[:p]), SLOT, *(t.norm or "" for t in x[len(x) - s :])]
     )
+
+
+def _kept_chars(old: str, new: str) -> int:
+    """Letters and digits the two lines share at their start and end, by character: a token
+    changed in part (a URL's host, ``reorder_python_imports`` -> ``reorder-python-imports``)
+    keeps the rest of its characters in what stays of the line."""
+    p = 0
+    while p < len(old) and p < len(new) and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < len(old) - p and s < len(new) - p and old[-1 - s] == new[-1 - s]:
+        s += 1
+    kept = old[:p] + old[len(old) - s :]
+    return sum(ch.isalnum() for ch in kept)
 
 
 def _edited_pairs(

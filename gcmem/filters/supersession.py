@@ -74,6 +74,9 @@ from gcmem.storage.mtm.index import MediumTermIndex
 
 log = logging.getLogger(__name__)
 
+# Older identical statements one decision reaches along restatements (bounded work per batch).
+MAX_EARLIER = 256
+
 
 class SupersessionStage:
     """Both sides of deterministic supersession, over one ledger."""
@@ -243,6 +246,7 @@ class SupersessionStage:
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         if self.reworded:
             align_turn_revisions(alignments, units)
+        superseded: set[tuple[str, int]] = set()  # (chunk, unit) of frames' old values
         for older, newer, al in alignments:
             for f in al.frames:
                 shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
@@ -252,9 +256,28 @@ class SupersessionStage:
                     continue  # the grammar keys this pair already: one decision, one key
                 state(older, f.old_unit, f.frame, f.old_value)
                 state(newer, f.new_unit, f.frame, f.new_value)
+                superseded.add((older.id, f.old_unit))
         if self.mentions:
             for m in stale_mentions(alignments, units, involved, _same_thing):
                 state(m.chunk, m.unit, m.frame, m.value)
+        # (newer chunk, unit) -> the older (chunk, unit) it restates: stored and this batch's
+        back: dict[tuple[str, int], set[tuple[str, int]]] = defaultdict(set)
+        for cid, cu in known.items():
+            for n, olds in cu.restates.items():
+                back[(cid, n)] |= olds
+        restates: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
+        for older, newer, al in alignments:
+            for o, n in al.restated:
+                back[(newer.id, n)].add((older.id, o))
+                restates[newer.id].append((n, older.id, o))
+        # an old value a frame closes is closed in every older identical statement too: the
+        # restatement stated the value the older line states (the older line's own excerpt
+        # may not align with the newer one: other lines of its window changed in between)
+        for origin, (cid, unit) in self._restated_earlier(
+            namespace, superseded, back, involved, units, set(known)
+        ):
+            for key in list(stated.get(origin, {}).values()):
+                state(involved[cid], unit, key.relation, key.object)
         for older, newer, al in alignments:
             for o, n in al.restated:
                 restated[older.id].append(
@@ -262,7 +285,7 @@ class SupersessionStage:
                 )
                 for key in list(stated.get((older.id, o), {}).values()):
                     state(newer, n, key.relation, key.object)
-        write_ids = set(keys) | set(restated)
+        write_ids = set(keys) | set(restated) | set(restates)
         writes = []
         for cid in sorted(write_ids):
             cu_units = units[cid]
@@ -279,6 +302,7 @@ class SupersessionStage:
                     keys=sorted(keys.get(cid, set()), key=lambda x: (x[0], x[1].key_id))
                     + grammar_keys,
                     restated=restated.get(cid, []),
+                    restates=restates.get(cid, []),
                 )
             )
         self.units.write(namespace, writes)
@@ -289,6 +313,55 @@ class SupersessionStage:
         }
         report = self.ledger.record(with_facts, lambda c: by_id.get(c.id, []))
         return report, write_ids
+
+    def _restated_earlier(
+        self,
+        namespace: str,
+        origins: Collection[tuple[str, int]],
+        back: dict[tuple[str, int], set[tuple[str, int]]],
+        involved: dict[str, Chunk],
+        units: dict[str, list[Unit]],
+        read: set[str],
+    ) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+        """(origin, earlier) pairs of (chunk, unit): every older unit that an origin unit
+        restates, directly or along a chain of restatements (``back``, completed from the
+        stored unit maps as the walk goes), with the same compared form (file, block context
+        and line) and an earlier event time. Chunks outside the batch are fetched from the
+        index (and left out without one); at most ``MAX_EARLIER`` units are reached."""
+        out: list[tuple[tuple[str, int], tuple[str, int]]] = []
+        seen = set(origins)
+        frontier = {node: node for node in sorted(origins)}  # node -> the origin it restates
+        while frontier and len(seen) < MAX_EARLIER:
+            unread = sorted({cid for cid, _ in frontier} - read)
+            if unread:
+                read.update(unread)
+                for cid, cu in self.units.read(namespace, unread).items():
+                    for n, olds in cu.restates.items():
+                        back[(cid, n)] |= olds
+            step: dict[tuple[str, int], tuple[str, int]] = {}
+            for node, origin in frontier.items():
+                for earlier in sorted(back.get(node, ())):
+                    if earlier not in seen and len(seen) < MAX_EARLIER:
+                        seen.add(earlier)
+                        step[earlier] = origin
+                        out.append((origin, earlier))
+            frontier = step
+        missing = sorted({cid for _, (cid, _) in out} - involved.keys())
+        if missing and self.index is not None:
+            for cid, hit in self.index.fetch(namespace, missing).items():
+                involved[cid] = hit.chunk
+        found = []
+        for origin, (cid, unit) in out:
+            chunk = involved.get(cid)
+            if chunk is None or chunk.ts >= involved[origin[0]].ts:
+                continue
+            if cid not in units:
+                units[cid] = units_of(chunk.text)
+            mine, theirs = units[cid], units[origin[0]]
+            same = unit < len(mine) and origin[1] < len(theirs)
+            if same and mine[unit].key == theirs[origin[1]].key:
+                found.append((origin, (cid, unit)))
+        return found
 
     def flaggable(self, namespace: str, chunk_ids: Sequence[str]) -> list[str]:
         """Those chunks the query rule would drop at any time (all assertions closed for good;

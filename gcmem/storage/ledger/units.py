@@ -9,7 +9,9 @@ need no read-modify-write:
 
 - ``n``: number of units; ``x``: JSON list of units that state nothing (labels, block openers);
 - ``k:<unit>:<key id>``: JSON ``[subject, relation, object]`` of a key the unit states;
-- ``r:<unit>:<chunk id>``: JSON ``[event time (µs), turn id]`` of a newer chunk restating it.
+- ``r:<unit>:<chunk id>``: JSON ``[event time (µs), turn id]`` of a newer chunk restating it;
+- ``b:<unit>:<older unit>:<chunk id>``: ``1`` where the unit restates that unit of an older chunk
+  (the reverse of ``r:``, so a decision about this unit reaches the older identical ones).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class ChunkUnits:
     skip: frozenset[int] = frozenset()
     keys: dict[int, dict[str, UnitKey]] = field(default_factory=lambda: defaultdict(dict))
     restated: dict[int, list[Restatement]] = field(default_factory=lambda: defaultdict(list))
+    # unit -> (older chunk id, its unit) that this unit restates
+    restates: dict[int, set[tuple[str, int]]] = field(default_factory=lambda: defaultdict(set))
 
     def content_units(self) -> list[int]:
         return [i for i in range(self.units) if i not in self.skip]
@@ -60,6 +64,7 @@ class UnitWrite:
     skip: Sequence[int] = ()
     keys: list[tuple[int, UnitKey]] = field(default_factory=list)
     restated: list[tuple[int, Restatement]] = field(default_factory=list)
+    restates: list[tuple[int, str, int]] = field(default_factory=list)  # (unit, older, its unit)
 
 
 class UnitStore:
@@ -78,6 +83,8 @@ class UnitStore:
                 )
             for unit, r in w.restated:
                 mapping[f"r:{unit}:{r.chunk_id}"] = json.dumps([r.at_us, r.turn_id])
+            for unit, older, older_unit in w.restates:
+                mapping[f"b:{unit}:{older_unit}:{older}"] = "1"
             pipe.hset(self.keys.ledger_units(namespace, w.chunk_id), mapping=cast(Any, mapping))
             queued = True
         if queued:
@@ -109,6 +116,9 @@ class UnitStore:
                     _, unit, other = name.split(":", 2)
                     at, turn = json.loads(v)
                     cu.restated[int(unit)].append(Restatement(other, str(turn), int(at)))
+                elif name.startswith("b:"):
+                    _, unit, older_unit, older = name.split(":", 3)
+                    cu.restates[int(unit)].add((older, int(older_unit)))
             out[cid] = cu
         return out
 

@@ -1,0 +1,179 @@
+"""A decision about a line reaches the older identical statements of it (backward along
+restatements), and what stays of an edited line is measured by character. Real Redis ledger;
+the hashing embedder stands in for MiniLM, as in the other alignment tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gcmem.facts.align import Unit, align_units, units_of
+from gcmem.memory import Memory
+from gcmem.models import RetrievalResult, Turn
+from gcmem.settings import Settings
+from tests.alignment_support import alignment_memory, outcome
+from tests.doubles import HashingEmbedder
+
+T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
+NS = "restated"
+PATH = "srv/proxy.go"
+LINE = '        logger.Error("aborting with incomplete response", zap.Error(err))'
+WARN = LINE.replace("logger.Error", "logger.Warn")
+# The introducing version: its window's other lines changed before the value did.
+INTRO = [
+    "        // the standard proxy panics at this point, but we log",
+    "        // the error and abort the stream here",
+    LINE,
+    "        return nil",
+    "    }",
+]
+# A later version of the same file, the old value still there, the window rewritten around it.
+LATER = [
+    "        // the standard proxy to propagate the stream error.",
+    "        // see the tracking issue for the details",
+    LINE,
+    "        // no extra logging from the standard library",
+    "        panic(http.ErrAbortHandler)",
+]
+NEW = [*LATER[:2], WARN, *LATER[3:]]
+
+
+def excerpt(lines: list[str], path: str = PATH) -> str:
+    return f"{path}:\n" + "\n".join(lines)
+
+
+def turn(turn_id: str, lines: list[str], days: int, path: str = PATH) -> Turn:
+    return Turn(id=turn_id, namespace=NS, text=excerpt(lines, path), ts=T0 + timedelta(days=days))
+
+
+def stale_lines(result: RetrievalResult) -> dict[str, list[str]]:
+    """Turn id -> the lines its kept chunk is noted stale in."""
+    return {c.chunk.turn_id: [s.text for s in c.stale_sentences] for c in result.kept}
+
+
+@pytest.fixture
+def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
+    with alignment_memory(redis_settings, hashing_embedder) as m:
+        yield m
+
+
+def test_the_introducing_excerpt_does_not_align_with_the_new_one_by_itself() -> None:
+    # the premise: no identical line around the changed one, so only the restatement aligns
+    assert align_units(units_of(excerpt(INTRO)), units_of(excerpt(NEW))).frames == []
+    assert len(align_units(units_of(excerpt(LATER)), units_of(excerpt(NEW))).frames) == 1
+
+
+@pytest.mark.parametrize("one_batch", [True, False])
+def test_a_superseded_restatement_supersedes_the_older_identical_line(
+    memory: Memory, one_batch: bool
+) -> None:
+    turns = [turn("intro", INTRO, 0), turn("later", LATER, 30), turn("new", NEW, 60)]
+    if one_batch:
+        memory.ingest(turns)
+    else:
+        for t in turns:
+            memory.ingest([t])
+    result = memory.retrieve("aborting with incomplete response", namespace=NS, k=10)
+    assert outcome(result) == {"intro": "kept", "later": "dropped", "new": "kept"}
+    # the intro's other lines are still true and restated nowhere: kept, its old line noted
+    [note] = next(c for c in result.kept if c.chunk.turn_id == "intro").stale_sentences
+    assert note.text == LINE.strip()
+    assert note.current_value == WARN.strip()
+
+
+def test_the_walk_follows_a_chain_of_restatements_through_the_stored_maps(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    # one neighbour per chunk: the new excerpt is aligned with the later one only; the intro
+    # is reached through "again" (which restates it) from the stored unit maps
+    again = [LATER[0], *INTRO[1:]]
+    with alignment_memory(redis_settings, hashing_embedder, supersession_align_neighbours=1) as m:
+        for t in [turn("intro", INTRO, 0), turn("again", again, 10), turn("later", LATER, 30)]:
+            m.ingest([t])
+        m.ingest([turn("new", NEW, 60)])
+        result = m.retrieve("aborting with incomplete response", namespace=NS, k=10)
+    assert outcome(result) == {"intro": "kept", "again": "kept", "later": "dropped", "new": "kept"}
+    notes = stale_lines(result)
+    assert notes["intro"] == [LINE.strip()] and notes["again"] == [LINE.strip()]
+
+
+def test_near_misses_of_the_old_line_are_still_true(memory: Memory) -> None:
+    # the same line in another file, and the same place with the line's case changed: neither
+    # is the statement the restatement made, so nothing reaches them
+    lower = [*INTRO[:2], LINE.replace("logger.Error", "logger.error"), *INTRO[3:]]
+    memory.ingest(
+        [
+            turn("elsewhere", INTRO, 0, path="srv/other.go"),
+            turn("lower", lower, 1),
+            turn("later", LATER, 30),
+            turn("new", NEW, 60),
+        ]
+    )
+    result = memory.retrieve("aborting with incomplete response", namespace=NS, k=10)
+    assert outcome(result) == {
+        "elsewhere": "kept",
+        "lower": "kept",
+        "later": "dropped",
+        "new": "kept",
+    }
+    notes = stale_lines(result)
+    assert notes["elsewhere"] == [] and notes["lower"] == []
+
+
+def test_a_newer_identical_line_is_not_reached_backward(memory: Memory) -> None:
+    # the walk goes to older chunks only: a chunk after the change that states the old line
+    # again (a revert) is its own statement, decided by its own alignments
+    revert = [*INTRO[:2], LINE, "        return err", "    }"]
+    memory.ingest([turn("later", LATER, 30), turn("new", NEW, 60), turn("revert", revert, 90)])
+    result = memory.retrieve("aborting with incomplete response", namespace=NS, k=10)
+    assert outcome(result)["revert"] == "kept"
+    assert stale_lines(result)["revert"] == []
+
+
+# --- what stays of an edited line, by character ----------------------------------------------
+
+
+def lines_of(path: str, lines: list[str]) -> list[Unit]:
+    return units_of(excerpt(lines, path))
+
+
+def replaced(old: list[Unit], new: list[Unit]) -> list[tuple[str, str]]:
+    return [(old[f.old_unit].text, new[f.new_unit].text) for f in align_units(old, new).frames]
+
+
+def test_a_token_changed_in_part_keeps_the_rest_of_its_characters() -> None:
+    # the URL is one token: what stays of the line, by token, is "}) ( ) ;"; by character it
+    # is "})('https://" and "/data/sponsors.md');"
+    head = ["    await fs.writeFile('./temp/sponsors.md', newContent);", "  }"]
+    old = lines_of(
+        "bin/sponsors.js", [*head, "})('https://old-host.netlify.app/data/sponsors.md');"]
+    )
+    new = lines_of("bin/sponsors.js", [*head, "})('https://axios-http.com/data/sponsors.md');"])
+    assert len(replaced(old, new)) == 1
+    # a repository URL in a YAML list item, between identical lines
+    around = (
+        ["      - id: pyupgrade", '        args: ["--py37-plus"]'],
+        ["    rev: v3.9.0", "    hooks:"],
+    )
+    repo = "  - repo: https://github.com/asottile/reorder_python_imports"
+    old = lines_of(".pre-commit-config.yaml", [*around[0], repo, *around[1]])
+    new = lines_of(".pre-commit-config.yaml", [*around[0], repo.replace("_", "-"), *around[1]])
+    assert replaced(old, new) == [(repo.strip(), repo.replace("_", "-").strip())]
+
+
+def test_little_kept_by_character_is_still_too_little() -> None:
+    # a short host and path, and a list element: fewer than eight letters or digits stay
+    head = ["  }", "  run();", "  stop();"]
+    old = lines_of("bin/x.js", [*head, "})('https://a.example/x');"])
+    new = lines_of("bin/x.js", [*head, "})('https://b.example/y');"])
+    assert replaced(old, new) == []
+    files = ['    "docs/",', '    "tests/",'], ['    "uv.lock"', "]"]
+    old = lines_of("pyproject.toml", [*files[0], '    "CHANGES.rst",', *files[1]])
+    new = lines_of("pyproject.toml", [*files[0], '    "CHANGES.md",', *files[1]])
+    assert replaced(old, new) == []
+    # enough kept by character, but one identical line either side: twin places of one file
+    twin = ["    with map_exceptions():", "        resp = self._pool.request_sync(", "      x=1,"]
+    twin_new = [twin[0], "        resp = self._pool.request_async(", twin[2]]
+    assert replaced(lines_of("t.py", twin), lines_of("t.py", twin_new)) == []
