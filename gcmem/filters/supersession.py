@@ -331,7 +331,7 @@ class SupersessionStage:
         out: list[tuple[tuple[str, int], tuple[str, int]]] = []
         seen = set(origins)
         frontier = {node: node for node in sorted(origins)}  # node -> the origin it restates
-        while frontier and len(seen) < MAX_EARLIER:
+        while frontier and len(out) < MAX_EARLIER:
             unread = sorted({cid for cid, _ in frontier} - read)
             if unread:
                 read.update(unread)
@@ -341,7 +341,7 @@ class SupersessionStage:
             step: dict[tuple[str, int], tuple[str, int]] = {}
             for node, origin in frontier.items():
                 for earlier in sorted(back.get(node, ())):
-                    if earlier not in seen and len(seen) < MAX_EARLIER:
+                    if earlier not in seen and len(out) < MAX_EARLIER:
                         seen.add(earlier)
                         step[earlier] = origin
                         out.append((origin, earlier))
