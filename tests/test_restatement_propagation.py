@@ -1,6 +1,7 @@
 """A decision about a line reaches the older identical statements of it (backward along
-restatements), and what stays of an edited line is measured by character. Real Redis ledger;
-the hashing embedder stands in for MiniLM, as in the other alignment tests."""
+restatements); what stays of an edited line is measured by character; the lines around a
+replaced line may say something together. Real Redis ledger; the hashing embedder stands in for
+MiniLM, as in the other alignment tests."""
 
 from __future__ import annotations
 
@@ -169,11 +170,69 @@ def test_little_kept_by_character_is_still_too_little() -> None:
     old = lines_of("bin/x.js", [*head, "})('https://a.example/x');"])
     new = lines_of("bin/x.js", [*head, "})('https://b.example/y');"])
     assert replaced(old, new) == []
-    files = ['    "docs/",', '    "tests/",'], ['    "uv.lock"', "]"]
-    old = lines_of("pyproject.toml", [*files[0], '    "CHANGES.rst",', *files[1]])
-    new = lines_of("pyproject.toml", [*files[0], '    "CHANGES.md",', *files[1]])
+    # at the excerpts' edge, two statements before it: only an edited line would do
+    files = ['    "docs/",', '    "tests/",']
+    old = lines_of("pyproject.toml", [*files, '    "CHANGES.rst",'])
+    new = lines_of("pyproject.toml", [*files, '    "CHANGES.md",'])
     assert replaced(old, new) == []
     # enough kept by character, but one identical line either side: twin places of one file
     twin = ["    with map_exceptions():", "        resp = self._pool.request_sync(", "      x=1,"]
     twin_new = [twin[0], "        resp = self._pool.request_async(", twin[2]]
     assert replaced(lines_of("t.py", twin), lines_of("t.py", twin_new)) == []
+
+
+# --- identical lines around a replaced line that say something together ----------------------
+
+FILES = ['    "docs/",', '    "tests/",'], ['    "uv.lock"', "]"]
+CRON = ["on:", "  schedule:"], ["", "jobs:"]
+
+
+def around(path: str, sides: tuple[list[str], list[str]], line: str) -> list[Unit]:
+    return lines_of(path, [*sides[0], line, *sides[1]])
+
+
+def test_lines_that_say_something_together_fix_the_place() -> None:
+    # no line of the context is an anchor (two words, eight letters or digits), but four
+    # identical lines, two on each side, hold "docs tests uv.lock" / "on schedule jobs"
+    old = around("pyproject.toml", FILES, '    "CHANGES.rst",')
+    new = around("pyproject.toml", FILES, '    "CHANGES.md",')
+    assert replaced(old, new) == [('"CHANGES.rst",', '"CHANGES.md",')]
+    old = around(".github/workflows/lock.yml", CRON, "    - cron: '0/15 * * * *'")
+    new = around(".github/workflows/lock.yml", CRON, "    - cron: '0 0 * * *'")
+    assert replaced(old, new) == [("- cron: '0/15 * * * *'", "- cron: '0 0 * * *'")]
+
+
+def test_context_that_says_nothing_together_fixes_no_place() -> None:
+    # closers only; one word repeated ("end" counts once); three lines; three and one
+    closers = ["  }", "}"], ["}", ")"]
+    assert replaced(around("a.js", closers, "  x()"), around("a.js", closers, "  y()")) == []
+    ends = ["  end", "end"], ["end", "end"]
+    assert replaced(around("a.rb", ends, "  foo"), around("a.rb", ends, "  bar")) == []
+    three = FILES[0], FILES[1][:1]
+    old = around("pyproject.toml", three, '    "CHANGES.rst",')
+    assert replaced(old, around("pyproject.toml", three, '    "CHANGES.md",')) == []
+    lopsided = ['    "src/",', *FILES[0]], FILES[1][:1]
+    old = around("pyproject.toml", lopsided, '    "CHANGES.rst",')
+    assert replaced(old, around("pyproject.toml", lopsided, '    "CHANGES.md",')) == []
+
+
+def test_a_list_element_between_closers_is_still_true(memory: Memory) -> None:
+    # end to end: an older excerpt with a different element between closers only is not the
+    # same place as the newer one, and stays; the same place with words around is replaced
+    closers = ["    }", "  ]"], ["  ]", "}"]
+    memory.ingest(
+        [
+            turn("closers", [*closers[0], '    "tox.ini",', *closers[1]], 0, path="pkg.json"),
+            turn("files", [*FILES[0], '    "CHANGES.rst",', *FILES[1]], 1, path="pkg.json"),
+            turn("closers-new", [*closers[0], '    "uv.lock",', *closers[1]], 30, path="pkg.json"),
+            turn("files-new", [*FILES[0], '    "CHANGES.md",', *FILES[1]], 31, path="pkg.json"),
+        ]
+    )
+    result = memory.retrieve("CHANGES tox.ini", namespace=NS, k=10)
+    assert outcome(result) == {
+        "closers": "kept",
+        "files": "dropped",
+        "closers-new": "kept",
+        "files-new": "kept",
+    }
+    assert stale_lines(result)["closers"] == []

@@ -615,6 +615,8 @@ MIN_ANCHOR_CHARS = 8
 # Identical lines around the replaced one, both sides together (git diff's default context is
 # three lines): one line either side also fits two twin functions of one file.
 MIN_CONTEXT_LINES = 3
+# Around a whole-line replacement with no single anchor line: one line more, half each side.
+MIN_PLAIN_CONTEXT_LINES = 4
 # An edited line (one span changed) at the same edge of both excerpts: this many identical
 # lines on its other side.
 MIN_EDGE_CONTEXT_LINES = 2
@@ -640,7 +642,8 @@ def excerpt_replacements(
 
     - of its one line by one line whatever the change inside it (a renamed key or call, an
       edited expression), when ``MIN_CONTEXT_LINES`` identical lines stand around it, before
-      and after, one of them a real statement (an anchor);
+      and after, one of them a real statement (an anchor), or ``MIN_PLAIN_CONTEXT_LINES``,
+      half on each side, whose words together make one (list elements, YAML keys);
     - of each of its lines by the one new line of the block that differs from it in one
       contiguous token span (``_edited``: the rest of the line, an anchor itself, is the
       same), when that pairing is one to one in the block and in order, and the block stands
@@ -684,6 +687,7 @@ def excerpt_replacements(
             [u for u in before if u is not None],
             [u for u in after if u is not None],
             len(before) + len(after),
+            min(len(before), len(after)),
         )
         old_block, new_block = a[i1:i2], b[j1:j2]
         whole = _whole_line_replacement(old_block, new_block, context)
@@ -701,11 +705,13 @@ _BLANK = ("\x00blank",)
 @dataclass(frozen=True)
 class Context:
     """The identical lines around a replaced block: the statements right before and right
-    after it (empty at an excerpt's edge) and how many lines, blank ones included."""
+    after it (empty at an excerpt's edge) and how many lines, blank ones included, in all and
+    on its shorter side."""
 
     before: list[Unit]
     after: list[Unit]
     lines: int
+    side: int
 
 
 def _file_lines(units: Sequence[Unit]) -> list[Unit | None]:
@@ -735,16 +741,32 @@ def _whole_line_replacement(
     old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context
 ) -> tuple[Unit, Unit, str] | None:
     """One line replaced by one line between ``MIN_CONTEXT_LINES`` identical lines, a
-    statement among them."""
+    statement among them; or between ``MIN_PLAIN_CONTEXT_LINES``, at least half on each side,
+    that say something together (``_say_something``: list elements ``"docs/",`` /
+    ``"tests/",`` / ``"uv.lock"``, the keys ``on:`` / ``schedule:`` / ``jobs:`` around a
+    cron line), when none says it alone."""
     if len(old) != 1 or len(new) != 1 or not context.before or not context.after:
         return None
     o, n = old[0], new[0]
     if o is None or n is None or not (o.content and n.content) or o.context != n.context:
         return None
     around = [*context.before, *context.after]
-    if context.lines < MIN_CONTEXT_LINES or not any(_anchor(u) for u in around):
+    if context.lines < MIN_CONTEXT_LINES:
         return None
+    if not any(_anchor(u) for u in around):
+        plain = context.lines >= MIN_PLAIN_CONTEXT_LINES and 2 * context.side >= context.lines
+        if not (plain and _say_something(around)):
+            return None
     return o, n, _place(o, context)
+
+
+def _say_something(units: Sequence[Unit]) -> bool:
+    """Whether lines together hold what one anchor line holds: ``MIN_ANCHOR_TOKENS``
+    different words and ``MIN_ANCHOR_CHARS`` letters or digits in them (closers hold none,
+    and a word repeated, ``end`` / ``end``, counts once)."""
+    words = {t.norm for u in units for t in u.tokens if t.norm and not t.punct}
+    chars = sum(sum(ch.isalnum() for ch in w) for w in words)
+    return len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
 
 
 def _edited(old: Unit, new: Unit) -> str | None:
