@@ -194,6 +194,24 @@ def report(
 
 
 @app.command()
+def misses(
+    parts: Annotated[list[Path], typer.Option("--from", help="Results directories to count.")],
+    transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+) -> None:
+    """The README's miss classes at r = 1 (counts only: no transition text is printed)."""
+    from bench.real_history.misses import CLASSES, classify
+
+    rows: list[dict[str, Any]] = []
+    for p in parts:
+        with gzip.open(p / INSTANCES, "rt") as f:
+            rows.extend(json.loads(line) for line in f if line.strip())
+    used = {r["transition"] for r in rows}
+    counts = classify(rows, [r for r in read_transitions(transitions) if r["id"] in used])
+    for name in CLASSES:
+        typer.echo(f"{counts[name]:4d}  {name}")
+
+
+@app.command()
 def combine(
     parts: Annotated[list[Path], typer.Option("--from", help="Results directories to join.")],
     out: Annotated[Path, typer.Option(help="Results directory to write.")] = DEFAULT_OUT,

@@ -1,0 +1,44 @@
+"""The README's miss classes (``bench/real_history/misses.py``) on a committed transition."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from bench.real_history import TRANSITIONS_JSONL
+from bench.real_history.misses import CLASSES, alignment_class, classify
+
+WARN = "caddyserver/caddy@2bb2ecc549"  # logger.Error("aborting ...") -> logger.Warn("aborting ...")
+
+
+def record() -> dict[str, Any]:
+    with TRANSITIONS_JSONL.open() as f:
+        return next(r for r in map(json.loads, f) if r["id"] == WARN)
+
+
+def row(stale_in: int, dropped: int, noted: int, ratio: int = 1) -> dict[str, Any]:
+    gcmem = {"stale_in_candidates": stale_in, "stale_dropped": dropped}
+    gcmem["stale_noted_in_context"] = noted
+    return {
+        "transition": WARN,
+        "ratio": ratio,
+        "format": "snippet",
+        "conditions": {"gcmem": gcmem},
+    }
+
+
+def test_an_edited_line_without_context_and_a_rewritten_one() -> None:
+    rec = record()
+    assert alignment_class(rec) == CLASSES[1]
+    rewritten = copy.deepcopy(rec)
+    line = '\t\treturn fmt.Errorf("stream: %w", err)'
+    rewritten["new_line"] = line
+    rewritten["new_context"]["lines"][rewritten["new_context"]["index"]] = line
+    assert alignment_class(rewritten) == CLASSES[2]
+
+
+def test_rows_are_counted_at_r1_by_what_the_chain_did() -> None:
+    rows = [row(0, 0, 0), row(1, 1, 0), row(2, 1, 1), row(1, 0, 0), row(3, 0, 0, ratio=3)]
+    counts = classify(rows, [record()])
+    assert counts == {CLASSES[4]: 1, CLASSES[0]: 1, CLASSES[3]: 1, CLASSES[1]: 1}
