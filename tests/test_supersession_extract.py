@@ -119,6 +119,9 @@ FORMS = [
         ("customer wiki", "location", "Notion"),
     ),
     ("My brother Tomas lives in Porto.", ("tomas", "location", "Porto")),
+    ("New rent is $1,525, same due date.", ("rent", "is", "$1,525")),
+    ("New Relic agent: v2.4", ("new relic agent", "is", "v2.4")),  # "New Relic" is a name
+    ("Max's piano teacher is Mrs. Hargreave.", ("max", "piano teacher", "Mrs. Hargreave")),
     ("bumped the CI runners to Node 22 today, builds are faster.", ("ci runner", "is", "Node 22")),
     (
         "Payments team lead: Dmitri Havel, as of this quarter.",
@@ -207,6 +210,7 @@ NEGATIVES = [
     "The port is 8000, and the port is 8080.",  # two values, one key
     "The offices are Berlin, Paris and Rome.",  # a list, not a clause after the comma
     "Figma: we upgraded the org to Enterprise.",  # a clause is not a value
+    "We cut over to db-pg16-a.internal last night.",  # "over" is a particle, not a subject
 ]
 
 

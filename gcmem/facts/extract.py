@@ -63,8 +63,9 @@ _PRONOUNS = _lexicon(
 # A subject may not end with a word that needs something after it.
 _DANGLING = _lexicon(
     """that which who whom whose where when and or but nor of for to in on at by with from as a an
-    the is are was were be been than"""
+    the is are was were be been than over up down off out back away"""
 )
+_RECENT = frozenset({"new", "current", "updated", "latest"})
 _KIN = _lexicon(
     """brother sister mother father mom mum dad son daughter wife husband partner cousin uncle
     aunt niece nephew grandma grandpa grandmother grandfather friend colleague boss manager
@@ -355,6 +356,12 @@ def _clean_subject(subject: _Sentence) -> str | None:
         cut = text.rstrip()
         text, mask = cut[: cut.rfind(" ")].rstrip(), mask[: cut.rfind(" ")].rstrip()
         words, plain = words[:-1], plain[:-1]
+    if len(plain) > 1 and plain[0] in _RECENT and text.split()[1][:1].islower():
+        # "New rent is $1,525": the rent, now ("New York" is a name)
+        first = re.match(r"\S+\s+", mask)
+        assert first is not None
+        text, mask = text[first.end() :], mask[first.end() :]
+        words, plain = words[1:], plain[1:]
     if len(plain) == 2 and plain[0] in _KIN and text.split()[-1][:1].isupper():
         # "my brother Tomas": the name is the subject
         text, mask = text.split()[-1], mask.split()[-1]
