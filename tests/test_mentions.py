@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from gcmem.facts.align import units_of
-from gcmem.facts.mentions import stale_mentions
+from gcmem.facts.mentions import ValueChange, distinctive, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units
 from gcmem.filters.supersession import _same_thing
 from gcmem.memory import Memory
@@ -44,7 +44,8 @@ def mentioned(others: dict[str, tuple[str, float]], **kw: object) -> set[str]:
     units = {cid: units_of(c.text) for cid, c in chunks.items()}
     found = align_chunk_units(units[old.id], units[new.id])
     assert [f.frame for f in found.frames] == ["ml service targets python _"]
-    return {m.chunk.turn_id for m in stale_mentions([(old, new, found)], units, chunks, **kw)}
+    changes = ValueChange.from_frames([(old, new, found)], units)
+    return {m.chunk.turn_id for m in stale_mentions(changes, units, chunks, **kw)}  # type: ignore[arg-type]
 
 
 def test_restatements_in_other_words_are_stale_mentions() -> None:
@@ -117,8 +118,12 @@ def test_stale_mentions_are_dropped_with_the_frames_decision(memory: Memory) -> 
         "t6": "kept",
     }
     for d in result.dropped:
-        [a] = d.details["assertions"]
-        assert a["relation"] == "ml service targets python _" and a["object"] == "3.9"
+        # t1 is keyed by the grammar too ("targets Python 3.9"): the frame its mentions close
+        # under is recorded for it beside that key
+        frames = [a for a in d.details["assertions"] if a["subject"] == "frame"]
+        assert [(a["relation"], a["object"]) for a in frames] == [
+            ("ml service targets python _", "3.9")
+        ]
         assert d.dominated_by_turn_id == "t6" and "3.12" in d.reason
 
 
@@ -129,3 +134,45 @@ def test_mentions_off_keeps_them(
         m.ingest([turn(tid, text, days) for tid, text, days in TURNS])
         result = m.retrieve("Which Python version does the ML service target?", namespace=NS)
     assert outcome(result)["t3"] == "kept" and outcome(result)["t1"] == "dropped"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("50 MB", True),  # a number with its unit
+        ("db-main-01.internal", True),
+        ("Barcelona", True),
+        ("Dmitri Havel", True),
+        ("January", False),  # months, weekdays and languages are said of many things
+        ("Spanish", False),
+        ("8080", False),  # a bare number too
+        ("twice a week", False),
+    ],
+)
+def test_distinctive_values(value: str, expected: bool) -> None:
+    assert distinctive(value) is expected
+
+
+GRAMMAR_TURNS = [
+    ("t1", "Our quarterly offsite is always in Barcelona.", 0),
+    ("t2", "Barcelona offsite next month, bring a rain jacket.", 10),
+    ("t3", "The offsite is three days: planning, hacking and fun.", 15),
+    ("t4", "My sister's wedding is in Barcelona in May.", 18),  # names the value, not the thing
+    ("t5", "Quarterly offsites are in Lisbon from now on, the company opened an office there.", 30),
+]
+
+
+def test_mentions_of_a_value_the_grammar_decided(memory: Memory) -> None:
+    for tid, text, days in GRAMMAR_TURNS:
+        memory.ingest([turn(tid, text, days)])
+    result = memory.retrieve("Where is the quarterly offsite held?", namespace=NS)
+    assert outcome(result) == {
+        "t1": "dropped",  # the grammar's key: (quarterly offsite, is in)
+        "t2": "dropped",  # a distinctive old value and one word of the key ("offsite")
+        "t3": "kept",
+        "t4": "kept",
+        "t5": "kept",
+    }
+    [mention] = [d for d in result.dropped if d.chunk.chunk.turn_id.endswith("t2")]
+    [a] = mention.details["assertions"]
+    assert (a["subject"], a["relation"], a["object"]) == ("quarterly offsite", "is in", "Barcelona")

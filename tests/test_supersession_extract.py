@@ -53,14 +53,15 @@ FORMS = [
     ("The staging database is named orders_stage.", ("staging database", "name", "orders_stage")),
     # active relations
     ("The service uses Postgres.", ("service", "uses", "Postgres")),
-    ("Sam lives in Berlin.", ("sam", "lives in", "Berlin")),
+    ("Sam lives in Berlin.", ("sam", "location", "Berlin")),
+    ("Sam is based in Berlin.", ("sam", "location", "Berlin")),  # one relation for "where"
     ("Maria works at Acme Corp.", ("maria", "works at", "Acme Corp")),
     ("Maria works for Globex.", ("maria", "works at", "Globex")),
     ("Maria reports to Dana.", ("maria", "reports to", "Dana")),
     ("Maria reports to Will.", ("maria", "reports to", "Will")),
     (
         "Token validation lives in `auth/tokens.py`.",
-        ("token validation", "lives in", "auth/tokens.py"),
+        ("token validation", "location", "auth/tokens.py"),
     ),
     ("`get_status` returns `Status('Good')`.", ("get_status", "returns", "Status('Good')")),
     ("`get_status` returns `None`.", ("get_status", "returns", "None")),
@@ -72,7 +73,7 @@ FORMS = [
         "`parse_config` is defined in `src/config.py`.",
         ("parse_config", "defined in", "src/config.py"),
     ),
-    ("The repository is hosted on GitHub.", ("repository", "hosted on", "GitHub")),
+    ("The repository is hosted on GitHub.", ("repository", "location", "GitHub")),
     ("The job is handled by `Worker.run_batch`.", ("job", "handled by", "Worker.run_batch")),
     # relative clauses in the subject
     (
@@ -94,12 +95,83 @@ FORMS = [
     ("Note: the port is 8080.", ("port", "is", "8080")),
     ("By the way, Maria reports to Dana.", ("maria", "reports to", "Dana")),
     ("- timeout: 30s", ("timeout", "is", "30s")),
+    # announced changes key like the statement of the new state
+    ("Ops bumped the upload cap to 200 MB.", ("upload cap", "is", "200 MB")),
+    (
+        "We raised the API rate limit for the project to 200.",
+        ("project", "api rate limit", "200"),
+    ),
+    ("The retention window has been extended to 90 days.", ("retention window", "is", "90 days")),
+    (
+        "We moved the payments service from port 8080 to port 9090.",
+        ("payments service", "port", "9090"),
+    ),
+    ("The standup time moved to 10am.", ("standup time", "is", "10am")),
+    ("The price went up to $12.", ("price", "is", "$12")),
+    ("I switched my editor to Neovim.", ("editor", "is", "Neovim")),
+    # the owner's possessives key like "the"; a plural head like its singular
+    ("Our design system is called Bedrock.", ("design system", "name", "Bedrock")),
+    ("My editor is VS Code.", ("editor", "is", "VS Code")),
+    ("Quarterly offsites are in Lisbon from now on.", ("quarterly offsite", "is in", "Lisbon")),
+    ("Our quarterly offsite is always in Barcelona.", ("quarterly offsite", "is in", "Barcelona")),
+    (
+        "The customer wiki now lives in Notion, so update your bookmarks.",
+        ("customer wiki", "location", "Notion"),
+    ),
+    ("My brother Tomas lives in Porto.", ("tomas", "location", "Porto")),
+    ("New rent is $1,525, same due date.", ("rent", "is", "$1,525")),
+    ("New Relic agent: v2.4", ("new relic agent", "is", "v2.4")),  # "New Relic" is a name
+    ("Max's piano teacher is Mrs. Hargreave.", ("max", "piano teacher", "Mrs. Hargreave")),
+    ("bumped the CI runners to Node 22 today, builds are faster.", ("ci runner", "is", "Node 22")),
+    (
+        "Payments team lead: Dmitri Havel, as of this quarter.",
+        ("payments team lead", "is", "Dmitri Havel"),
+    ),
+    (
+        "The analytics bucket is acme-raw-events, dump the nightly exports in there.",
+        ("analytics bucket", "is", "acme-raw-events"),
+    ),
+    # independent clauses are statements of their own
+    (
+        "We dropped TensorFlow for PyTorch, so the ML service targets Python 3.12 now.",
+        ("ml service", "targets python", "3.12"),
+    ),
+    (
+        "The ML service targets Python 3.9 because of the TensorFlow pin.",
+        ("ml service", "targets python", "3.9"),
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), FORMS, ids=[t for t, _ in FORMS])
 def test_each_form_yields_one_triple(text: str, expected: tuple[str, str, str]) -> None:
     assert triples(text) == [expected]
+
+
+RENAMES = [
+    (
+        "We renamed the CRM's main Postgres database to crm_core.",
+        "crm's main postgres database",
+        "crm_core",
+    ),
+    ("The design system was rebranded to Atlas.", "design system", "Atlas"),
+    (
+        "The design system was rebranded to Atlas, the package name changed too.",
+        "design system",
+        "Atlas",
+    ),
+    (
+        "Heads up all - we renamed the analytics bucket to acme-lake over the weekend.",
+        "analytics bucket",
+        "acme-lake",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "subject", "value"), RENAMES, ids=[t for t, _, _ in RENAMES])
+def test_a_rename_states_the_name_and_the_value(text: str, subject: str, value: str) -> None:
+    # "the analytics bucket is acme-raw-events" names it as much as "is called" does
+    assert sorted(triples(text)) == [(subject, "is", value), (subject, "name", value)]
 
 
 NEGATIVES = [
@@ -125,6 +197,20 @@ NEGATIVES = [
     "Hello there, how are you doing today?",
     "The function that is called on startup is",
     "",
+    # announced changes that do not say which value changed, or not yet
+    "We will raise the upload cap to 300 MB.",
+    "We might rename the database to crm_core.",
+    "If traffic grows, we raise the cap to 500.",
+    "We moved the team to Berlin.",  # what relation "the team" changes is not said
+    "We moved to Linear and archived the old board.",  # no object: what moved?
+    "We renamed the service to port 9090.",
+    "His editor is Emacs.",  # someone else's possessive
+    "Everyone's handles were renamed to first initial + surname.",
+    "The cap is 500 when traffic spikes.",  # a condition, not a clause of its own
+    "The port is 8000, and the port is 8080.",  # two values, one key
+    "The offices are Berlin, Paris and Rome.",  # a list, not a clause after the comma
+    "Figma: we upgraded the org to Enterprise.",  # a clause is not a value
+    "We cut over to db-pg16-a.internal last night.",  # "over" is a particle, not a subject
 ]
 
 

@@ -10,7 +10,11 @@ Three kinds of source, one schema (``Instance``):
   judging rule changes made after ``test``'s results had been read; ``test3`` and ``test4``
   a third and a fourth, written later again the same way (sources and validators in
   ``data/test3/``, ``data/test4/``; ``test4`` after the calibrated κ threshold became the
-  default, which ``test``-``test3`` results had motivated).
+  default, which ``test``-``test3`` results had motivated). ``dev2`` is a second development
+  split, written the same way by a fifth helper (brief and validator in ``data/dev2/``) with
+  the brief asking for the phrasings earlier rounds missed (announced changes, passive
+  changes, pronoun and plural subjects, paraphrased predicates, restatements in other
+  contexts); rules may be chosen on it, as on ``dev``.
 - ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
   of them revised to change one real answer span into another real answer of the same page
   and question type, among still-true paragraphs of the same page and of other pages.

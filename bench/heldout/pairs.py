@@ -186,7 +186,7 @@ def rule_table(
 def cli(
     sets: list[str] = typer.Option(["static", "changes", "tsqa-revisions"], "--set"),
     split: str = typer.Option(
-        "dev", help="dev (rules are chosen here), test, test2, test3 or test4 (held out)."
+        "dev", help="dev or dev2 (rules are chosen here), test, test2, test3 or test4 (held out)."
     ),
     limit: int | None = typer.Option(None, help="At most this many queries per set."),
     k: int = typer.Option(10),

@@ -10,6 +10,8 @@ checked to be identical, so the numbers compare filters, not retrieval. Per fami
 - ``current_present``: queries with an answer-bearing chunk in the final context;
 - ``stale_exposure``: queries (with a stale turn) whose context still shows a stale value;
   ``stale_unflagged``: ... without a surfaced conflict noting that it may be superseded;
+  ``stale_unnoted``: ... without any note at all: neither a conflict nor the kept chunk's
+  ``stale_sentences`` entry for the stale statement (``context()`` renders both for a reader);
 - ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
 
 Conditions: ``rag`` (no filter), ``v0.1`` (the previous default's κ rule: Φ_T drops on the
@@ -77,6 +79,7 @@ class Tally:
     with_stale: int = 0
     stale_exposed: int = 0
     stale_unflagged: int = 0
+    stale_unnoted: int = 0
     unlabelled_dropped: int = 0
     excluded_at_write: int = 0
     conflicts: int = 0
@@ -98,6 +101,7 @@ class Tally:
             "queries_with_stale": self.with_stale,
             "stale_exposure": rate(self.stale_exposed, self.with_stale),
             "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
+            "stale_unnoted": rate(self.stale_unnoted, self.with_stale),
             "conflicts_surfaced": self.conflicts,
             "unlabelled_dropped": self.unlabelled_dropped,
             "excluded_at_write": self.excluded_at_write,
@@ -152,6 +156,13 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             flagged = {c.older.id for c in result.conflicts}
             if any(cid not in flagged for cid in shown):
                 tally.stale_unflagged += 1
+            noted = {
+                c.id
+                for c in result.kept
+                if any(v in n.text for n in c.stale_sentences for v in instance.stale_values)
+            }
+            if any(cid not in flagged and cid not in noted for cid in shown):
+                tally.stale_unnoted += 1
     for tid, text in cand:
         kind = label.get(tid)
         if kind == "still" or (kind == "stale" and not bearing(text, "stale")):
@@ -294,8 +305,8 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
             f"## {set_name}",
             "",
             "| family | condition | queries | still-true dropped | drop rate | current lost "
-            "| current present | stale exposure | stale unflagged |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| current present | stale exposure | stale unflagged | stale unnoted |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         conds = [c for c in per_cond if not c.startswith("_")]
         families = sorted({f for c in conds for f in per_cond[c]}, key=lambda f: (f == "all", f))
@@ -308,7 +319,8 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
                     f"| {fam} | {cond} | {r['queries']} | {r['still_true_dropped']}/"
                     f"{r['still_true_candidates']} | {_fmt(r['still_true_drop_rate'])} | "
                     f"{r['current_lost']} | {_fmt(r['current_present'])} | "
-                    f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} |"
+                    f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} | "
+                    f"{_fmt(r.get('stale_unnoted'))} |"
                 )
         lines.append("")
     (out / f"{tag}.md").write_text("\n".join(lines))
@@ -326,8 +338,8 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev (for development), test, test2, test3 or test4 (held out; test2-test4 for "
-        "written sets only).",
+        help="dev or dev2 (for development), test, test2, test3 or test4 (held out; dev2 and "
+        "test2-test4 for written sets only).",
     ),
     condition: list[str] = typer.Option(
         [], help="Extra condition NAME='{json settings overrides}' (repeatable)."
@@ -362,5 +374,5 @@ def cli(
                 f"{set_name:16s} {cond:10s} still-true dropped {a['still_true_dropped']}/"
                 f"{a['still_true_candidates']}  current lost {a['current_lost']}  "
                 f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])} "
-                f"(unflagged {_fmt(a['stale_unflagged'])})"
+                f"(unflagged {_fmt(a['stale_unflagged'])}, unnoted {_fmt(a['stale_unnoted'])})"
             )

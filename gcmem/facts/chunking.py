@@ -18,8 +18,12 @@ from gcmem.facts.lines import file_header, inline_header
 from gcmem.models import Chunk, Turn, collapse_whitespace
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit or quote; this keeps
-# "v1.2.3", "e.g. foo" and "/api/v1." inside their sentences.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])")
+# "v1.2.3", "e.g. foo" and "/api/v1." inside their sentences, and a title's full stop ("Mrs.
+# Hargreave", "Dr. Amadi", "St. Anne's") is not an end.
+_SENTENCE_END = re.compile(
+    r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bProf\.)(?<!\bMt\.)"
+    r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9])"
+)
 
 CONFIG_LINE = re.compile(
     r"^\s*(?:[-*+•]\s+)?(?:export\s+)?[\"'`]?[\w.\-\[\]]+[\"'`]?\s*(?::\s|:$|=|==|>=|<=|~=|@)"

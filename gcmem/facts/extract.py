@@ -13,8 +13,12 @@ Forms (each also in the plural, ``are``/``use``/...):
 - ``X is set to Y``, ``X = Y``, ``X: Y``, ``X defaults to Y``, ``we set X to Y``
 - ``X runs/listens on port Y``, ``X is served/exposed on port Y`` -> (X, port, Y)
 - ``X is named/called Y`` -> (X, name, Y)
-- ``X uses Y``, ``X runs on Y``, ``X lives in Y``, ``X works at/for Y``, ``X reports to Y``,
-  ``X returns Y``, ``X inherits from Y``, ``X points/resolves/maps/belongs to Y``
+- ``X uses Y``, ``X runs on Y``, ``X works at/for Y``, ``X reports to Y``, ``X returns Y``,
+  ``X inherits from Y``, ``X points/resolves/maps/belongs to Y``; ``X lives in Y``, ``X is
+  based/located/hosted in Y`` -> (X, location, Y)
+- announced changes: ``we renamed X to Y``, ``X was rebranded to Y`` -> (X, name, Y) and (X,
+  is, Y); ``ops raised the cap on X to Y``, ``X has been extended to Y``, ``bumped X to Y``,
+  ``the standup time moved to 10am`` -> the new state, keyed like its statement
 - passive: ``X is licensed under Y``, ``X is defined in Y``, ``X is hosted on Y``, ... ->
   (X, "<participle> <preposition>", Y)
 - copula: ``The API base path for the project is /api/v1`` -> (project, api base path, /api/v1)
@@ -59,8 +63,17 @@ _PRONOUNS = _lexicon(
 # A subject may not end with a word that needs something after it.
 _DANGLING = _lexicon(
     """that which who whom whose where when and or but nor of for to in on at by with from as a an
-    the is are was were be been than"""
+    the is are was were be been than over up down off out back away"""
 )
+_RECENT = frozenset({"new", "current", "updated", "latest"})
+_KIN = _lexicon(
+    """brother sister mother father mom mum dad son daughter wife husband partner cousin uncle
+    aunt niece nephew grandma grandpa grandmother grandfather friend colleague boss manager
+    neighbour neighbor"""
+)
+# The memory owner's possessives: "my"/"our" key like "the" ("your", "his", "their" name
+# someone else).
+_OWNER_DETERMINERS = frozenset({"my", "our"})
 # Words that make a statement not a plain assertion of one current value.
 _REFUSE_WORDS = _lexicon(
     """not never no none neither nor without cannot isn't aren't wasn't weren't doesn't don't
@@ -76,7 +89,8 @@ _CONDITIONAL_LEADS = _lexicon(
 )
 _DISCOURSE_LEAD = re.compile(
     r"^(?:(?:also|so|and|btw|ok|okay|well|right|yes|yeah|no|fyi|note|update|reminder|ps|"
-    r"heads up|by the way|for the record|for reference|as a reminder|just so you know|"
+    r"heads up(?: all| everyone| team| folks)?|quick note|by the way|for the record|"
+    r"for reference|as a reminder|just so you know|"
     r"to be clear|for context|tl;dr)\s*[,:\-]\s*|(?:note that|remember that|keep in mind that|"
     r"for the record|for reference|also|btw|fyi)\s+)",
     re.IGNORECASE,
@@ -101,7 +115,16 @@ _NON_VALUES = _lexicon(
 # Prepositions that start a qualifier after the value ("... 0.95.2 in requirements.txt").
 # "of" and "per" are not among them: they belong to values ("Bank of America", "120 per min").
 _QUALIFIER_PREPS = _lexicon(
-    """in on at for from under within inside via with during across behind through as"""
+    """in on at for from under within inside via with during across behind through as over
+    after before since until"""
+)
+_TIME_PREPS = frozenset({"after", "before", "since", "until", "during"})
+# Words that make a trailing phrase a time ("over the weekend", "after the March release").
+_TIME_WORDS = _lexicon(
+    """weekend week weeks month months year years quarter sprint cycle morning afternoon
+    evening night today yesterday tonight monday tuesday wednesday thursday friday saturday
+    sunday january february march april june july august september october november december
+    ago release"""
 )
 # Head nouns that make "X is <plain word>" a value assignment rather than a description.
 _ATTRIBUTE_NOUNS = _lexicon(
@@ -116,6 +139,7 @@ _ATTRIBUTE_NOUNS = _lexicon(
     command script target destination source origin base root home editor shell os platform
     compiler interpreter toolchain registry repo repository remote upstream server client broker
     cache store storage location office salary age goal plan tier capacity quota password token
+    cap ceiling max maximum minimum min retention ttl window expiry lifetime duration fee rent
     secret account user username handle alias nickname function class module package library
     dependency decorator signature type field column header cookie parameter argument flag
     option variable env environment config configuration network subnet vpc dns domain
@@ -296,11 +320,17 @@ def _parse_value(obj: _Sentence) -> _Value | None:
     if value == raw:  # quoted values are code ("`None`"): these checks are for prose
         if value.lower() in _NON_VALUES or value.lower() in _PRONOUNS:
             return None
+        if value.split()[0].lower() in {"we", "i", "they", "he", "she", "you"}:
+            return None  # "Figma: we upgraded the org": a clause, not a value
         if value.split()[0].lower() in {"a", "an"}:
             return None  # class membership ("is a runner"): several can hold at once
     quals = tuple(normalize_term(" ".join(q)) for q in qualifiers)
     if any(not q or len(q.split()) < 2 for q in quals):
         return None  # a bare trailing preposition is not a qualifier
+    # "... over the weekend", "... in March": when it was said or done, not a scope of it
+    quals = tuple(
+        q for q in quals if q.split()[0] not in _TIME_PREPS and not set(q.split()[1:]) & _TIME_WORDS
+    )
     return _Value(value, quals)
 
 
@@ -315,7 +345,30 @@ def _clean_subject(subject: _Sentence) -> str | None:
         return None
     words = [w.lower() for w in re.findall(r"\S+", mask)]
     plain = [w.strip(".,;:!?'") for w in words]
-    if len(words) > 10 or plain[0] in _PRONOUNS or plain[-1] in _DANGLING:
+    if len(plain) > 1 and plain[0] in _OWNER_DETERMINERS:
+        # "Our design system" and "the design system" are one thing in one memory: the
+        # namespace is whose memory it is.
+        first = re.match(r"\S+\s+", mask)
+        assert first is not None
+        text, mask = text[first.end() :], mask[first.end() :]
+        words, plain = words[1:], plain[1:]
+    while len(plain) > 1 and plain[-1] in _FILLER_ADVERBS:  # "the customer wiki now lives in"
+        cut = text.rstrip()
+        text, mask = cut[: cut.rfind(" ")].rstrip(), mask[: cut.rfind(" ")].rstrip()
+        words, plain = words[:-1], plain[:-1]
+    if len(plain) > 1 and plain[0] in _RECENT and text.split()[1][:1].islower():
+        # "New rent is $1,525": the rent, now ("New York" is a name)
+        first = re.match(r"\S+\s+", mask)
+        assert first is not None
+        text, mask = text[first.end() :], mask[first.end() :]
+        words, plain = words[1:], plain[1:]
+    if len(plain) == 2 and plain[0] in _KIN and text.split()[-1][:1].isupper():
+        # "my brother Tomas": the name is the subject
+        text, mask = text.split()[-1], mask.split()[-1]
+        words, plain = words[1:], plain[1:]
+    if len(words) > 10 or plain[-1] in _DANGLING:
+        return None
+    if plain[0] in _PRONOUNS or plain[0].removesuffix("'s") in _PRONOUNS:
         return None
     if any(w in _REFUSE_WORDS for w in _words(s)):
         return None
@@ -506,12 +559,89 @@ _WE_VERB = re.compile(
 )
 _WE_PREP = re.compile(r"\s(?P<prep>at|to|on|as)\s+(?:(?P<port>port)\s+|version\s+)?", re.I)
 
+# Announced changes: "we renamed X to Y", "ops raised the cap on X to Y", "X was renamed to Y",
+# "X has been bumped to Y", "the standup moved to 10am". What they assert is the new state, so
+# they key like the statement of it ("X is called Y", "the cap on X is Y").
+_RENAME_VERBS = "renamed|rebranded|retitled"
+_SET_VERBS = (
+    "raised|lowered|increased|decreased|reduced|bumped|changed|moved|switched|updated|"
+    "migrated|upgraded|downgraded|set|reset|extended|shortened|capped|doubled|halved|"
+    "cut|lifted|dropped|pushed|pulled|shifted"
+)
+_MOTION_VERBS = frozenset({"moved", "migrated", "shifted", "pushed", "pulled"})
+# Things that are somewhere: moving one changes its place, not its value.
+_PLACED_NOUNS = _lexicon(
+    """team office company school university employer partner spouse doctor dentist gym server
+    cluster database db repo repository service account user cache store storage queue bucket
+    table file folder directory"""
+)
+_CHANGE_ADVERBS = r"(?:(?:now|just|finally|officially|recently|also|already|since|today)\s+)*"
+_CHANGE_AGENT = re.compile(
+    r"^(?P<agent>[A-Za-z][\w.&-]*(?:\s+[A-Za-z][\w.&-]*){0,2}?)\s+"
+    r"(?:(?:have|has|had|'ve|’ve)\s+)?"
+    + _CHANGE_ADVERBS
+    + rf"(?P<verb>{_RENAME_VERBS}|{_SET_VERBS})\s+",
+    re.I,
+)
+# A note's elided agent: "bumped the CI runners to Node 22 today".
+_CHANGE_NO_AGENT = re.compile(rf"^(?P<verb>{_RENAME_VERBS}|{_SET_VERBS})\s+", re.I)
+_CHANGE_PASSIVE = re.compile(
+    r"\s(?:was|were|has\s+been|have\s+been|had\s+been|got|gets|is|are|'s\s+been|’s\s+been)\s+"
+    + _CHANGE_ADVERBS
+    + rf"(?P<verb>{_RENAME_VERBS}|{_SET_VERBS})\s+(?=(?:from\s|to\s|as\s))",
+    re.I,
+)
+_CHANGE_INTRANSITIVE = re.compile(
+    r"\s(?:(?:has|have)\s+)?"
+    + _CHANGE_ADVERBS
+    + r"(?P<verb>changed|moved|switched|went\s+up|went\s+down|increased|decreased|dropped|"
+    r"rose|grew|jumped|shrank|shifted)\s+(?=(?:from\s|to\s))",
+    re.I,
+)
+_CHANGE_TARGET = re.compile(
+    r"(?:^|\s)(?:from\s+(?P<old>.+?)\s+)?(?P<prep>to|as)\s+(?:(?P<port>port)\s+)?", re.I
+)
+# "is always in Barcelona": a frequency adverb between copula and value says nothing about
+# which value it is.
+_COPULA_ADVERB = re.compile(
+    r"(?<=\s)(?P<verb>is|are)\s+(?:always|usually|normally|typically|generally)\s+", re.I
+)
+# Words after the value that only say the change is recent ("... in Lisbon from now on").
+_RECENCY_TAIL = re.compile(
+    r",?\s+(?:from\s+now\s+on|going\s+forward|these\s+days|nowadays|today|yesterday|tonight|"
+    r"(?:last|this|next)\s+(?:night|week|month|year|quarter|sprint|cycle|time|\w+day)|"
+    r"(?:as\s+of|starting|effective)\s+(?:\w+\s+){0,2}\w+)(?=\s*(?:$|[,;]))",
+    re.I,
+)
+
 
 # --- extraction -------------------------------------------------------------------------------
 
 
+def _singular(term: str) -> str:
+    """The head noun in the singular ("quarterly offsites" -> "quarterly offsite"), so a
+    statement about the class and one about its instance key alike."""
+    head, _, last = term.rpartition(" ")
+    if not head or len(last) <= 3 or not last.isalpha() or last.endswith(("ss", "us", "is")):
+        return term  # one word may be a config key ("retries: 3"), not prose
+    if last.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif last.endswith(("ches", "shes", "xes", "sses")):
+        last = last[:-2]
+    elif last.endswith("s"):
+        last = last[:-1]
+    return f"{head} {last}"
+
+
+# Relations that say the same thing: where someone or something is based.
+_WHERE = re.compile(r"^(?:lives|based|located|resides|hosted)\s+(?:in|on|at)\b")
+
+
 def _fact(subject: str, relation: str, value: str) -> Fact | None:
     s, r = normalize_key(subject, relation)
+    r = _WHERE.sub("location", r)
+    if subject.split() and subject.split()[-1].islower():  # "Tomas" is a name
+        s = _singular(s)
     if not s or not r or not value:
         return None
     if len(s) > 512 or len(r) > 256 or len(value) > 2048:
@@ -644,6 +774,85 @@ def _try_we(s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
     return list(readings.values()) if len(readings) == 1 else []
 
 
+def _change_facts(
+    verb: str, subject_part: _Sentence, rest: _Sentence, lead_qualifiers: Sequence[str]
+) -> tuple[Fact, ...]:
+    """``_change_fact``, and for a rename the plain value as well: "the analytics bucket is
+    acme-raw-events" names the bucket as much as "... is called acme-raw-events" does."""
+    fact = _change_fact(verb, subject_part, rest, lead_qualifiers)
+    if fact is None:
+        return ()
+    if fact.relation.split()[0] != "name" or re.fullmatch(_RENAME_VERBS, verb, re.I) is None:
+        return (fact,)
+    plain = _fact(fact.subject, "is" + fact.relation[len("name") :], fact.object)
+    return (fact, plain) if plain is not None else (fact,)
+
+
+def _change_fact(
+    verb: str, subject_part: _Sentence, rest: _Sentence, lead_qualifiers: Sequence[str]
+) -> Fact | None:
+    """The new state an announced change asserts: (X, name, Y) for a rename, (X, port, P) for
+    "to port P", else the value of the attribute X names ("the upload cap on the media
+    service": (media service, upload cap, Y)). An X that names no attribute ("we moved the
+    team to Berlin") keys nothing: what relation it changes is not in the sentence."""
+    m = _CHANGE_TARGET.match(rest.mask)
+    if m is None:
+        return None
+    parsed = _parse_value(rest.cut(m.end()))
+    subject = _clean_subject(subject_part)
+    if parsed is None or subject is None:
+        return None
+    quals = (*lead_qualifiers, *parsed.qualifiers)
+    rename = re.fullmatch(_RENAME_VERBS, verb, re.I) is not None
+    if rename or m.group("port"):
+        if rename and m.group("port"):
+            return None
+        return _fact(subject, _with_qualifiers("name" if rename else "port", quals), parsed.value)
+    if m.group("prep").lower() != "to":
+        return None
+    split = _split_attribute(subject)
+    if split is not None:
+        if _clean_subject(_Sentence.of(split[0])) is None:
+            return None
+        return _fact(split[0], _with_qualifiers(split[1], quals), parsed.value)
+    head = normalize_term(subject).split()[-1]
+    if verb.lower() in _MOTION_VERBS and head in _PLACED_NOUNS:
+        return None  # "we moved the team to Berlin": where it is changed, not which it is
+    # "we moved standup to 10:15": a number is a value of the thing itself
+    if not _attribute_like(subject) and not any(ch.isdigit() for ch in parsed.value):
+        return None
+    return _fact(subject, _with_qualifiers("is", quals), parsed.value)
+
+
+def _try_change(s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
+    """ "We renamed X to Y", "X was raised to Y", "the standup moved to 10am": one reading or
+    none. The agent of an active change is a pronoun or a short name ("ops", "IT")."""
+    readings: dict[tuple[str, str], tuple[Fact, ...]] = {}
+    active = _CHANGE_AGENT.match(s.mask) or _CHANGE_NO_AGENT.match(s.mask)
+    if active is not None:
+        agent = (active.groupdict().get("agent") or "").lower().split()
+        if not any(w in _CLAUSE_WORDS or w in _DANGLING for w in agent):
+            rest = s.cut(active.end())
+            for tm in re.finditer(r"\s(?:from|to|as)\s", rest.mask):
+                facts = _change_facts(
+                    active.group("verb"),
+                    rest.cut(0, tm.start()),
+                    rest.cut(tm.start()),
+                    lead_qualifiers,
+                )
+                if facts:
+                    readings[(facts[0].subject, facts[0].relation)] = facts
+                    break
+    if not readings:
+        for form in (_CHANGE_PASSIVE, _CHANGE_INTRANSITIVE):
+            for m in form.finditer(s.mask):
+                verb = m.group("verb").split()[0]
+                facts = _change_facts(verb, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers)
+                if facts:
+                    readings[(facts[0].subject, facts[0].relation)] = facts
+    return list(next(iter(readings.values()))) if len(readings) == 1 else []
+
+
 def _try_specs(s: _Sentence) -> list[Fact] | None:
     """A line made only of version specs (``fastapi==0.110.0 pydantic==2.6.0``) or a bare
     ``name version`` line. None when the line is something else."""
@@ -683,6 +892,7 @@ def _extract_sentence(sentence: str) -> list[Fact]:
     while previous != text:  # discourse leads can stack ("Also, for the record, ...")
         previous = text
         text = _DISCOURSE_LEAD.sub("", text, count=1).strip()
+    text = _COPULA_ADVERB.sub(r"\g<verb> ", _RECENCY_TAIL.sub("", text))
     s = _Sentence.of(text)
     specs = _try_specs(s)
     if specs is not None:
@@ -697,9 +907,38 @@ def _extract_sentence(sentence: str) -> list[Fact]:
         return []
     if any(w in _REFUSE_WORDS for w in words):
         return []
-    found = _try_we(s, lead)
+    found = _try_clause(s, lead)
     if found:
         return found
+    # "X is Y, so Z ...", "We dropped A, so the service targets B": each independent clause
+    # is a statement of its own (the refusals above still read the whole sentence).
+    readings: dict[tuple[str, str], Fact] = {}
+    for start, end in _clause_spans(s.mask):
+        clause = s.cut(start, end).strip()
+        clause = clause.cut(len(clause.text) - len(_CLAUSE_LEAD.sub("", clause.text, count=1)))
+        for fact in _try_clause(clause, lead if start == 0 else ()):
+            if readings.setdefault((fact.subject, fact.relation), fact) != fact:
+                return []  # two values for one key in one sentence: no guess
+    if readings:
+        return list(readings.values())
+    # "The analytics bucket is acme-raw-events, dump the nightly exports in there": a comma
+    # before a phrase of three or more words with a lower-case word ends the statement (a
+    # list goes on with values and conjunctions: "Berlin, Paris and Rome").
+    m = re.search(r",\s+(?=[A-Za-z]+\s+\S+\s+\S+)", s.mask)
+    if m is not None and m.start() > 0:
+        tail = [w.lower() for w in s.mask[m.end() :].split()[:3]]
+        if any(w.isalpha() and w.islower() for w in s.text[m.end() :].split()[:3]) and not (
+            set(tail) & _CONJUNCTIONS
+        ):
+            return _try_clause(s.cut(0, m.start()), lead)
+    return []
+
+
+def _try_clause(s: _Sentence, lead: Sequence[str]) -> list[Fact]:
+    found = _try_we(s, lead) or _try_change(s, lead)
+    if found:
+        return found
+    words = _words(s)
     if words and words[0] in {"we", "i", "they", "you"}:
         return []
     for form in FORMS:
@@ -707,6 +946,29 @@ def _extract_sentence(sentence: str) -> list[Fact]:
         if found:
             return found
     return []
+
+
+# Where an independent clause starts inside a sentence: after a comma or a semicolon before a
+# conjunction or a new subject, and before "because" / "so <subject>".
+_CLAUSE_BREAK = re.compile(
+    r",\s+(?=(?:so|and|but|which|because|the|our|my|we|i|it|they|this|that|there)\s)"
+    r"|;\s+|\s+(?=because\s)|\s+(?=so\s+(?:the|our|my|we|i|it|they)\s)",
+    re.I,
+)
+_CLAUSE_LEAD = re.compile(r"^(?:so|and|but|which|because)\s+", re.I)
+
+
+def _clause_spans(mask: str) -> list[tuple[int, int]]:
+    """(start, end) of each clause, or [] when the sentence is one clause."""
+    cuts = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(mask)]
+    if not cuts:
+        return []
+    spans, start = [], 0
+    for cut_start, cut_end in cuts:
+        spans.append((start, cut_start))
+        start = cut_end
+    spans.append((start, len(mask)))
+    return spans
 
 
 def statement_units(text: str) -> Iterator[str]:

@@ -10,12 +10,21 @@ statement that replaced the value:
 - it names the old value (at word boundaries, case-insensitive) and not the new one, and the
   clause that names it has no negation or modal (those stay with κ);
 - it is about the frame's thing: it shares at least ``MIN_SHARED_WORDS`` content words of the
-  frame, and at least half of them (the subject and attribute words, not the value);
+  frame, and at least half of them (the subject and attribute words, not the value); for a
+  *distinctive* old value (an identifier, a code token, a number with its unit, a proper name
+  that is not a month, weekday or language: ``salesdb``, ``50 MB``, ``Barcelona``) one shared
+  word is enough, because such a value names the thing by itself ("Run migrations with
+  DATABASE=salesdb" after the database was renamed);
+- it states no key of its own (a statement the grammar keys is decided by that key: "my
+  daughter's school is Oakwood" is not a mention of the son's school);
 - it has no additive word ("also", "too": a value beside the old one, a multi-valued
   attribute), and the caller's subject test holds for it and the old statement (the stage:
   a common named entity and no rival one, ``gcmem.oracle.relatedness``).
 
-The supersession stage records the mention as an assertion of the old value under the frame's
+Decided changes come from frame alignment (``ValueChange.from_frames``) and from the grammar
+(two statements with one extractor key and different values, ``ValueChange.from_keys``: "Our
+design system is called Bedrock" / "The design system was rebranded to Atlas"). The
+supersession stage records the mention as an assertion of the old value under the change's
 key at the mention's own time, so the ledger closes it with the same decision record (frame,
 both values, the newer turn) and the chunk is dropped only when every statement in it is
 superseded or restated, as for any frame.
@@ -24,14 +33,14 @@ superseded or restated, as for any frame.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from gcmem.facts.align import _MODALS, _NEGATIONS, SLOT, PairAlignment, Unit
+from gcmem.facts.align import _MODALS, _NEGATIONS, FRAME_SUBJECT, SLOT, PairAlignment, Unit
 from gcmem.facts.prose_align import _ADDITIVE, _NEUTRAL
 from gcmem.models import Chunk
 
-__all__ = ["MIN_SHARED_WORDS", "StaleMention", "stale_mentions"]
+__all__ = ["MIN_SHARED_WORDS", "StaleMention", "ValueChange", "distinctive", "stale_mentions"]
 
 MIN_SHARED_WORDS = 2
 # A value is a short span: a long one (a revised clause) is not something people restate.
@@ -43,8 +52,106 @@ MAX_VALUE_CHARS = 40
 class StaleMention:
     chunk: Chunk
     unit: int
-    frame: str
+    key: tuple[str, str]  # (subject, relation) the old value is recorded under
     value: str
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """A decided change of one value: the older and newer statement, the key it is decided
+    under, the words that name its thing, and both values."""
+
+    old: Chunk
+    new: Chunk
+    old_unit: int
+    new_unit: int
+    key: tuple[str, str]
+    about: frozenset[str]
+    old_value: str
+    new_value: str
+
+    @classmethod
+    def from_frames(
+        cls,
+        alignments: Sequence[tuple[Chunk, Chunk, PairAlignment]],
+        units: Mapping[str, Sequence[Unit]],
+    ) -> list[ValueChange]:
+        """Every prose frame the alignments decided (a file line's value is the line itself:
+        restated, not mentioned)."""
+        out = []
+        for old, new, found in alignments:
+            for f in found.frames:
+                if units[old.id][f.old_unit].line or units[new.id][f.new_unit].line:
+                    continue
+                out.append(
+                    cls(
+                        old,
+                        new,
+                        f.old_unit,
+                        f.new_unit,
+                        (FRAME_SUBJECT, f.frame),
+                        _frame_words(f.frame, f.old_value),
+                        f.old_value,
+                        f.new_value,
+                    )
+                )
+        return out
+
+    @classmethod
+    def from_keys(
+        cls,
+        pairs: Sequence[tuple[Chunk, Chunk]],
+        keys: Mapping[str, Sequence[tuple[int, str, str, str]]],
+        units: Mapping[str, Sequence[Unit]],
+    ) -> list[ValueChange]:
+        """Every extractor key two paired prose statements state with different values;
+        ``keys[chunk_id]`` lists (unit, subject, relation, value)."""
+        out = []
+        for old, new in pairs:
+            newer = {(s, r): (u, v) for u, s, r, v in keys.get(new.id, ())}
+            for u, s, r, v in keys.get(old.id, ()):
+                if (s, r) not in newer:
+                    continue
+                nu, nv = newer[(s, r)]
+                if nv == v or units[old.id][u].line or units[new.id][nu].line:
+                    continue
+                out.append(cls(old, new, u, nu, (s, r), _key_words(s, r, v), v, nv))
+        return out
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _key_words(subject: str, relation: str, value: str) -> frozenset[str]:
+    values = {_stem(w) for w in re.findall(r"[\w.]+", value.casefold())}
+    words = re.findall(r"[^\W_]+", f"{subject} {relation}".casefold())
+    return frozenset(
+        _stem(w) for w in words if w not in _NEUTRAL and w != "is" and _stem(w) not in values
+    )
+
+
+_COMMON_PROPER = frozenset(
+    re.findall(
+        r"\w+",
+        """january february march april may june july august september october november
+        december monday tuesday wednesday thursday friday saturday sunday english spanish
+        french german italian portuguese chinese japanese korean""",
+    )
+)
+
+
+def distinctive(value: str) -> bool:
+    """A value that names its thing by itself: an identifier or code token, a number with a
+    unit, a proper name (not a month, weekday or language)."""
+    words = value.split()
+    if not words or not any(ch.isalpha() for ch in value):
+        return False  # a bare number is said of many things
+    if any(ch.isdigit() for ch in value) or re.search(r"[_./:@=]|[a-z][A-Z]", value):
+        return True
+    if all(w[:1].isupper() for w in words) and len(value) >= 4:
+        return not {w.casefold() for w in words} <= _COMMON_PROPER
+    return False
 
 
 def _named(value: str, text: str) -> bool:
@@ -75,43 +182,43 @@ def _asserts(unit: Unit, value: str) -> bool:
 
 
 def stale_mentions(
-    alignments: Sequence[tuple[Chunk, Chunk, PairAlignment]],
+    changes: Sequence[ValueChange],
     units: Mapping[str, Sequence[Unit]],
     chunks: Mapping[str, Chunk],
     same_thing: Callable[[str, str], bool] = lambda mention, statement: True,
+    settled: Collection[tuple[str, int]] = (),
 ) -> list[StaleMention]:
-    """The stale mentions, among ``chunks``' statements, of every prose frame the alignments
-    decided (each (chunk, unit) once: the first frame that claims it). ``same_thing(mention,
-    old statement)`` is the subject test a caller adds (the frame's words cannot tell "the ML
-    service" from "the billing service")."""
-    settled: set[tuple[str, int]] = set()
-    for old, new, found in alignments:
-        settled |= {(old.id, o) for o, _ in found.restated}
-        settled |= {(new.id, n) for _, n in found.restated}
-        settled |= {(old.id, f.old_unit) for f in found.frames}
-        settled |= {(new.id, f.new_unit) for f in found.frames}
+    """The stale mentions, among ``chunks``' statements, of every decided change (each
+    (chunk, unit) once: the first change that claims it). ``same_thing(mention, old
+    statement)`` is the subject test a caller adds (the frame's words cannot tell "the ML
+    service" from "the billing service"); ``settled`` units are decided otherwise (restated,
+    aligned, keyed by the grammar) and are never mentions."""
+    taken = set(settled)
+    for c in changes:
+        taken |= {(c.old.id, c.old_unit), (c.new.id, c.new_unit)}
     out: list[StaleMention] = []
-    for old, new, found in alignments:
-        for f in found.frames:
-            if units[old.id][f.old_unit].line or units[new.id][f.new_unit].line:
-                continue  # a file line's value is the line itself: restated, not mentioned
-            value = " ".join(f.old_value.split())
-            if len(value) > MAX_VALUE_CHARS or len(value.split()) > MAX_VALUE_WORDS:
+    for c in changes:
+        value = " ".join(c.old_value.split())
+        if len(value) > MAX_VALUE_CHARS or len(value.split()) > MAX_VALUE_WORDS:
+            continue
+        about = frozenset(map(_stem, c.about))
+        named = c.key[1] == "name" or c.key[1].endswith(("called _", "named _"))
+        # a name names its thing by itself, whatever it looks like ("salesdb")
+        need = 1 if named or distinctive(value) else max(MIN_SHARED_WORDS, (len(about) + 1) // 2)
+        if len(about) < need:
+            continue
+        for cid, chunk in chunks.items():
+            if cid in (c.old.id, c.new.id) or chunk.turn_id == c.new.turn_id:
                 continue
-            about = _frame_words(f.frame, value)
-            need = max(MIN_SHARED_WORDS, (len(about) + 1) // 2)
-            if len(about) < need:
+            if chunk.ts >= c.new.ts:
                 continue
-            for cid, chunk in chunks.items():
-                if cid in (old.id, new.id) or chunk.turn_id == new.turn_id or chunk.ts >= new.ts:
+            for unit in units[cid]:
+                if (cid, unit.index) in taken or len({_stem(w) for w in unit.words} & about) < need:
                     continue
-                for unit in units[cid]:
-                    if (cid, unit.index) in settled or len(unit.words & about) < need:
-                        continue
-                    if not _asserts(unit, value) or _named(f.new_value, unit.text):
-                        continue
-                    if not same_thing(unit.text, units[old.id][f.old_unit].text):
-                        continue
-                    settled.add((cid, unit.index))
-                    out.append(StaleMention(chunk, unit.index, f.frame, f.old_value))
+                if not _asserts(unit, value) or _named(c.new_value, unit.text):
+                    continue
+                if not same_thing(unit.text, units[c.old.id][c.old_unit].text):
+                    continue
+                taken.add((cid, unit.index))
+                out.append(StaleMention(chunk, unit.index, c.key, c.old_value))
     return out

@@ -51,9 +51,9 @@ from typing import Any
 
 import numpy as np
 
-from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
+from gcmem.facts.align import FRAME_SUBJECT, FrameMatch, Unit, align_units, units_of
 from gcmem.facts.extract import chunk_facts, unit_facts
-from gcmem.facts.mentions import stale_mentions
+from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
@@ -226,8 +226,10 @@ class SupersessionStage:
                     if key.subject == FRAME_SUBJECT:
                         stated[(cid, unit)][kid] = key
 
-        def state(chunk: Chunk, unit: int, relation: str, value: str) -> None:
-            s, r = normalize_key(FRAME_SUBJECT, relation)
+        def state(
+            chunk: Chunk, unit: int, relation: str, value: str, subject: str = FRAME_SUBJECT
+        ) -> None:
+            s, r = normalize_key(subject, relation)
             obj = normalize_object(value)
             if not r or not obj:
                 return
@@ -237,29 +239,47 @@ class SupersessionStage:
             stated[(chunk.id, unit)][key.key_id] = key
 
         grammar: dict[str, dict[int, set[str]]] = {}
+        grammar_values: dict[str, list[tuple[int, str, str, str]]] = {}
         if self.grammar and self.facts is None:
             for cid, us in units.items():
                 per_unit: dict[int, set[str]] = defaultdict(set)
-                for unit, key in _grammar_keys(involved[cid].text, len(us)):
+                found_keys = _grammar_keys(involved[cid].text, len(us))
+                for unit, key in found_keys:
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
+                grammar_values[cid] = [(u, k.subject, k.relation, k.object) for u, k in found_keys]
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         if self.reworded:
             align_turn_revisions(alignments, units)
         superseded: set[tuple[str, int]] = set()  # (chunk, unit) of frames' old values
+        keyed_by_grammar: dict[str, list[tuple[Chunk, Chunk, FrameMatch]]] = defaultdict(list)
         for older, newer, al in alignments:
             for f in al.frames:
                 shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
                     newer.id, {}
                 ).get(f.new_unit, set())
                 if shared:
-                    continue  # the grammar keys this pair already: one decision, one key
+                    # the grammar keys this pair already: one decision, one key (unless
+                    # mentions of its old value need the frame to be closed under)
+                    keyed_by_grammar[f.frame].append((older, newer, f))
+                    continue
                 state(older, f.old_unit, f.frame, f.old_value)
                 state(newer, f.new_unit, f.frame, f.new_value)
                 superseded.add((older.id, f.old_unit))
         if self.mentions:
-            for m in stale_mentions(alignments, units, involved, _same_thing):
-                state(m.chunk, m.unit, m.frame, m.value)
+            changes = ValueChange.from_frames(alignments, units) + ValueChange.from_keys(
+                pairs, grammar_values, units
+            )
+            settled = {(o.id, u) for o, _, al in alignments for u, _ in al.restated}
+            settled |= {(n.id, u) for _, n, al in alignments for _, u in al.restated}
+            settled |= {(cid, u) for cid, per_unit in grammar.items() for u in per_unit}
+            for m in stale_mentions(changes, units, involved, _same_thing, settled):
+                subject, relation = m.key
+                state(m.chunk, m.unit, relation, m.value, subject)
+                for older, newer, f in keyed_by_grammar.pop(relation, []):
+                    state(older, f.old_unit, f.frame, f.old_value)
+                    state(newer, f.new_unit, f.frame, f.new_value)
+                    superseded.add((older.id, f.old_unit))
         # (newer chunk, unit) -> the older (chunk, unit) it restates: stored and this batch's
         back: dict[tuple[str, int], set[tuple[str, int]]] = defaultdict(set)
         for cid, cu in known.items():
@@ -277,7 +297,7 @@ class SupersessionStage:
             namespace, superseded, back, involved, units, set(known)
         ):
             for key in list(stated.get(origin, {}).values()):
-                state(involved[cid], unit, key.relation, key.object)
+                state(involved[cid], unit, key.relation, key.object, key.subject)
         for older, newer, al in alignments:
             for o, n in al.restated:
                 restated[older.id].append(
