@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from gcmem.oracle.relatedness import anchored, qualified_apart, qualifiers, same_subject
+from gcmem.oracle.relatedness import (
+    anchored,
+    qualified_apart,
+    qualifiers,
+    same_subject,
+    scoped_apart,
+)
 
 # (older, newer): one thing whose value changed; every pair must stay anchored
 SAME_THING = [
@@ -109,3 +115,29 @@ def test_passages_are_anchored_by_a_shared_word_alone() -> None:
     assert anchored(older, newer)
     # the same pair as short statements: "also" on one side is a value added beside
     assert not anchored("Ridgeway Press also publishes poetry.", "Ridgeway Press publishes essays.")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "apart"),
+    [
+        # two scopes under one preposition: two values, both true
+        (
+            "Pool at the Y opens at 5:30am on weekdays.",
+            "Pool at the Y opens at 8am on weekends.",
+            True,
+        ),
+        ("Checkout runs 6 pods in prod.", "Checkout runs 2 pods in staging.", True),
+        ("The gym opens at 6am for members.", "The gym opens at 9am for guests.", True),
+        # one differing span (a value, "9:30" one token run) stays κ's
+        ("The standup is at 9:30 on Mondays.", "The standup is at 10:00 on Mondays.", False),
+        ("The ML service targets Python 3.9.", "The ML service targets Python 3.12 now.", False),
+        # two changed values, one under "at": not decided by κ (the pair is surfaced instead)
+        ("Alice works at Google as an engineer.", "Alice works at Microsoft as a manager.", True),
+        # one span ("red Honda" -> "blue Mazda") is one value
+        ("Sam drives a red Honda.", "Sam drives a blue Mazda.", False),
+    ],
+)
+def test_scoped_apart(a: str, b: str, apart: bool) -> None:
+    assert scoped_apart(a, b) is apart
+    if apart:
+        assert not anchored(a, b)

@@ -599,7 +599,7 @@ _CHANGE_INTRANSITIVE = re.compile(
     re.I,
 )
 _CHANGE_TARGET = re.compile(
-    r"(?:^|\s)(?:from\s+(?P<old>.+?)\s+)?(?P<prep>to|as)\s+(?:(?P<port>port)\s+)?", re.I
+    r"(?:^|\s)(?:from\s+.+?\s+)?(?P<prep>to|as)\s+(?:(?P<port>port)\s+)?", re.I
 )
 # "is always in Barcelona": a frequency adverb between copula and value says nothing about
 # which value it is.

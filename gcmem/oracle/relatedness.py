@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 import numpy as np
@@ -45,7 +46,7 @@ from gcmem.oracle.base import (
 GATE_VERSION = 1
 # The anchoring rule a κ drop passes (``anchored``); part of the drop identity, so write-time κ
 # flags set under an earlier rule stop counting. 2: qualifiers, pronouns, additive words.
-ANCHOR_VERSION = 2
+ANCHOR_VERSION = 3
 USER = "user"
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"})
@@ -532,6 +533,40 @@ def _subjects_apart(a: str, b: str) -> bool:
     return False
 
 
+def _says_something(tokens: Sequence[str]) -> bool:
+    """A span with a word that is neither the speaker, a function word nor a verb: a value or
+    a scope ("I'm in" / "put me in" is the predicate reworded)."""
+    return any(
+        t[0].isalnum()
+        and t not in _FIRST_PERSON
+        and t not in _VERB_POSITION
+        and t not in _FUNCTION_WORDS
+        and not _is_verb_like(t)
+        for t in tokens
+    )
+
+
+def scoped_apart(a: str, b: str) -> bool:
+    """The statements are one sentence with two or more differing spans, one of them the
+    object of a scope preposition both say ("Pool opens at 5:30am *on weekdays*" / "... at
+    8am *on weekends*"): two values of two scopes, not one value replaced. One differing span
+    ("opens at 9 on Mondays" / "... at 10 on Mondays") is a value change and stays κ's."""
+    ta, tb = _tokens(a), _tokens(b)
+    spans: list[tuple[int, int]] = []  # (start in a, start in b) of each differing span
+    glued = False  # the equal run before this op is punctuation only ("9:30" is one value)
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes():
+        if tag == "equal":
+            glued = bool(spans) and all(not t[0].isalnum() for t in ta[i1:i2])
+        elif not glued and _says_something(ta[i1:i2]) and _says_something(tb[j1:j2]):
+            spans.append((i1, j1))
+    if len(spans) < 2:
+        return False
+    return any(
+        i > 0 and j > 0 and ta[i - 1] == tb[j - 1] and ta[i - 1] in _SCOPE_PREPOSITIONS
+        for i, j in spans
+    )
+
+
 def anchored(a: str, b: str) -> bool:
     """Both statements are about the same thing: a common subject (an entity both name) and a
     common attribute (a content word both say about it). The positive test a drop on κ needs;
@@ -539,7 +574,8 @@ def anchored(a: str, b: str) -> bool:
     "The ledger service only accepts traffic from billing" share a subject, not an attribute.
 
     Statements (up to ``MAX_QUALIFIED_WORDS`` words each) are held to more: no head noun
-    both name qualified apart before a common subject (two subjects of one kind), at least
+    both name qualified apart before a common subject (two subjects of one kind), no second
+    differing span under a shared scope preposition (``scoped_apart``: two scopes), at least
     one common attribute word not qualified apart (two objects of one kind), and an additive
     word ("also", "another") in both or neither.
 
@@ -558,7 +594,7 @@ def anchored(a: str, b: str) -> bool:
         return bool(shared)
     if _additive(a) != _additive(b):
         return False  # "also", "another": a value added beside the other one, not instead
-    if _subjects_apart(a, b):
+    if _subjects_apart(a, b) or scoped_apart(a, b):
         return False
     return any(not qualified_apart(a, b, word) for word in shared)
 
