@@ -304,7 +304,7 @@ class SupersessionStage:
                     (o, Restatement(newer.id, newer.turn_id, to_micros(newer.ts)))
                 )
                 for key in list(stated.get((older.id, o), {}).values()):
-                    state(newer, n, key.relation, key.object)
+                    state(newer, n, key.relation, key.object, key.subject)
         write_ids = set(keys) | set(restated) | set(restates)
         writes = []
         for cid in sorted(write_ids):
