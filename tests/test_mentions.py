@@ -154,7 +154,7 @@ def test_distinctive_values(value: str, expected: bool) -> None:
 
 
 GRAMMAR_TURNS = [
-    ("t1", "Our quarterly offsite is always in Barcelona.", 0),
+    ("t1", "The quarterly offsite is always in Barcelona.", 0),
     ("t2", "Barcelona offsite next month, bring a rain jacket.", 10),
     ("t3", "The offsite is three days: planning, hacking and fun.", 15),
     ("t4", "My sister's wedding is in Barcelona in May.", 18),  # names the value, not the thing

@@ -108,12 +108,9 @@ FORMS = [
     ),
     ("The standup time moved to 10am.", ("standup time", "is", "10am")),
     ("The price went up to $12.", ("price", "is", "$12")),
-    ("I switched my editor to Neovim.", ("editor", "is", "Neovim")),
-    # the owner's possessives key like "the"; a plural head like its singular
-    ("Our design system is called Bedrock.", ("design system", "name", "Bedrock")),
-    ("My editor is VS Code.", ("editor", "is", "VS Code")),
+    # a plural head keys like its singular
     ("Quarterly offsites are in Lisbon from now on.", ("quarterly offsite", "is in", "Lisbon")),
-    ("Our quarterly offsite is always in Barcelona.", ("quarterly offsite", "is in", "Barcelona")),
+    ("The quarterly offsite is always in Barcelona.", ("quarterly offsite", "is in", "Barcelona")),
     (
         "The customer wiki now lives in Notion, so update your bookmarks.",
         ("customer wiki", "location", "Notion"),
@@ -204,7 +201,11 @@ NEGATIVES = [
     "We moved the team to Berlin.",  # what relation "the team" changes is not said
     "We moved to Linear and archived the old board.",  # no object: what moved?
     "We renamed the service to port 9090.",
-    "His editor is Emacs.",  # someone else's possessive
+    # possessives are the speaker's: two people's "my dog" in one conversation are two dogs
+    "His editor is Emacs.",
+    "Our design system is called Bedrock.",
+    "My editor is VS Code.",
+    "I switched my editor to Neovim.",
     "Everyone's handles were renamed to first initial + surname.",
     "The cap is 500 when traffic spikes.",  # a condition, not a clause of its own
     "The port is 8000, and the port is 8080.",  # two values, one key

@@ -71,9 +71,6 @@ _KIN = _lexicon(
     aunt niece nephew grandma grandpa grandmother grandfather friend colleague boss manager
     neighbour neighbor"""
 )
-# The memory owner's possessives: "my"/"our" key like "the" ("your", "his", "their" name
-# someone else).
-_OWNER_DETERMINERS = frozenset({"my", "our"})
 # Words that make a statement not a plain assertion of one current value.
 _REFUSE_WORDS = _lexicon(
     """not never no none neither nor without cannot isn't aren't wasn't weren't doesn't don't
@@ -345,13 +342,6 @@ def _clean_subject(subject: _Sentence) -> str | None:
         return None
     words = [w.lower() for w in re.findall(r"\S+", mask)]
     plain = [w.strip(".,;:!?'") for w in words]
-    if len(plain) > 1 and plain[0] in _OWNER_DETERMINERS:
-        # "Our design system" and "the design system" are one thing in one memory: the
-        # namespace is whose memory it is.
-        first = re.match(r"\S+\s+", mask)
-        assert first is not None
-        text, mask = text[first.end() :], mask[first.end() :]
-        words, plain = words[1:], plain[1:]
     while len(plain) > 1 and plain[-1] in _FILLER_ADVERBS:  # "the customer wiki now lives in"
         cut = text.rstrip()
         text, mask = cut[: cut.rfind(" ")].rstrip(), mask[: cut.rfind(" ")].rstrip()
@@ -362,10 +352,15 @@ def _clean_subject(subject: _Sentence) -> str | None:
         assert first is not None
         text, mask = text[first.end() :], mask[first.end() :]
         words, plain = words[1:], plain[1:]
-    if len(plain) == 2 and plain[0] in _KIN and text.split()[-1][:1].isupper():
-        # "my brother Tomas": the name is the subject
+    if (
+        len(plain) in (2, 3)
+        and plain[-2] in _KIN
+        and (len(plain) == 2 or plain[0] in {"my", "our"})
+        and text.split()[-1][:1].isupper()
+    ):
+        # "my brother Tomas": the name is the subject (whoever says "my")
         text, mask = text.split()[-1], mask.split()[-1]
-        words, plain = words[1:], plain[1:]
+        words, plain = words[-1:], plain[-1:]
     if len(words) > 10 or plain[-1] in _DANGLING:
         return None
     if plain[0] in _PRONOUNS or plain[0].removesuffix("'s") in _PRONOUNS:
