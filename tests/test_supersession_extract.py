@@ -117,6 +117,7 @@ FORMS = [
     ),
     ("My brother Tomas lives in Porto.", ("tomas", "location", "Porto")),
     ("New rent is $1,525, same due date.", ("rent", "is", "$1,525")),
+    ("Owner: Ann", ("owner", "is", "Ann")),  # an attribute, not a speaker
     ("New Relic agent: v2.4", ("new relic agent", "is", "v2.4")),  # "New Relic" is a name
     ("Max's piano teacher is Mrs. Hargreave.", ("max", "piano teacher", "Mrs. Hargreave")),
     ("bumped the CI runners to Node 22 today, builds are faster.", ("ci runner", "is", "Node 22")),
@@ -212,6 +213,10 @@ NEGATIVES = [
     "The offices are Berlin, Paris and Rome.",  # a list, not a clause after the comma
     "Figma: we upgraded the org to Enterprise.",  # a clause is not a value
     "We cut over to db-pg16-a.internal last night.",  # "over" is a particle, not a subject
+    # a chat transcript's speaker is not a key
+    "Lucy: Yes.",
+    "Daniel: Ha, my sister was the same at thirty.",
+    "Yuki: Mostly, but we moved the sink under the window.",
 ]
 
 

@@ -16,7 +16,9 @@ Three kinds of source, one schema (``Instance``):
   changes, pronoun and plural subjects, paraphrased predicates, restatements in other
   contexts); rules may be chosen on it, as on ``dev``. ``dev3`` (static set only, 120
   instances in six trap families) likewise, written to be hard for value alignment and for
-  contradiction detection (brief and validator in ``data/dev3/``).
+  contradiction detection (brief and validator in ``data/dev3/``). ``devconv`` (static set
+  only): 24 two-person chat transcripts ("Maya: ..."), written the same way, where both people
+  have the same kinds of things (a development stand-in for LoCoMo, which stays held out).
 - ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
   of them revised to change one real answer span into another real answer of the same page
   and question type, among still-true paragraphs of the same page and of other pages.

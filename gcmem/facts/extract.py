@@ -699,11 +699,20 @@ def _finish(
     return _fact(subject, _with_qualifiers(relation, quals), value)
 
 
+def _speaker_label(key: str) -> bool:
+    """A chat transcript's "Lucy: Yes.": a capitalised name that is no attribute, in front of
+    a colon, is who speaks, not a key ("Owner: Ann", "Host: db-1" are keys)."""
+    word = key.strip()
+    return bool(re.fullmatch(r"[A-Z][a-z]+", word)) and not _attribute_like(word)
+
+
 def _try_form(form: _Form, s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
     """Every top-level placement of the form's verb phrase; one reading or none."""
     readings: dict[tuple[str, str], Fact] = {}
     for m in form.verb.finditer(s.mask):
         if m.start() == 0 and form.name not in {"colon", "assign"}:
+            continue
+        if form.name == "colon" and _speaker_label(s.text[: m.start()]):
             continue
         relation = form.relation(m)
         fact = _finish(form, relation, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers)
@@ -911,7 +920,7 @@ def _extract_sentence(sentence: str) -> list[Fact]:
     for start, end in _clause_spans(s.mask):
         clause = s.cut(start, end).strip()
         clause = clause.cut(len(clause.text) - len(_CLAUSE_LEAD.sub("", clause.text, count=1)))
-        for fact in _try_clause(clause, lead if start == 0 else ()):
+        for fact in _try_clause(clause, lead if start == 0 else (), part=True):
             if readings.setdefault((fact.subject, fact.relation), fact) != fact:
                 return []  # two values for one key in one sentence: no guess
     if readings:
@@ -925,11 +934,13 @@ def _extract_sentence(sentence: str) -> list[Fact]:
         if any(w.isalpha() and w.islower() for w in s.text[m.end() :].split()[:3]) and not (
             set(tail) & _CONJUNCTIONS
         ):
-            return _try_clause(s.cut(0, m.start()), lead)
+            return _try_clause(s.cut(0, m.start()), lead, part=True)
     return []
 
 
-def _try_clause(s: _Sentence, lead: Sequence[str]) -> list[Fact]:
+def _try_clause(s: _Sentence, lead: Sequence[str], *, part: bool = False) -> list[Fact]:
+    """The forms on one clause. A ``part`` of a sentence is never a ``label: value`` line:
+    "Daniel: Ha, my sister was the same" is a speaker and a remark, not (daniel, is, Ha)."""
     found = _try_we(s, lead) or _try_change(s, lead)
     if found:
         return found
@@ -937,6 +948,8 @@ def _try_clause(s: _Sentence, lead: Sequence[str]) -> list[Fact]:
     if words and words[0] in {"we", "i", "they", "you"}:
         return []
     for form in FORMS:
+        if part and form.name == "colon":
+            continue
         found = _try_form(form, s, lead)
         if found:
             return found
