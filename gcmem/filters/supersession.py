@@ -238,16 +238,16 @@ class SupersessionStage:
             keys[chunk.id].add((unit, key))
             stated[(chunk.id, unit)][key.key_id] = key
 
+        # the extractor's keys per chunk, and per unit their ids
+        found: dict[str, tuple[tuple[int, UnitKey], ...]] = {}
         grammar: dict[str, dict[int, set[str]]] = {}
-        grammar_values: dict[str, list[tuple[int, str, str, str]]] = {}
         if self.grammar and self.facts is None:
             for cid, us in units.items():
+                found[cid] = _grammar_keys(involved[cid].text, len(us))
                 per_unit: dict[int, set[str]] = defaultdict(set)
-                found_keys = _grammar_keys(involved[cid].text, len(us))
-                for unit, key in found_keys:
+                for unit, key in found[cid]:
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
-                grammar_values[cid] = [(u, k.subject, k.relation, k.object) for u, k in found_keys]
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         if self.reworded:
             align_turn_revisions(alignments, units)
@@ -267,8 +267,12 @@ class SupersessionStage:
                 state(newer, f.new_unit, f.frame, f.new_value)
                 superseded.add((older.id, f.old_unit))
         if self.mentions:
+            values = {
+                cid: [(u, k.subject, k.relation, k.object) for u, k in keys_]
+                for cid, keys_ in found.items()
+            }
             changes = ValueChange.from_frames(alignments, units) + ValueChange.from_keys(
-                pairs, grammar_values, units
+                pairs, values, units
             )
             settled = {(o.id, u) for o, _, al in alignments for u, _ in al.restated}
             settled |= {(n.id, u) for _, n, al in alignments for _, u in al.restated}
@@ -285,11 +289,9 @@ class SupersessionStage:
         for cid, cu in known.items():
             for n, olds in cu.restates.items():
                 back[(cid, n)] |= olds
-        restates: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         for older, newer, al in alignments:
             for o, n in al.restated:
                 back[(newer.id, n)].add((older.id, o))
-                restates[newer.id].append((n, older.id, o))
         # an old value a frame closes is closed in every older identical statement too: the
         # restatement stated the value the older line states (the older line's own excerpt
         # may not align with the newer one: other lines of its window changed in between)
@@ -298,11 +300,13 @@ class SupersessionStage:
         ):
             for key in list(stated.get(origin, {}).values()):
                 state(involved[cid], unit, key.relation, key.object, key.subject)
+        restates: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         for older, newer, al in alignments:
             for o, n in al.restated:
                 restated[older.id].append(
                     (o, Restatement(newer.id, newer.turn_id, to_micros(newer.ts)))
                 )
+                restates[newer.id].append((n, older.id, o))
                 for key in list(stated.get((older.id, o), {}).values()):
                     state(newer, n, key.relation, key.object, key.subject)
         write_ids = set(keys) | set(restated) | set(restates)
@@ -310,7 +314,7 @@ class SupersessionStage:
         for cid in sorted(write_ids):
             cu_units = units[cid]
             grammar_keys = (
-                list(_grammar_keys(involved[cid].text, len(cu_units)))
+                list(found.get(cid) or _grammar_keys(involved[cid].text, len(cu_units)))
                 if self.grammar and self.facts is None
                 else []
             )
