@@ -19,6 +19,12 @@ Three kinds of source, one schema (``Instance``):
   contradiction detection (brief and validator in ``data/dev3/``). ``devconv`` (static set
   only): 24 two-person chat transcripts ("Maya: ..."), written the same way, where both people
   have the same kinds of things (a development stand-in for LoCoMo, which stays held out).
+  ``dev5`` (development) and ``test5`` (held out) were written at the same time by two more
+  helpers from ``dev2``'s brief (``dev5``'s asking, in addition, for still-true statements
+  about the same entity phrased like the changed one, and for still-true pairs one word
+  apart); they share no turn text. ``dev6`` (static set only, 120 instances in ``dev3``'s six
+  families) asks for look-alike still-true notes: ``label: value`` lines, speaker-labelled chat
+  lines, "my" / "our" statements of different people, values added without "also".
 - ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
   of them revised to change one real answer span into another real answer of the same page
   and question type, among still-true paragraphs of the same page and of other pages.

@@ -377,8 +377,8 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev or dev2 (for development), test, test2, test3 or test4 (held out; dev2 and "
-        "test2-test4 for written sets only).",
+        help="dev, dev2, dev3, dev5, devconv (for development); test, test2 ... test5 (held "
+        "out); all but dev and test for written sets only.",
     ),
     condition: list[str] = typer.Option(
         [], help="Extra condition NAME='{json settings overrides}' (repeatable)."
