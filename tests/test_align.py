@@ -45,10 +45,48 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
         # the slot inside the subject: parallel keys with the same value
         ("The port for staging is 8080.", "The port for production is 8080."),
         ("Alice leads the search team.", "Bob leads the search team."),
+        # a label in front of a colon is what the rest is about
+        (
+            "eu-logs bucket: lifecycle deletes objects after 30 days.",
+            "us-logs bucket: lifecycle deletes objects after 90 days.",
+        ),
+        (
+            "backend repo: Node 18 via .nvmrc, don't bump it yet.",
+            "frontend repo: Node 20 via .nvmrc, bump it whenever.",
+        ),
+        ("Maya: bedtime is 9:30 for the twins.", "Jordan: bedtime is 8:00 for the twins."),
     ],
 )
 def test_parallel_keys_are_not_one_key(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_a_label_of_the_message_kind_is_not_a_subject() -> None:
+    assert frames(
+        "Reminder: the standup is at 9:30 in the big room.",
+        "Update: the standup is at 10:15 in the big room.",
+    ) == [("standup is at _ in big room", "9:30", "10:15")]
+    assert frames(
+        "eu-logs bucket: lifecycle deletes objects after 30 days.",
+        "eu-logs bucket: lifecycle deletes objects after 90 days.",
+    ) == [("eu-logs bucket : lifecycle deletes objects after _ days", "30", "90")]
+
+
+def test_a_clause_before_a_colon_is_not_a_label() -> None:
+    assert frames(
+        "My rent is €1,180 a month, including heating.",
+        "The landlord raised it: my rent is €1,450 a month now, heating still included.",
+    ) == [("my rent is _ month", "€1,180", "€1,450")]
+
+
+def test_an_added_value_does_not_supersede() -> None:
+    assert (
+        frames(
+            "Caching is enabled on GET /catalog, 5-minute TTL at the CDN.",
+            "Caching is enabled on GET /images too, 24-hour TTL.",
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize(

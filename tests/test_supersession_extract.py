@@ -138,7 +138,45 @@ FORMS = [
         "The ML service targets Python 3.9 because of the TensorFlow pin.",
         ("ml service", "targets python", "3.9"),
     ),
+    # a hedge in a reason or purpose clause does not hedge the statement it explains
+    (
+        "We moved standup to 10:15 so the Lisbon folks can actually join.",
+        ("standup", "is", "10:15"),
+    ),
+    (
+        "The standup is at 9:30 because the Lisbon team can't join earlier.",
+        ("standup", "is at", "9:30"),
+    ),
+    (
+        "FYI the API gateway's request timeout is 30 seconds, so long exports will get cut off.",
+        ("api gateway", "request timeout", "30 seconds"),
+    ),
+    # "about" before anything but a quantity is a preposition; a tail may open on a contraction
+    (
+        "The team lead for Payments is Marisol Ortega, talk to her about the PSP migration.",
+        ("payments", "team lead", "Marisol Ortega"),
+    ),
+    (
+        "Priya works at Stripe, she's on one of the infra teams there.",
+        ("priya", "works at", "Stripe"),
+    ),
+    # the speaker's possessive: one memory is one person's or one team's
+    ("Our design system is called Bedrock.", ("design system", "name", "Bedrock")),
+    ("My editor is VS Code.", ("editor", "is", "VS Code")),
+    ("Our quarterly offsite is always in Barcelona.", ("quarterly offsite", "is in", "Barcelona")),
+    # ... and in a transcript, the labelled speaker's
+    ("Maya: My favourite colour is green.", ("maya", "favourite colour", "green")),
+    ("Jordan: Our wifi password is pinecone42.", ("jordan", "wifi password", "pinecone42")),
+    ("Maya: Long story.\nMy favourite colour is green.", ("maya", "favourite colour", "green")),
 ]
+
+
+def test_two_speakers_possessives_are_two_keys() -> None:
+    transcript = "Maya: Our wifi password is pinecone42.\nJordan: Our wifi password is larch77."
+    assert sorted((f.subject, f.relation, f.object) for f in extract_triples(transcript)) == [
+        ("jordan", "wifi password", "larch77"),
+        ("maya", "wifi password", "pinecone42"),
+    ]
 
 
 @pytest.mark.parametrize(("text", "expected"), FORMS, ids=[t for t, _ in FORMS])
@@ -202,13 +240,19 @@ NEGATIVES = [
     "We moved the team to Berlin.",  # what relation "the team" changes is not said
     "We moved to Linear and archived the old board.",  # no object: what moved?
     "We renamed the service to port 9090.",
-    # possessives are the speaker's: two people's "my dog" in one conversation are two dogs
+    # a third person's possessive names nobody the sentence says
     "His editor is Emacs.",
-    "Our design system is called Bedrock.",
-    "My editor is VS Code.",
     "I switched my editor to Neovim.",
+    # a transcript line after a remark: whose "my" it is stays with the line, not a key
+    "Jordan: Ha. My dog is a husky.",
     "Everyone's handles were renamed to first initial + surname.",
     "The cap is 500 when traffic spikes.",  # a condition, not a clause of its own
+    # hedged statements, a reason clause or not
+    "The standup might be at 9:30 because of Lisbon.",
+    "We dropped TensorFlow, so the ML service might target Python 3.12.",
+    "The pool has about 5 lanes.",
+    "Standup is around 9:30.",
+    "The rate limit is about a thousand requests per minute.",
     "The port is 8000, and the port is 8080.",  # two values, one key
     "The offices are Berlin, Paris and Rome.",  # a list, not a clause after the comma
     "Figma: we upgraded the org to Enterprise.",  # a clause is not a value

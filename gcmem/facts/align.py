@@ -146,6 +146,17 @@ _TRAIL_PHRASES = (
 )
 _KEY_OPERATORS = frozenset({"=", ":", ":="})
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
+# Additive words: the newer statement adds a value beside the old one (multi-valued).
+_ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "adding", "besides"})
+MAX_LABEL_WORDS = 4
+_LABEL_PRONOUNS = _words("i we you he she it they this that these those there")
+# Labels in front of a colon that say what kind of message it is, not what it is about.
+_DISCOURSE_LABELS = frozenset(
+    {
+        *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
+        *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
+    }
+)
 _HARD_PUNCT = frozenset({";", ":", "—", "–"})
 _QUOTES = frozenset("\"'`“”‘’«»")
 _OPEN = "([{"
@@ -560,6 +571,8 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     value is not part of it)."""
     if old.context != new.context or not (_eligible(old) and _eligible(new)):
         return None
+    if not (old.line and new.line) and any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)):
+        return None  # "also", "too", "another": a value added beside the old one
     best = _align_runs(old, old.tokens, new, new.tokens)
     oc, nc = _clauses(old), _clauses(new)
     for i in range(len(oc)):
@@ -569,11 +582,40 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                 last = k + (j - i)
                 if last >= len(nc):
                     break
+                if topic(old, a[0].start) != topic(new, new.tokens[nc[k][0]].start):
+                    continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
                 b = new.tokens[nc[k][0] : nc[last][1]]
                 found = _align_runs(old, a, new, b)
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
     return best
+
+
+def topic(unit: Unit, start: int) -> tuple[str, ...]:
+    """What the labels in front of the clause at character ``start`` say it is about: the
+    clauses before it that end in a colon ("backend repo:", "Maya:"), but for labels of the
+    message's kind ("Update:"). Two clauses aligned under different topics are two subjects'."""
+    out: list[str] = []
+    for lo, hi in _clauses(unit):
+        toks = unit.tokens[lo:hi]
+        if not toks or toks[-1].end > start:
+            break
+        if toks[-1].norm != ":":
+            continue
+        words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
+        if " ".join(words) in _DISCOURSE_LABELS or not _label(toks[:-1]):
+            continue
+        out.extend(words)
+    return tuple(out)
+
+
+def _label(toks: Sequence[Token]) -> bool:
+    """A name in front of a colon ("eu-logs bucket", "Maya"), not a clause that leads into
+    the next ("The landlord raised it: my rent is ..."): a few words, no verb or pronoun."""
+    words = [t.norm for t in toks if t.norm and not t.punct]
+    if not words or len(words) > MAX_LABEL_WORDS or _narrates_event(toks):
+        return False
+    return not any(w in _COPULAS or w in _AUXILIARIES or w in _LABEL_PRONOUNS for w in words)
 
 
 def frame_rank(found: tuple[str, str, str]) -> tuple[int, int]:

@@ -77,8 +77,15 @@ _REFUSE_WORDS = _lexicon(
     didn't won't wouldn't shouldn't can't couldn't hasn't haven't maybe perhaps probably
     possibly likely unlikely presumably apparently supposedly might may could should would must
     will shall can guess think thinks believe believes assume assumes suppose supposes seems
-    seem seemed unsure uncertain unclear roughly approximately around about ish if unless
-    whether"""
+    seem seemed unsure uncertain unclear roughly approximately ish if unless whether"""
+)
+# "about" / "around" hedge a quantity ("about 5 pods", "around 9:30"); before anything else
+# they are prepositions ("talk to her about the migration", "around the corner").
+_APPROXIMATE = re.compile(
+    r"\b(?:about|around)\s+(?:[$€£])?(?:\d|(?:a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|dozen|half|noon|"
+    r"midnight)\b)",
+    re.IGNORECASE,
 )
 _CONDITIONAL_LEADS = _lexicon(
     """if when whenever unless whether once suppose supposing assuming after before until since
@@ -355,17 +362,17 @@ def _clean_subject(subject: _Sentence) -> str | None:
     if (
         len(plain) in (2, 3)
         and plain[-2] in _KIN
-        and (len(plain) == 2 or plain[0] in {"my", "our"})
+        and (len(plain) == 2 or plain[0] in {"my", "our", "the"} or plain[0].endswith("'s"))
         and text.split()[-1][:1].isupper()
     ):
-        # "my brother Tomas": the name is the subject (whoever says "my")
+        # "my brother Tomas", "Maya's sister Ines": the name is the subject
         text, mask = text.split()[-1], mask.split()[-1]
         words, plain = words[-1:], plain[-1:]
     if len(words) > 10 or plain[-1] in _DANGLING:
         return None
     if plain[0] in _PRONOUNS or plain[0].removesuffix("'s") in _PRONOUNS:
         return None
-    if any(w in _REFUSE_WORDS for w in _words(s)):
+    if _hedged(s):
         return None
     # A verb in the subject is only allowed inside a relative clause ("the function that is
     # called on startup"); otherwise the verb split is in the wrong place.
@@ -699,6 +706,31 @@ def _finish(
     return _fact(subject, _with_qualifiers(relation, quals), value)
 
 
+# A sentence that opens on the speaker's possessive, after an optional chat speaker label.
+_POSSESSIVE_LEAD = re.compile(r"^(?:(?P<speaker>[A-Z][a-z]+):\s+)?(?:my|our)\s+(?=[a-z0-9])", re.I)
+
+
+def _possessive_subject(text: str, speaker: str | None) -> str:
+    """ "My X" / "Our X" as a subject: the thing of whoever speaks. A memory namespace is one
+    person's (or one team's), so "our design system" is the design system; in a transcript
+    whose lines name their speaker ("Maya: ...", ``speaker`` for the sentences after the
+    label), "My dog is ..." is Maya's dog, never Jordan's."""
+    m = _POSSESSIVE_LEAD.match(text)
+    if m is None:
+        return text
+    label = m.group("speaker")
+    if label is not None and not _speaker_label(label):
+        return text  # "Owner: my team": a key, not a speaker
+    owner = label or speaker
+    return (f"{owner}'s " if owner else "The ") + text[m.end() :]
+
+
+def _line_speaker(line: str) -> str | None:
+    """The speaker a transcript line names first ("Maya: ..."), if any."""
+    m = re.match(r"(?P<name>[A-Z][a-z]+):\s", line)
+    return m.group("name") if m is not None and _speaker_label(m.group("name")) else None
+
+
 def _speaker_label(key: str) -> bool:
     """A chat transcript's "Lucy: Yes.": a capitalised name that is no attribute, in front of
     a colon, is who speaks, not a key ("Owner: Ann", "Host: db-1" are keys)."""
@@ -883,7 +915,7 @@ _LEAD_QUALIFIER = re.compile(
 MAX_STATEMENT_CHARS = 400
 
 
-def _extract_sentence(sentence: str) -> list[Fact]:
+def _extract_sentence(sentence: str, speaker: str | None = None) -> list[Fact]:
     text = _BULLET.sub("", sentence.strip())
     if not text or text.endswith("?") or len(text) > MAX_STATEMENT_CHARS:
         return []
@@ -897,6 +929,7 @@ def _extract_sentence(sentence: str) -> list[Fact]:
         previous = text
         text = _DISCOURSE_LEAD.sub("", text, count=1).strip()
     text = _COPULA_ADVERB.sub(r"\g<verb> ", _RECENCY_TAIL.sub("", text))
+    text = _possessive_subject(text, speaker)
     s = _Sentence.of(text)
     specs = _try_specs(s)
     if specs is not None:
@@ -909,17 +942,26 @@ def _extract_sentence(sentence: str) -> list[Fact]:
     words = _words(s)
     if words and words[0] in _CONDITIONAL_LEADS:
         return []
-    if any(w in _REFUSE_WORDS for w in words):
-        return []
+    whole = s
+    if _hedged(s):
+        # "We moved standup to 10:15 so the Lisbon folks can join": a hedge in a reason or
+        # purpose clause says why, it does not hedge the statement before it (and a hedged
+        # clause states nothing)
+        reason = _REASON_CLAUSE.search(s.mask)
+        if reason is None or reason.start() == 0 or _hedged(s.cut(0, reason.start())):
+            return []
+        s = s.cut(0, reason.start())
     found = _try_clause(s, lead)
     if found:
         return found
     # "X is Y, so Z ...", "We dropped A, so the service targets B": each independent clause
     # is a statement of its own (the refusals above still read the whole sentence).
     readings: dict[tuple[str, str], Fact] = {}
-    for start, end in _clause_spans(s.mask):
-        clause = s.cut(start, end).strip()
+    for start, end in _clause_spans(whole.mask):
+        clause = whole.cut(start, end).strip()
         clause = clause.cut(len(clause.text) - len(_CLAUSE_LEAD.sub("", clause.text, count=1)))
+        if _hedged(clause):
+            continue
         for fact in _try_clause(clause, lead if start == 0 else (), part=True):
             if readings.setdefault((fact.subject, fact.relation), fact) != fact:
                 return []  # two values for one key in one sentence: no guess
@@ -928,7 +970,7 @@ def _extract_sentence(sentence: str) -> list[Fact]:
     # "The analytics bucket is acme-raw-events, dump the nightly exports in there": a comma
     # before a phrase of three or more words with a lower-case word ends the statement (a
     # list goes on with values and conjunctions: "Berlin, Paris and Rome").
-    m = re.search(r",\s+(?=[A-Za-z]+\s+\S+\s+\S+)", s.mask)
+    m = re.search(r",\s+(?=[A-Za-z][\w'’]*\s+\S+\s+\S+)", s.mask)
     if m is not None and m.start() > 0:
         tail = [w.lower() for w in s.mask[m.end() :].split()[:3]]
         if any(w.isalpha() and w.islower() for w in s.text[m.end() :].split()[:3]) and not (
@@ -936,6 +978,21 @@ def _extract_sentence(sentence: str) -> list[Fact]:
         ):
             return _try_clause(s.cut(0, m.start()), lead, part=True)
     return []
+
+
+# Where a reason, purpose or result clause starts: "because ...", "so (that) <subject> ...",
+# ", so ...".
+_REASON_CLAUSE = re.compile(
+    r",\s+(?=so\s)|,?\s+(?=(?:because|so\s+that|so\s+(?:the|our|my|we|i|it|they|you|he|she|"
+    r"everyone)\s))",
+    re.IGNORECASE,
+)
+
+
+def _hedged(s: _Sentence) -> bool:
+    """A negation, modal, hedge or condition anywhere in ``s`` (an approximating "about" /
+    "around" only before a quantity)."""
+    return any(w in _REFUSE_WORDS for w in _words(s)) or _APPROXIMATE.search(s.mask) is not None
 
 
 def _try_clause(s: _Sentence, lead: Sequence[str], *, part: bool = False) -> list[Fact]:
@@ -1067,9 +1124,11 @@ def unit_facts(text: str) -> list[tuple[int, Fact]]:
     """
     units = split_units(text)
     out: list[tuple[int, Fact]] = []
+    speaker: str | None = None  # of a transcript: the last line's label
     for i, ((raw, _line), where) in enumerate(zip(units, describe(units), strict=True)):
+        speaker = _line_speaker(raw.strip()) or speaker
         if where is None:
-            facts: list[Fact | None] = list(_extract_sentence(raw.strip()))
+            facts: list[Fact | None] = list(_extract_sentence(raw.strip(), speaker))
         elif not where.content:
             continue
         else:

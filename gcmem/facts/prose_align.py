@@ -43,6 +43,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from gcmem.facts.align import (
+    _ADDITIVE,
     _FUNCTION_WORDS,
     _MODALS,
     _NEGATIONS,
@@ -63,6 +64,7 @@ from gcmem.facts.align import (
     _words,
     align_units,
     frame_rank,
+    topic,
 )
 from gcmem.models import Chunk
 
@@ -84,8 +86,6 @@ STRICT_ANCHOR_WORDS = 8
 STRICT_REVISION_FRAME = 6
 MIN_PROSE_LINE_WORDS = 6  # a line with this many words after its label reads as a sentence
 _INTERIOR_ADVERBS = frozenset({"now", "currently", "still", "nowadays"})
-# Additive words: the newer statement adds a value beside the old one (multi-valued).
-_ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "adding", "besides"})
 # Words that do not tell two subjects apart: function words, scope prepositions, the copula's
 # clitics and plain connectives. Pronouns and determiners like "my" / "your" do count.
 _NEUTRAL = (
@@ -238,6 +238,8 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             # equal outer words and frames leave only the two values to differ
             if (bx - by).total() > MAX_SPAN or (by - bx).total() > MAX_SPAN:
                 continue
+            if x and y and topic(old, x[0].start) != topic(new, y[0].start):
+                continue  # under two labels: "backend repo: Node 18" / "frontend repo: ..."
             found = _local_runs(old, x, new, y)
             # the longest frame; at equal frames the shortest values (a clause, not the
             # sentence with its trailing narration)
