@@ -12,6 +12,9 @@ checked to be identical, so the numbers compare filters, not retrieval. Per fami
   ``stale_unflagged``: ... without a surfaced conflict noting that it may be superseded;
   ``stale_unnoted``: ... without any note at all: neither a conflict nor the kept chunk's
   ``stale_sentences`` entry for the stale statement (``context()`` renders both for a reader);
+- ``decision_precision``: of the chain's drops of labelled chunks that were right (a stale
+  value removed) or wrong (a still-true fact, or the only current answer, no longer shown),
+  the right share, overall and per stage (the issue's pair precision, on the decided pairs);
 - ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
 
 Conditions: ``rag`` (no filter), ``v0.1`` (the previous default's κ rule: Φ_T drops on the
@@ -26,7 +29,7 @@ import os
 import tempfile
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +86,8 @@ class Tally:
     unlabelled_dropped: int = 0
     excluded_at_write: int = 0
     conflicts: int = 0
+    # decisions the chain made on labelled chunks, by stage: (right, wrong)
+    decisions: dict[str, list[int]] = field(default_factory=dict)
     filter_ms: list[float] = field(default_factory=list)
     drops: list[dict[str, Any]] = field(default_factory=list)
 
@@ -103,10 +108,23 @@ class Tally:
             "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
             "stale_unnoted": rate(self.stale_unnoted, self.with_stale),
             "conflicts_surfaced": self.conflicts,
+            "decision_precision": precision(self.decisions.values()),
+            "decisions_by_stage": {
+                stage: {"right": r, "wrong": w, "precision": precision([(r, w)])}
+                for stage, (r, w) in sorted(self.decisions.items())
+            },
             "unlabelled_dropped": self.unlabelled_dropped,
             "excluded_at_write": self.excluded_at_write,
             "filter_ms_p50": round(float(np.median(self.filter_ms)), 2) if self.filter_ms else None,
         }
+
+
+def precision(counts: Iterable[Sequence[int]]) -> float | None:
+    """right / (right + wrong) over (right, wrong) counts; None without decisions."""
+    right = wrong = 0
+    for r, w in counts:
+        right, wrong = right + r, wrong + w
+    return round(right / (right + wrong), 4) if right + wrong else None
 
 
 def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) -> None:
@@ -167,9 +185,21 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
         kind = label.get(tid)
         if kind == "still" or (kind == "stale" and not bearing(text, "stale")):
             tally.still_true_candidates += 1
+    kept_answer = any(x in answer_texts for _, x in kept)
     for tid, text, decision in dropped:
         kind = label.get(tid)
         harmful = kind == "still" or (kind == "stale" and not bearing(text, "stale"))
+        # a decision is right when it removed a stale value, wrong when it removed something
+        # true that the context no longer shows (a still-true fact, the only current answer)
+        right = kind == "stale" and bearing(text, "stale")
+        wrong = (harmful and text not in kept_texts) or (
+            kind == "current" and text in answer_texts and not kept_answer
+        )
+        if right or wrong:
+            at_write = "(at write time)" in decision.reason
+            stage = decision.stage + (" (write time)" if at_write else "")
+            counts = tally.decisions.setdefault(stage, [0, 0])
+            counts[0 if right else 1] += 1
         if harmful and text not in kept_texts:
             tally.still_true_dropped += 1
             tally.drops.append(
@@ -305,8 +335,9 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
             f"## {set_name}",
             "",
             "| family | condition | queries | still-true dropped | drop rate | current lost "
-            "| current present | stale exposure | stale unflagged | stale unnoted |",
-            "|---|---|---|---|---|---|---|---|---|---|",
+            "| current present | stale exposure | stale unflagged | stale unnoted "
+            "| decision precision |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         conds = [c for c in per_cond if not c.startswith("_")]
         families = sorted({f for c in conds for f in per_cond[c]}, key=lambda f: (f == "all", f))
@@ -320,10 +351,18 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
                     f"{r['still_true_candidates']} | {_fmt(r['still_true_drop_rate'])} | "
                     f"{r['current_lost']} | {_fmt(r['current_present'])} | "
                     f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} | "
-                    f"{_fmt(r.get('stale_unnoted'))} |"
+                    f"{_fmt(r.get('stale_unnoted'))} | {_decided(r)} |"
                 )
         lines.append("")
     (out / f"{tag}.md").write_text("\n".join(lines))
+
+
+def _decided(r: Mapping[str, Any]) -> str:
+    """Decision precision with its counts: ``0.950 (19/20)``."""
+    stages = r.get("decisions_by_stage") or {}
+    right = sum(v["right"] for v in stages.values())
+    total = right + sum(v["wrong"] for v in stages.values())
+    return f"{_fmt(r.get('decision_precision'))} ({right}/{total})" if total else "-"
 
 
 def _fmt(x: float | None) -> str:
@@ -374,5 +413,6 @@ def cli(
                 f"{set_name:16s} {cond:10s} still-true dropped {a['still_true_dropped']}/"
                 f"{a['still_true_candidates']}  current lost {a['current_lost']}  "
                 f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])} "
-                f"(unflagged {_fmt(a['stale_unflagged'])}, unnoted {_fmt(a['stale_unnoted'])})"
+                f"(unflagged {_fmt(a['stale_unflagged'])}, unnoted {_fmt(a['stale_unnoted'])})  "
+                f"decisions {_decided(a)}"
             )

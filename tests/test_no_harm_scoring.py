@@ -1,0 +1,77 @@
+"""How ``bench no-harm`` judges one query's outcome: decision precision counts a removed stale
+value as right and a removed still-true fact or lost current answer as wrong, per stage."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bench.heldout.data import HeldoutTurn, Instance
+from bench.heldout.run import Tally, score
+from gcmem.models import Chunk, Decision, RetrievalResult, ScoredChunk, Turn
+
+T0 = datetime(2025, 3, 1, tzinfo=UTC)
+NS = "ns"
+TEXTS = {
+    "t1": "The API gateway listens on port 8080.",  # stale
+    "t2": "The API gateway's owner is the platform team.",  # still true
+    "t3": "The API gateway listens on port 9090 now.",  # current
+}
+
+
+def _instance() -> Instance:
+    return Instance(
+        id="i1",
+        family="keyed_prose",
+        turns=[
+            HeldoutTurn(id=t, ts=T0 + timedelta(days=i), text=x)
+            for i, (t, x) in enumerate(TEXTS.items())
+        ],
+        query="Which port does the API gateway listen on?",
+        current_turns=["t3"],
+        stale_turns=["t1"],
+        still_true_turns=["t2"],
+        current_value="9090",
+        stale_values=["8080"],
+    )
+
+
+def _scored(tid: str) -> ScoredChunk:
+    turn = Turn(id=f"{NS}-{tid}", namespace=NS, text=TEXTS[tid], ts=T0)
+    return ScoredChunk(chunk=Chunk.from_turn(turn, 0, TEXTS[tid]), score=0.5)
+
+
+def _result(kept: list[str], dropped: dict[str, str]) -> RetrievalResult:
+    return RetrievalResult(
+        query="q",
+        namespace=NS,
+        k=10,
+        candidates=len(kept) + len(dropped),
+        as_of=T0 + timedelta(days=10),
+        kept=[_scored(t) for t in kept],
+        dropped=[Decision(chunk=_scored(t), stage=s, reason="r") for t, s in dropped.items()],
+    )
+
+
+def test_a_removed_stale_value_is_a_right_decision() -> None:
+    tally = Tally()
+    score(_instance(), _result(["t2", "t3"], {"t1": "supersession"}), tally, NS)
+    summary = tally.summary()
+    assert summary["decision_precision"] == 1.0
+    assert summary["decisions_by_stage"] == {
+        "supersession": {"right": 1, "wrong": 0, "precision": 1.0}
+    }
+    assert summary["stale_exposure"] == 0.0 and summary["still_true_dropped"] == 0
+
+
+def test_a_removed_still_true_fact_and_a_lost_answer_are_wrong_decisions() -> None:
+    tally = Tally()
+    score(_instance(), _result(["t1"], {"t2": "dominance", "t3": "dominance"}), tally, NS)
+    summary = tally.summary()
+    assert summary["decisions_by_stage"]["dominance"] == {"right": 0, "wrong": 2, "precision": 0.0}
+    assert summary["current_lost"] == 1 and summary["still_true_dropped"] == 1
+
+
+def test_no_decision_has_no_precision() -> None:
+    tally = Tally()
+    score(_instance(), _result(["t1", "t2", "t3"], {}), tally, NS)
+    assert tally.summary()["decision_precision"] is None
