@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
-from gcmem.facts.lines import describe
+from gcmem.facts.lines import describe, is_code_path
 
 __all__ = [
     "FRAME_SUBJECT",
@@ -282,6 +282,7 @@ class Unit:
     path: str | None = None  # the file of a file excerpt (its first context entry)
     keyed: bool = True  # False: a file line whose own key names nothing (see facts.lines)
     gap: bool = False  # blank lines of its file excerpt stand right before it
+    indent: int = 0  # a file line's indentation (columns of leading whitespace)
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -322,8 +323,10 @@ def _units_of(text: str) -> tuple[Unit, ...]:
         content = True
         path = None
         keyed = True
+        indent = 0
         if where is not None:
             context, content, path, keyed = where.scope, where.content, where.path, where.keyed
+            indent = where.indent
         elif stripped.endswith(":") and len(stripped.split()) <= 8:
             content = False
         # a file's lines compare exactly (case included): they are copies of the same file
@@ -340,6 +343,7 @@ def _units_of(text: str) -> tuple[Unit, ...]:
                 path=path,
                 keyed=keyed,
                 gap=gap and path is not None,
+                indent=indent,
             )
         )
     return tuple(units)
@@ -733,7 +737,11 @@ def excerpt_replacements(
         )
         old_block, new_block = a[i1:i2], b[j1:j2]
         whole = _whole_line_replacement(old_block, new_block, context)
-        pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context)
+        # the only difference between the two excerpts: a definition's whole body is this block
+        body = len(ops) - sum(op[0] == "equal" for op in ops) == 1 and _definition_body(
+            old_block, new_block, context, path
+        )
+        pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
         for o, n, frame in pairs:
             if o.index in framed_old or n.index in framed_new:
                 continue
@@ -858,15 +866,20 @@ def _kept_chars(old: str, new: str) -> int:
 
 
 def _edited_pairs(
-    old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context
+    old: Sequence[Unit | None],
+    new: Sequence[Unit | None],
+    context: Context,
+    body: bool = False,
 ) -> list[tuple[Unit, Unit, str]]:
     """The block's lines each edited in one span into one new line of the block (see
-    ``excerpt_replacements``)."""
-    if context.before and context.after:
-        if context.lines < MIN_CONTEXT_LINES:
-            return []
-    elif len(context.before or context.after) < MIN_EDGE_CONTEXT_LINES:
-        return []  # an edge (or only blank lines) on one side: statements on the other
+    ``excerpt_replacements``); ``body``: the block is a top-level definition's whole body
+    (``_definition_body``), which its definition line places whatever the line count."""
+    if not body:
+        if context.before and context.after:
+            if context.lines < MIN_CONTEXT_LINES:
+                return []
+        elif len(context.before or context.after) < MIN_EDGE_CONTEXT_LINES:
+            return []  # an edge (or only blank lines) on one side: statements on the other
     edits = [
         (o, n, m)
         for o in old
@@ -883,6 +896,42 @@ def _edited_pairs(
     if order != sorted(order):
         return []  # crossed pairs: lines moved
     return [(o, n, _place(o, context, f"edited line {m}")) for o, n, m in pairs]
+
+
+# A top-level function definition that opens a brace block: Go ``func`` (with its receiver),
+# Rust ``fn``, JS/TS ``function``, Kotlin ``fun``, Swift ``func``. At the top level of a file
+# a function's name is declared once (a second declaration is a compile error or replaces the
+# first), so its definition line names one place; a method inside a class or ``impl`` does
+# not (``fn new() -> Self {`` and ``fn fmt(...)`` recur in every ``impl`` of one file).
+_DEFINITION = re.compile(
+    r"^(?:(?:pub(?:\([\w:\s]*\))?|export|default|async|unsafe|const|extern(?:\s+\"\w+\")?"
+    r"|inline|private|internal|public|static|override|suspend)\s+)*"
+    r"(?:func\s*(?:\([^()]*\)\s*)?\w+|fn\s+\w+|function\*?\s*\w+|fun\s+[\w.<>]+)\s*[(<\[].*\{$"
+)
+_BRACE_CLOSERS = frozenset({"}", "};", "},", "})", "});"})
+
+
+def _definition_body(
+    old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context, path: str
+) -> bool:
+    """Whether the replaced block is the whole body of one top-level function, in both
+    excerpts: the identical line right before it is the function's definition line
+    (``_DEFINITION``, at indent 0), the identical line right after it the brace that closes
+    it, at the same indent, and the block's lines sit inside (indented further). The caller
+    asks it only when the block is the excerpts' one difference, so the definition shown
+    whole is the same in both: one place at two times. A twin needs a second declaration of
+    the same top-level name in one file; a control block (``if err != nil {``), a ``with``
+    block, a method in a class or ``impl``, or a Python ``def`` (no closing line, and
+    version-conditional twins ``if PY2: def f(): ...``) are never this."""
+    if not is_code_path(path) or not context.before or not context.after:
+        return False
+    opener, closer = context.before[-1], context.after[0]
+    if opener.indent != 0 or closer.indent != 0 or closer.text not in _BRACE_CLOSERS:
+        return False
+    if not _DEFINITION.match(opener.text):
+        return False
+    lines = [u for u in (*old, *new) if u is not None]
+    return bool(lines) and all(u.indent > 0 for u in lines) and None not in (*old, *new)
 
 
 def frames_of(alignment: PairAlignment) -> Iterable[str]:

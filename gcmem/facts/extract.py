@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from gcmem.facts.chunking import BULLET, split_units
-from gcmem.facts.lines import describe, qualifier
+from gcmem.facts.lines import ExcerptLine, describe, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
@@ -1100,6 +1100,24 @@ def _manifest_facts(line: str) -> list[Fact] | None:
     return None
 
 
+# A package clause (Go, Java, Kotlin): a file declares its package once, at its top level, so
+# the clause is the file's one package name (Scala, which allows several, is left out).
+_PACKAGE_CLAUSE = re.compile(r"^package\s+(?P<name>[A-Za-z_][\w.]*)\s*;?$")
+_PACKAGE_EXTENSIONS = frozenset({"go", "java", "kt"})
+
+
+def _package_facts(where: ExcerptLine) -> list[Fact] | None:
+    """The package a file's top-level package clause names, else None."""
+    ext = (where.path or "").rsplit("/", 1)[-1].rsplit(".", 1)[-1].lower()
+    if where.indent != 0 or "." not in (where.path or "") or ext not in _PACKAGE_EXTENSIONS:
+        return None
+    m = _PACKAGE_CLAUSE.match(where.text)
+    if m is None:
+        return None
+    fact = _fact("package", "name", m.group("name"))
+    return [fact] if fact else []
+
+
 def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
     """A file line's facts: a manifest form, else the sentence forms on the line without its
     member separator (``"debug": "2.6.9",``); a line whose own key does not identify it
@@ -1132,7 +1150,10 @@ def unit_facts(text: str) -> list[tuple[int, Fact]]:
         elif not where.content:
             continue
         else:
-            facts = [_scoped(f, where.scope) for f in _line_facts(where.text, where.keyed)]
+            own = _package_facts(where)
+            if own is None:
+                own = _line_facts(where.text, where.keyed)
+            facts = [_scoped(f, where.scope) for f in own]
         out.extend((i, f) for f in facts if f is not None)
     return out
 
