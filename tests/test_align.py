@@ -251,3 +251,42 @@ def test_a_passive_participle_still_states_a_value() -> None:
     old = "The nightly export fixture is named orders_small for the test suite."
     new = "The nightly export fixture is named orders_tiny for the test suite."
     assert [(o, n) for _, o, n in frames(old, new)] == [("orders_small", "orders_tiny")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a collection's label: each note adds a member
+        ("Allergies: cats", "Allergies: ragweed"),
+        ("Export formats supported: CSV", "Export formats supported: XLSX"),
+        ("Platform team roster: Ana (lead)", "Platform team roster: Bilal"),
+        # a labelled record is read whole: the entry's name is no value
+        ("Team coffee run: Jess, oat flat white", "Team coffee run: Omar, oat cortado"),
+        (
+            "Food bank shift sign-ups: Rosa, Saturday 9am",
+            "Food bank shift sign-ups: Hamid, Saturday 9am",
+        ),
+        (
+            "Food bank shift sign-ups: Rosa, Saturday 9am",
+            "Food bank shift sign-ups: Rosa, Sunday noon",
+        ),
+        # "still": the value holds on, in other words
+        (
+            "Team lunch is every other Thursday at noon.",
+            "We swapped the lunch spot; team lunch is still biweekly Thursdays at noon.",
+        ),
+    ],
+)
+def test_members_records_and_continuations_are_not_changes(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def test_a_single_valued_label_and_a_record_of_one_change_still_align() -> None:
+    assert frames("Owner: Ann", "Owner: Bob") == [("owner : _", "Ann", "Bob")]
+    assert frames("Standup: 9:30, Zoom link pinned", "Standup: 10:15, Zoom link pinned") == [
+        ("standup : _ , zoom link pinned", "9:30", "10:15")
+    ]
+    # a config line under its parents is that key's one value, whatever its label
+    assert frames("web:\n  tags: backend\n  port: 80", "web:\n  tags: frontend\n  port: 80") == [
+        ("web > tags : _", "backend", "frontend")
+    ]

@@ -141,3 +141,33 @@ def test_scoped_apart(a: str, b: str, apart: bool) -> None:
     assert scoped_apart(a, b) is apart
     if apart:
         assert not anchored(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # first person in a line that names its speaker is that speaker
+        (
+            "Maya: my bedtime is 10 on school nights",
+            "Jordan: my bedtime is 11 on school nights",
+            False,
+        ),
+        (
+            "Maya: my bedtime is 10 on school nights",
+            "Maya: my bedtime is 11 on school nights",
+            True,
+        ),
+        ("My bedtime is 10 on school nights", "My bedtime is 11 on school nights", True),
+        # a date is when, not what: two children, one month
+        (
+            "Noah starts at Brookside Elementary in September, 2nd grade.",
+            "Lily starts at Brookside Middle in September, 6th grade.",
+            False,
+        ),
+        ("Noah goes to Brookside Elementary.", "Noah goes to Oakwood Academy.", True),
+        # two members of one collection
+        ("Countries visited: Japan (2018)", "Countries visited: Morocco (2019)", False),
+    ],
+)
+def test_speakers_and_dates_as_subjects(a: str, b: str, expected: bool) -> None:
+    assert anchored(a, b) is expected

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
+from gcmem.facts.labels import collection_label, member_note
 from gcmem.facts.lines import describe, is_code_path
 
 __all__ = [
@@ -147,6 +148,8 @@ _TRAIL_PHRASES = (
 _KEY_OPERATORS = frozenset({"=", ":", ":="})
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
 # Additive words: the newer statement adds a value beside the old one (multi-valued).
+# Words that say a value holds on ("still biweekly Thursdays").
+_CONTINUATION = frozenset({"still", "unchanged"})
 _ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "adding", "besides"})
 MAX_LABEL_WORDS = 4
 _LABEL_PRONOUNS = _words("i we you he she it they this that these those there")
@@ -505,6 +508,10 @@ def _align_runs(
                 return None
     if not left:
         return None  # the slot opens the statement: it is the subject
+    if left[-1].norm == ":" and old.path is None and not old.context:
+        label = [t.text for t in left[:-1] if not t.punct]
+        if collection_label(" ".join(label)):
+            return None  # "Allergies: cats" / "Allergies: ragweed": members of a collection
     if not (old.line and new.line) and _narrates_event(frame_words):
         return None  # an event, not a state: two events are both true
     for t in right:
@@ -577,22 +584,56 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
         return None
     if not (old.line and new.line) and any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)):
         return None  # "also", "too", "another": a value added beside the old one
-    best = _align_runs(old, old.tokens, new, new.tokens)
+    if members(old, new):
+        return None
+    best = None if continues(new.tokens) else _align_runs(old, old.tokens, new, new.tokens)
     oc, nc = _clauses(old), _clauses(new)
+    # a labelled record ("Team coffee run: Omar, oat cortado") is compared whole
+    o_record, n_record = labelled_record(old), labelled_record(new)
     for i in range(len(oc)):
         for j in range(i, len(oc)):
+            if o_record and oc[j][1] != len(old.tokens):
+                continue
             a = old.tokens[oc[i][0] : oc[j][1]]
             for k in range(len(nc)):
                 last = k + (j - i)
                 if last >= len(nc):
                     break
+                if n_record and nc[last][1] != len(new.tokens):
+                    continue
                 if topic(old, a[0].start) != topic(new, new.tokens[nc[k][0]].start):
                     continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
                 b = new.tokens[nc[k][0] : nc[last][1]]
-                found = _align_runs(old, a, new, b)
+                found = None if continues(b) else _align_runs(old, a, new, b)
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
     return best
+
+
+def members(old: Unit, new: Unit) -> bool:
+    """Two notes that each state a member of a collection ("Allergies: cats", "Food bank
+    sign-ups: Rosa, Saturday 9am"): both true, whatever differs (a config line under its
+    parents is its key's one value)."""
+    return not (old.context or new.context or old.path or new.path) and (
+        member_note(old.text) and member_note(new.text)
+    )
+
+
+def continues(run: Sequence[Token]) -> bool:
+    """The newer clause says a value holds on ("team lunch is still biweekly Thursdays"): a
+    restatement in other words, never a change."""
+    return any(t.norm in _CONTINUATION for t in run)
+
+
+def labelled_record(unit: Unit) -> bool:
+    """A prose note that opens on a label and goes on in clauses ("Food bank sign-ups: Rosa,
+    Saturday 9am"): a record whose parts are read together, not one value per clause."""
+    clauses = _clauses(unit)
+    if len(clauses) < 3:
+        return False
+    toks = unit.tokens[clauses[0][0] : clauses[0][1]]
+    words = " ".join((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
+    return toks[-1].norm == ":" and _label(toks[:-1]) and words not in _DISCOURSE_LABELS
 
 
 def topic(unit: Unit, start: int) -> tuple[str, ...]:

@@ -40,8 +40,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
+from gcmem.facts.labels import collection_label
 from gcmem.facts.lines import ExcerptLine, describe, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
@@ -738,13 +740,19 @@ def _speaker_label(key: str) -> bool:
     return bool(re.fullmatch(r"[A-Z][a-z]+", word)) and not _attribute_like(word)
 
 
-def _try_form(form: _Form, s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
-    """Every top-level placement of the form's verb phrase; one reading or none."""
+def _try_form(
+    form: _Form, s: _Sentence, lead_qualifiers: Sequence[str], *, note: bool = True
+) -> list[Fact]:
+    """Every top-level placement of the form's verb phrase; one reading or none. In a note
+    (not a file's line), a collection's label names no key: "Allergies: cats" adds a member
+    ("tags: backend" in a file is that key's one value)."""
     readings: dict[tuple[str, str], Fact] = {}
     for m in form.verb.finditer(s.mask):
         if m.start() == 0 and form.name not in {"colon", "assign"}:
             continue
-        if form.name == "colon" and _speaker_label(s.text[: m.start()]):
+        if form.name == "colon" and (
+            _speaker_label(s.text[: m.start()]) or (note and collection_label(s.text[: m.start()]))
+        ):
             continue
         relation = form.relation(m)
         fact = _finish(form, relation, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers)
@@ -915,7 +923,9 @@ _LEAD_QUALIFIER = re.compile(
 MAX_STATEMENT_CHARS = 400
 
 
-def _extract_sentence(sentence: str, speaker: str | None = None) -> list[Fact]:
+def _extract_sentence(
+    sentence: str, speaker: str | None = None, *, note: bool = True
+) -> list[Fact]:
     text = _BULLET.sub("", sentence.strip())
     if not text or text.endswith("?") or len(text) > MAX_STATEMENT_CHARS:
         return []
@@ -951,7 +961,7 @@ def _extract_sentence(sentence: str, speaker: str | None = None) -> list[Fact]:
         if reason is None or reason.start() == 0 or _hedged(s.cut(0, reason.start())):
             return []
         s = s.cut(0, reason.start())
-    found = _try_clause(s, lead)
+    found = _try_clause(s, lead, note=note)
     if found:
         return found
     # "X is Y, so Z ...", "We dropped A, so the service targets B": each independent clause
@@ -995,7 +1005,9 @@ def _hedged(s: _Sentence) -> bool:
     return any(w in _REFUSE_WORDS for w in _words(s)) or _APPROXIMATE.search(s.mask) is not None
 
 
-def _try_clause(s: _Sentence, lead: Sequence[str], *, part: bool = False) -> list[Fact]:
+def _try_clause(
+    s: _Sentence, lead: Sequence[str], *, part: bool = False, note: bool = True
+) -> list[Fact]:
     """The forms on one clause. A ``part`` of a sentence is never a ``label: value`` line:
     "Daniel: Ha, my sister was the same" is a speaker and a remark, not (daniel, is, Ha)."""
     found = _try_we(s, lead) or _try_change(s, lead)
@@ -1007,7 +1019,7 @@ def _try_clause(s: _Sentence, lead: Sequence[str], *, part: bool = False) -> lis
     for form in FORMS:
         if part and form.name == "colon":
             continue
-        found = _try_form(form, s, lead)
+        found = _try_form(form, s, lead, note=note)
         if found:
             return found
     return []
@@ -1129,7 +1141,7 @@ def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
         return []  # "run: x" in one list item and another: two steps, not one key
     if line.endswith(",") and not line.endswith(",,"):
         line = line[:-1].rstrip()
-    return _extract_sentence(line)
+    return _extract_sentence(line, note=False)
 
 
 def unit_facts(text: str) -> list[tuple[int, Fact]]:
@@ -1140,6 +1152,13 @@ def unit_facts(text: str) -> list[tuple[int, Fact]]:
     file (an indented binding in source code, a key inside a YAML list item) is keyed only by
     a manifest form.
     """
+    return list(_unit_facts(text))
+
+
+# Ingest reads a chunk's facts twice (the ledger's assertions, the stage's unit keys) and a
+# neighbour's for every newer chunk aligned with it; facts are frozen, so they are shared.
+@lru_cache(maxsize=8192)
+def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     units = split_units(text)
     out: list[tuple[int, Fact]] = []
     speaker: str | None = None  # of a transcript: the last line's label
@@ -1155,7 +1174,7 @@ def unit_facts(text: str) -> list[tuple[int, Fact]]:
                 own = _line_facts(where.text, where.keyed)
             facts = [_scoped(f, where.scope) for f in own]
         out.extend((i, f) for f in facts if f is not None)
-    return out
+    return tuple(out)
 
 
 def extract_triples(text: str) -> list[Fact]:

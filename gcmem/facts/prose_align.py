@@ -63,7 +63,10 @@ from gcmem.facts.align import (
     _trim,
     _words,
     align_units,
+    continues,
     frame_rank,
+    labelled_record,
+    members,
     topic,
 )
 from gcmem.models import Chunk
@@ -226,13 +229,13 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     if old_prose is None or new_prose is None or old.context != new.context:
         return None
     old, new = old_prose, new_prose
-    if any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)):
-        return None  # "also", "too", "another": a value added beside the old one
+    if any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)) or members(old, new):
+        return None  # "also", "too", "another", a collection's members: values side by side
     if not (_eligible(old) and _eligible(new)):
         return None
     best: tuple[str, str, str] | None = None
-    xs = [(x, _bag(x)) for x in old.runs]
-    ys = [(y, _bag(y)) for y in new.runs]
+    xs = [(x, _bag(x)) for x in _compared_runs(old)]
+    ys = [(y, _bag(y)) for y in _compared_runs(new)]
     for x, bx in xs:
         for y, by in ys:
             # equal outer words and frames leave only the two values to differ
@@ -240,12 +243,20 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                 continue
             if x and y and topic(old, x[0].start) != topic(new, y[0].start):
                 continue  # under two labels: "backend repo: Node 18" / "frontend repo: ..."
-            found = _local_runs(old, x, new, y)
+            found = None if continues(y) else _local_runs(old, x, new, y)
             # the longest frame; at equal frames the shortest values (a clause, not the
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                 best = found
     return best
+
+
+def _compared_runs(unit: Unit) -> Sequence[Sequence[Token]]:
+    """The runs a local frame may lie in: a labelled record only whole, to its end."""
+    if not labelled_record(unit):
+        return unit.runs
+    end = max((t.end for t in unit.tokens if not t.punct), default=0)
+    return [r for r in unit.runs if r and r[-1].end >= end]
 
 
 def _words_in(unit: Unit) -> int:

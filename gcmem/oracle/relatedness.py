@@ -32,6 +32,7 @@ import numpy as np
 from gcmem.facts.align import _SPAN_VERBS
 from gcmem.facts.chunking import split_units
 from gcmem.facts.extract import extract_triples
+from gcmem.facts.labels import member_note
 from gcmem.facts.lines import describe
 from gcmem.facts.prose_align import _ADDITIVE, _TIME_WORDS
 from gcmem.normalize import normalize_term
@@ -45,8 +46,10 @@ from gcmem.oracle.base import (
 
 GATE_VERSION = 1
 # The anchoring rule a κ drop passes (``anchored``); part of the drop identity, so write-time κ
-# flags set under an earlier rule stop counting. 2: qualifiers, pronouns, additive words.
-ANCHOR_VERSION = 3
+# flags set under an earlier rule stop counting. 2: qualifiers, pronouns, additive words;
+# 3: two scopes; 4: a labelled speaker's first person, dates are no subject, a collection's
+# members are not anchored.
+ANCHOR_VERSION = 4
 USER = "user"
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"})
@@ -274,11 +277,28 @@ _PRONOUN_NAMES = frozenset(
 )
 
 
+# Dates name when, not what: two statements about September are not about one thing.
+_CALENDAR = frozenset(
+    str.split(
+        "january february march april may june july august september october november december "
+        "monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday"
+    )
+)
+_SPEAKER = re.compile(r"^\s*([A-Z][a-z]+):\s")
+
+
 def _subjects(text: str) -> frozenset[str]:
     """The entities a drop may anchor on: possessives as their owner ("crm's" -> "crm"),
-    pronouns left out (the speaker stays: first person is the user, ``USER``)."""
+    pronouns and dates left out. The speaker stays: first person is the user, ``USER``, or
+    in a line that names its speaker ("Maya: my bedtime is 10"), that speaker, whose name
+    is an entity already (two speakers' "my bedtime" are two people's)."""
     out = set()
-    for entity in entities(text):
+    found = entities(text)
+    if _SPEAKER.match(text):
+        found = found - {USER}
+    for entity in found:
+        if entity in _CALENDAR:
+            continue
         name = entity
         for clitic in (*_POSSESSIVE, "'m", "'ve", "'re", "'ll", "'d"):
             if name.endswith(clitic) and len(name) > len(clitic):
@@ -579,12 +599,17 @@ def anchored(a: str, b: str) -> bool:
     one common attribute word not qualified apart (two objects of one kind), and an additive
     word ("also", "another") in both or neither.
 
+    Two notes that each state a member of a collection ("Countries visited: Japan (2018)" /
+    "...: Morocco (2019)", ``gcmem.facts.labels``) are never anchored.
+
     Quoted files (``gcmem.facts.lines``) are anchored only as excerpts of one place: the same
     file and at least one identical statement line. The path is provenance, not a subject two
     unrelated lines of a file share, and the model reads prose, not code."""
     ea, eb = _excerpt(a), _excerpt(b)
     if ea is not None or eb is not None:
         return ea is not None and eb is not None and ea[0] == eb[0] and bool(ea[1] & eb[1])
+    if member_note(a) and member_note(b):
+        return False  # "Countries visited: Japan" / "...: Morocco": members, side by side
     if not same_subject(a, b):
         return False
     shared = {_stem(w) for w in attribute_words(a) & attribute_words(b)}

@@ -1,0 +1,66 @@
+"""What the label in front of a colon names (``label: value`` notes and lines).
+
+A label whose head is a plural or a collective noun names a collection ("Export formats
+supported: CSV", "Allergies: cats", "Platform team roster: Ana"): each note adds a member, so
+two notes with two values are both true, and neither keys nor aligns a value that replaces
+the other (the ledger's accumulating policy, without anyone declaring it).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["collection_label", "member_note"]
+
+# Singular nouns that hold many members.
+_COLLECTIVE = frozenset(
+    str.split(
+        "roster list lineup line-up menu playlist backlog queue wishlist watchlist shortlist "
+        "checklist inventory collection set stack"
+    )
+)
+# Words ending in "s" that are not plurals.
+_NOT_PLURAL = frozenset(
+    str.split(
+        "status bus alias canvas gas news series species analysis basis axis thesis campus "
+        "census corpus bonus virus atlas focus radius chassis lens plus minus always perhaps "
+        "kubernetes redis postgres jenkins"
+    )
+)
+# Irregular participles that trail a head noun ("Languages spoken").
+_PARTICIPLES = frozenset(
+    str.split("spoken known written seen taken given eaten worn held kept built sold bought read")
+)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def _plural(word: str) -> bool:
+    w = word.casefold().removesuffix("'")
+    if len(w) <= 3 or not w.endswith("s") or w in _NOT_PLURAL:
+        return False
+    return not w.endswith(("ss", "us", "is", "ous"))
+
+
+def collection_label(label: str) -> bool:
+    """A label whose head noun names a collection: a plural or collective last word, after
+    any trailing participle ("Countries visited", "Export formats supported"); a modifier's
+    plural is not the head ("eu-logs bucket"), an all-capitals word is a name ("AWS")."""
+    words = _TOKEN.findall(label)
+    while len(words) > 1 and (
+        words[-1].casefold().endswith("ed") or words[-1].casefold() in _PARTICIPLES
+    ):
+        words = words[:-1]
+    if not words or words[-1].isupper():
+        return False
+    head = words[-1].casefold()
+    return _plural(head) or head in _COLLECTIVE
+
+
+# A note that opens on a label: "Allergies: cats", "Food bank sign-ups: Rosa, Saturday 9am".
+_NOTE_LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:\n]{1,60}?)\s*:\s+\S")
+
+
+def member_note(text: str) -> bool:
+    """A note that states a member of a collection: it opens on a collection's label."""
+    m = _NOTE_LABEL.match(text)
+    return m is not None and collection_label(m.group("label"))
