@@ -601,7 +601,7 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                     break
                 if n_record and nc[last][1] != len(new.tokens):
                     continue
-                if topic(old, a[0].start) != topic(new, new.tokens[nc[k][0]].start):
+                if two_topics(topic(old, a[0].start), topic(new, new.tokens[nc[k][0]].start)):
                     continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
                 b = new.tokens[nc[k][0] : nc[last][1]]
                 found = None if continues(b) else _align_runs(old, a, new, b)
@@ -652,6 +652,12 @@ def topic(unit: Unit, start: int) -> tuple[str, ...]:
             continue
         out.extend(words)
     return tuple(out)
+
+
+def two_topics(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Both clauses are labelled, differently: two subjects. A label on one side only
+    ("Casa Alta update: it has 22 rooms") says nothing about the unlabelled one."""
+    return bool(a) and bool(b) and a != b
 
 
 def _label(toks: Sequence[Token]) -> bool:

@@ -68,6 +68,7 @@ from gcmem.facts.align import (
     labelled_record,
     members,
     topic,
+    two_topics,
 )
 from gcmem.models import Chunk
 
@@ -241,7 +242,7 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             # equal outer words and frames leave only the two values to differ
             if (bx - by).total() > MAX_SPAN or (by - bx).total() > MAX_SPAN:
                 continue
-            if x and y and topic(old, x[0].start) != topic(new, y[0].start):
+            if x and y and two_topics(topic(old, x[0].start), topic(new, y[0].start)):
                 continue  # under two labels: "backend repo: Node 18" / "frontend repo: ..."
             found = None if continues(y) else _local_runs(old, x, new, y)
             # the longest frame; at equal frames the shortest values (a clause, not the
