@@ -148,9 +148,10 @@ _TRAIL_PHRASES = (
 _KEY_OPERATORS = frozenset({"=", ":", ":="})
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
 # Additive words: the newer statement adds a value beside the old one (multi-valued).
+_ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "adding", "besides"})
 # Words that say a value holds on ("still biweekly Thursdays").
 _CONTINUATION = frozenset({"still", "unchanged"})
-_ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "adding", "besides"})
+# A label in front of a colon is a few words ("eu-logs bucket", "Maya").
 MAX_LABEL_WORDS = 4
 _LABEL_PRONOUNS = _words("i we you he she it they this that these those there")
 # Labels in front of a colon that say what kind of message it is, not what it is about.
