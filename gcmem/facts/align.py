@@ -303,8 +303,27 @@ class Unit:
         """The compared tokens (``_trim``) of the whole unit, then of each clause: what the
         local-frame search compares, kept with the unit because a neighbour chunk is aligned
         against many newer ones."""
-        spans = dict.fromkeys([(0, len(self.tokens)), *_clauses(self)])
+        spans = dict.fromkeys([(0, len(self.tokens)), *self.clauses])
         return tuple(tuple(_trim(self.tokens[a:b])) for a, b in spans)
+
+    @cached_property
+    def clauses(self) -> tuple[tuple[int, int], ...]:
+        """Clause runs as token index ranges (``_clauses``)."""
+        return tuple(_clauses(self))
+
+    @cached_property
+    def labels(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        """(end character, words) of each clause that is a subject's label in front of a
+        colon ("backend repo:", "Maya:"; not "Update:"), in order (``topic``)."""
+        out = []
+        for lo, hi in self.clauses:
+            toks = self.tokens[lo:hi]
+            if not toks or toks[-1].norm != ":":
+                continue
+            words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
+            if " ".join(words) not in _DISCOURSE_LABELS and _label(toks[:-1]):
+                out.append((toks[-1].end, words))
+        return tuple(out)
 
 
 def units_of(text: str) -> list[Unit]:
@@ -588,7 +607,9 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     if members(old, new):
         return None
     best = None if continues(new.tokens) else _align_runs(old, old.tokens, new, new.tokens)
-    oc, nc = _clauses(old), _clauses(new)
+    oc, nc = old.clauses, new.clauses
+    o_topics = [topic(old, old.tokens[lo].start) for lo, _ in oc]
+    n_topics = [topic(new, new.tokens[lo].start) for lo, _ in nc]
     # a labelled record ("Team coffee run: Omar, oat cortado") is compared whole
     o_record, n_record = labelled_record(old), labelled_record(new)
     for i in range(len(oc)):
@@ -602,7 +623,7 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                     break
                 if n_record and nc[last][1] != len(new.tokens):
                     continue
-                if two_topics(topic(old, a[0].start), topic(new, new.tokens[nc[k][0]].start)):
+                if two_topics(o_topics[i], n_topics[k]):
                     continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
                 b = new.tokens[nc[k][0] : nc[last][1]]
                 found = None if continues(b) else _align_runs(old, a, new, b)
@@ -629,7 +650,7 @@ def continues(run: Sequence[Token]) -> bool:
 def labelled_record(unit: Unit) -> bool:
     """A prose note that opens on a label and goes on in clauses ("Food bank sign-ups: Rosa,
     Saturday 9am"): a record whose parts are read together, not one value per clause."""
-    clauses = _clauses(unit)
+    clauses = unit.clauses
     if len(clauses) < 3:
         return False
     toks = unit.tokens[clauses[0][0] : clauses[0][1]]
@@ -641,18 +662,7 @@ def topic(unit: Unit, start: int) -> tuple[str, ...]:
     """What the labels in front of the clause at character ``start`` say it is about: the
     clauses before it that end in a colon ("backend repo:", "Maya:"), but for labels of the
     message's kind ("Update:"). Two clauses aligned under different topics are two subjects'."""
-    out: list[str] = []
-    for lo, hi in _clauses(unit):
-        toks = unit.tokens[lo:hi]
-        if not toks or toks[-1].end > start:
-            break
-        if toks[-1].norm != ":":
-            continue
-        words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
-        if " ".join(words) in _DISCOURSE_LABELS or not _label(toks[:-1]):
-            continue
-        out.extend(words)
-    return tuple(out)
+    return tuple(w for end, words in unit.labels if end <= start for w in words)
 
 
 def two_topics(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
