@@ -48,7 +48,7 @@ from gcmem.facts.lines import ExcerptLine, describe, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
-__all__ = ["chunk_facts", "extract_triples", "unit_facts"]
+__all__ = ["chunk_facts", "extract_triples", "line_speaker", "unit_facts"]
 
 # --- lexicon ---------------------------------------------------------------------------------
 
@@ -727,7 +727,7 @@ def _possessive_subject(text: str, speaker: str | None) -> str:
     return (f"{owner}'s " if owner else "The ") + text[m.end() :]
 
 
-def _line_speaker(line: str) -> str | None:
+def line_speaker(line: str) -> str | None:
     """The speaker a transcript line names first ("Maya: ..."), if any."""
     m = re.match(r"(?P<name>[A-Z][a-z]+):\s", line)
     return m.group("name") if m is not None and _speaker_label(m.group("name")) else None
@@ -1163,7 +1163,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     out: list[tuple[int, Fact]] = []
     speaker: str | None = None  # of a transcript: the last line's label
     for i, ((raw, _line), where) in enumerate(zip(units, describe(units), strict=True)):
-        speaker = _line_speaker(raw.strip()) or speaker
+        speaker = line_speaker(raw.strip()) or speaker
         if where is None:
             facts: list[Fact | None] = list(_extract_sentence(raw.strip(), speaker))
         elif not where.content:

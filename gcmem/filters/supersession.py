@@ -46,7 +46,6 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -694,8 +693,6 @@ def build(resources: Resources) -> SupersessionStage:
     )
 
 
-# A neighbour is aligned with many newer chunks: extract each text's keys once.
-@lru_cache(maxsize=8192)
 def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
     """The extractor's keys per unit (the same keys, file and block scope included, that the
     ledger records for the chunk), so a grammar supersession counts for its unit."""

@@ -31,7 +31,7 @@ import numpy as np
 
 from gcmem.facts.align import _SPAN_VERBS
 from gcmem.facts.chunking import split_units
-from gcmem.facts.extract import extract_triples
+from gcmem.facts.extract import extract_triples, line_speaker
 from gcmem.facts.labels import member_note
 from gcmem.facts.lines import describe
 from gcmem.facts.prose_align import _ADDITIVE, _TIME_WORDS
@@ -284,7 +284,6 @@ _CALENDAR = frozenset(
         "monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday"
     )
 )
-_SPEAKER = re.compile(r"^\s*([A-Z][a-z]+):\s")
 
 
 def _subjects(text: str) -> frozenset[str]:
@@ -294,7 +293,7 @@ def _subjects(text: str) -> frozenset[str]:
     is an entity already (two speakers' "my bedtime" are two people's)."""
     out = set()
     found = entities(text)
-    if _SPEAKER.match(text):
+    if line_speaker(text.strip()):
         found = found - {USER}
     for entity in found:
         if entity in _CALENDAR:
