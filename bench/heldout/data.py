@@ -8,15 +8,15 @@ Three kinds of source, one schema (``Instance``):
   developing; ``test`` is held out: nothing is fitted on it. ``test2`` is a second held-out
   split written later by a third helper from the same brief (sources in ``data/test2/``), for
   judging rule changes made after ``test``'s results had been read; ``test3`` and ``test4``
-  a third and a fourth, written later again the same way (sources and validators in
+  a third and a fourth, written later again the same way (sources in
   ``data/test3/``, ``data/test4/``; ``test4`` after the calibrated κ threshold became the
   default, which ``test``-``test3`` results had motivated). ``dev2`` is a second development
-  split, written the same way by a fifth helper (brief and validator in ``data/dev2/``) with
+  split, written the same way by a fifth helper (brief in ``data/dev2/``) with
   the brief asking for the phrasings earlier rounds missed (announced changes, passive
   changes, pronoun and plural subjects, paraphrased predicates, restatements in other
   contexts); rules may be chosen on it, as on ``dev``. ``dev3`` (static set only, 120
   instances in six trap families) likewise, written to be hard for value alignment and for
-  contradiction detection (brief and validator in ``data/dev3/``). ``devconv`` (static set
+  contradiction detection (brief in ``data/dev3/``). ``devconv`` (static set
   only): 24 two-person chat transcripts ("Maya: ..."), written the same way, where both people
   have the same kinds of things (a development stand-in for LoCoMo, which stays held out).
   ``dev5`` (development) and ``test5`` (held out) were written at the same time by two more
@@ -25,6 +25,9 @@ Three kinds of source, one schema (``Instance``):
   apart); they share no turn text. ``dev6`` (static set only, 120 instances in ``dev3``'s six
   families) asks for look-alike still-true notes: ``label: value`` lines, speaker-labelled chat
   lines, "my" / "our" statements of different people, values added without "also".
+  The checks each of these writers ran (a copy in its folder, as its brief says) are
+  ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
+  over the committed files.
 - ``tsqa-revisions``: real Wikipedia paragraphs from Time-Sensitive QA (BSD-3-Clause), one
   of them revised to change one real answer span into another real answer of the same page
   and question type, among still-true paragraphs of the same page and of other pages.

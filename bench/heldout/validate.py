@@ -1,0 +1,221 @@
+"""The checks every helper-written instance set passed (``python -m bench.heldout.validate``).
+
+Each writer of ``dev2``, ``dev3``, ``dev5``, ``dev6``, ``devconv`` and ``test2``-``test5`` ran a
+copy of these checks in its own folder (the brief in ``data/<split>/BRIEF.md`` names it), with
+the family counts and turn range of its brief: a ``profile`` here. ``tests/test_heldout_data.py``
+runs them over the committed files, so a set edited by hand later fails loudly.
+
+    python -m bench.heldout.validate --profile written /work/dev5   # changes.jsonl + static.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import typer
+
+__all__ = ["PROFILES", "Profile", "check"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a brief asked for: instances per family in each file, turns per instance."""
+
+    changes: Mapping[str, int]
+    static: Mapping[str, int]
+    turns: tuple[int, int] = (4, 9)
+
+
+_STATIC_TRAPS = [
+    "parallel_keys",
+    "elaborations",
+    "compatible_opposites",
+    "multi_valued",
+    "same_topic_unrelated",
+    "static_restated",
+]
+PROFILES = {
+    # dev2, dev5, test2-test5: the changes and static families of the no-harm brief
+    "written": Profile(
+        changes=dict.fromkeys(
+            ["keyed_prose", "keyed_restated", "code_config", "paragraph_revision", "behavioural"],
+            16,
+        ),
+        static=dict.fromkeys([*_STATIC_TRAPS, "long_paragraphs"], 12),
+    ),
+    # dev3, dev6: static traps only
+    "traps": Profile(changes={}, static=dict.fromkeys(_STATIC_TRAPS, 20)),
+    # devconv: two-person chat transcripts
+    "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
+}
+KEYS = {
+    *("id", "family", "turns", "query", "current_turns", "stale_turns", "still_true_turns"),
+    *("current_value", "stale_values"),
+}
+_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+
+def _when(ts: str) -> datetime:
+    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%SZ")
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def check(files: Mapping[str, Path], profile: Profile) -> tuple[list[str], Counter[str]]:
+    """Errors and per-family counts of ``files`` ({"changes": path, "static": path}, either
+    may be absent when the profile has no families for it)."""
+    errs: list[str] = []
+    counts: Counter[str] = Counter()
+    ids: set[str] = set()
+    texts: Counter[str] = Counter()
+    for kind, fams in (("changes", profile.changes), ("static", profile.static)):
+        if not fams:
+            continue
+        for ln, line in enumerate(files[kind].read_text(encoding="utf-8").splitlines(), 1):
+            r = json.loads(line)
+            i = r.get("id", f"{kind}:{ln}")
+            errs.extend(f"{i}: {m}" for m in _instance(r, kind, fams, profile, texts))
+            if i in ids:
+                errs.append(f"{i}: duplicate id")
+            ids.add(i)
+            counts[r.get("family", "")] += 1
+    errs.extend(f"duplicate turn text used {n}x: {t[:60]!r}" for t, n in texts.items() if n > 1)
+    for fam, want in {**profile.changes, **profile.static}.items():
+        if counts[fam] != want:
+            errs.append(f"{fam}: {counts[fam]} instances, the brief asked for {want}")
+    return errs, counts
+
+
+def _instance(
+    r: dict, kind: str, fams: Mapping[str, int], profile: Profile, texts: Counter[str]
+) -> list[str]:
+    out: list[str] = []
+    if set(r) != KEYS:
+        return [f"keys {set(r) ^ KEYS}"]
+    fam, i, turns = r["family"], r["id"], r["turns"]
+    if fam not in fams:
+        out.append(f"family {fam} not allowed in {kind}")
+    if not re.fullmatch(re.escape(fam) + r"-\d{3}", i):
+        out.append("bad id format")
+    lo, hi = profile.turns
+    if not lo <= len(turns) <= hi:
+        out.append(f"{len(turns)} turns")
+    tids = [t["id"] for t in turns]
+    if tids != [f"t{k}" for k in range(1, len(turns) + 1)]:
+        out.append(f"turn ids {tids}")
+    prev: datetime | None = None
+    for t in turns:
+        if set(t) != {"id", "ts", "text"}:
+            out.append("turn keys")
+        if not _TS.match(t["ts"]):
+            out.append(f"bad ts {t['ts']}")
+            continue
+        d = _when(t["ts"])
+        if prev and d <= prev:
+            out.append(f"ts not increasing at {t['id']}")
+        prev = d
+        if not t["text"].strip():
+            out.append("empty text")
+        texts[t["text"]] += 1
+    if prev is not None and (prev - _when(turns[0]["ts"])).days < 14:
+        out.append("time span under 14 days")
+    labels = r["current_turns"] + r["stale_turns"] + r["still_true_turns"]
+    if sorted(labels) != sorted(tids) or len(labels) != len(set(labels)):
+        out.append("labels do not cover turns exactly once")
+    if not r["current_turns"]:
+        out.append("no current turns")
+    if not isinstance(r["query"], str) or not r["query"].strip():
+        out.append("empty query")
+    by_id = {t["id"]: t["text"].lower() for t in turns}
+    cv = r["current_value"].lower()
+    if not cv.strip():
+        out.append("empty current_value")
+    out.extend(f"current_value not in {c}" for c in r["current_turns"] if cv not in by_id[c])
+    if kind == "static":
+        if r["stale_turns"] or r["stale_values"]:
+            out.append("static instance has stale data")
+    else:
+        out.extend(_stale(r, by_id, cv, tids))
+    out.extend(_family(r, fam, by_id))
+    return out
+
+
+def _stale(r: dict, by_id: Mapping[str, str], cv: str, tids: list[str]) -> list[str]:
+    out: list[str] = []
+    if not r["stale_turns"] or not r["stale_values"]:
+        return ["change instance lacks stale data"]
+    for sv in r["stale_values"]:
+        s = sv.lower()
+        if not s.strip():
+            out.append("empty stale value")
+        if not any(s in by_id[x] for x in r["stale_turns"]):
+            out.append(f"stale value {sv!r} not in any stale turn")
+        out.extend(
+            f"stale value {sv!r} appears in current turn {c}"
+            for c in r["current_turns"]
+            if s in by_id[c]
+        )
+        if s in cv or cv in s:
+            out.append(f"stale value {sv!r} overlaps current value")
+    for x in r["stale_turns"]:
+        if not any(s.lower() in by_id[x] for s in r["stale_values"]):
+            out.append(f"stale turn {x} contains no stale value")
+    last_current = max(tids.index(c) for c in r["current_turns"])
+    out.extend(
+        f"stale turn {x} after last current turn"
+        for x in r["stale_turns"]
+        if tids.index(x) > last_current
+    )
+    return out
+
+
+def _family(r: dict, fam: str, by_id: Mapping[str, str]) -> list[str]:
+    out: list[str] = []
+    if fam == "keyed_restated" and not 2 <= len(r["stale_turns"]) <= 4:
+        out.append(f"keyed_restated needs 2-4 stale turns, has {len(r['stale_turns'])}")
+    if fam == "paragraph_revision":
+        for x in r["stale_turns"] + r["current_turns"]:
+            if not 40 <= _words(by_id[x]) <= 90:
+                out.append(f"paragraph {x} has {_words(by_id[x])} words")
+    if fam == "long_paragraphs":
+        sizes = {tid: _words(text) for tid, text in by_id.items()}
+        if sum(50 <= n <= 90 for n in sizes.values()) < 2:
+            out.append("fewer than 2 paragraphs of 50-90 words")
+        out.extend(f"{tid} exceeds 90 words" for tid, n in sizes.items() if n > 90)
+        out.extend(
+            f"current paragraph {c} has {sizes[c]} words"
+            for c in r["current_turns"]
+            if not 50 <= sizes[c] <= 90
+        )
+    if fam == "static_restated" and len(by_id) < 3:
+        out.append("too few turns")
+    return out
+
+
+def main(
+    folder: Path = typer.Argument(..., help="A writer's folder: changes.jsonl, static.jsonl."),
+    profile: str = typer.Option("written", help=f"One of {', '.join(PROFILES)}."),
+) -> None:
+    """Check a helper-written set as its brief asked; exit 1 on any error."""
+    errs, counts = check(
+        {"changes": folder / "changes.jsonl", "static": folder / "static.jsonl"},
+        PROFILES[profile],
+    )
+    for fam, n in sorted(counts.items()):
+        typer.echo(f"{fam:22s} {n:3d}")
+    if errs:
+        typer.echo(f"{len(errs)} ERRORS\n" + "\n".join(errs))
+        raise typer.Exit(1)
+    typer.echo("ALL CHECKS PASSED")
+
+
+if __name__ == "__main__":
+    typer.run(main)
