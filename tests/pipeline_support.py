@@ -186,6 +186,13 @@ async def drained(client: Any, stream: str, group: str) -> bool:
     return False
 
 
+async def counted(metrics: Any, **at_least: int) -> bool:
+    """The pipeline counters reached ``at_least`` (they are recorded just after the ack, so a
+    drained stream can be seen a moment before its counts)."""
+    snap = await metrics.snapshot()
+    return all(snap.get(name, 0) >= value for name, value in at_least.items())
+
+
 @asynccontextmanager
 async def running(built: Any, *, timeout: float = 120) -> AsyncIterator[Any]:
     """Run a FastStream pipeline app in this event loop until the block ends."""

@@ -31,6 +31,7 @@ from gcmem.pipeline.ingest import DONE
 from gcmem.settings import Settings
 from tests.pipeline_support import (
     BASE_TS,
+    counted,
     drained,
     free_port,
     hashing_memory,
@@ -245,6 +246,11 @@ async def test_fuzzed_entries_and_bodies_never_stop_the_pipeline(
         await asyncio.to_thread(run)
         letters = {x.source_id: x for x in await processor.dlq.read(count=10_000)}
         digests = await client.hgetall(t.keys.turn_digests(NS))
+        await wait_until(
+            lambda: counted(processor.metrics, processed=len(valid_ids)),
+            timeout=10,
+            what="the counts",
+        )
         snap = await processor.metrics.snapshot()
         health = await http.get("/healthz")
         ready = await http.get("/readyz")

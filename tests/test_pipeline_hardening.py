@@ -27,6 +27,7 @@ from gcmem.pipeline.topology import Topology
 from gcmem.settings import Settings
 from gcmem.storage.redis import Keyspace, open_async_redis
 from tests.pipeline_support import (
+    counted,
     data,
     drained,
     free_port,
@@ -85,6 +86,11 @@ async def test_issue_cases_among_valid_turns_each_valid_turn_ingested_exactly_on
             await bus.xadd(t.stream, data(turn(i)))  # type: ignore[arg-type]
         await wait_until(lambda: drained(bus, t.stream, t.group), timeout=60, what="drained")
         processor, _ = built.runtime.require()
+        await wait_until(
+            lambda: counted(processor.metrics, processed=n_valid, duplicates=5),
+            timeout=10,
+            what="the counts",
+        )
         letters = await processor.dlq.read(count=1000)
         snap = await processor.metrics.snapshot()
         tasks = built.runtime.task_report()

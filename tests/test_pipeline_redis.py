@@ -29,6 +29,7 @@ from gcmem.storage.ledger import SupersessionLedger
 from gcmem.storage.redis import Keyspace, open_redis
 from tests.pipeline_support import (
     assert_dead_letter_written_once_across_a_crash,
+    counted,
     data,
     drained,
     free_port,
@@ -123,6 +124,9 @@ async def test_dead_consumer_entries_are_reclaimed(
     async with running(built):
         await wait_until(lambda: drained(bus, t.stream, t.group), timeout=60, what="reclaim")
         processor, _ = built.runtime.require()
+        await wait_until(
+            lambda: counted(processor.metrics, processed=20), timeout=10, what="the counts"
+        )
         snap = await processor.metrics.snapshot()
         assert built.runtime.memory is not None
         assert built.runtime.memory.index.count("ns-a") == 20
