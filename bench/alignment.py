@@ -55,11 +55,13 @@ CHAINS: dict[str, dict[str, Any]] = {
 STAGE = "supersession"
 
 
-def _memory(overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) -> Memory:
+def _memory(
+    overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path, redis_url: str | None
+) -> Memory:
     settings = load_settings(
         data_dir=data_dir,
         ephemeral=True,
-        redis_url=None,
+        redis_url=redis_url,
         key_prefix=f"align-{uuid.uuid4().hex[:10]}",
         stm_size=0,
         filters=[STAGE],
@@ -68,11 +70,24 @@ def _memory(overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) ->
     return Memory(settings, embedder=embedder)
 
 
-def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) -> dict[str, Any]:
+def run(
+    sets: Mapping[str, list[Instance]],
+    *,
+    embedder: Embedder,
+    k: int = 10,
+    redis_url: str | None = None,
+) -> dict[str, Any]:
+    """Every chain over every set. ``redis_url``: the ledger on that server (the pipeline's
+    deployment) instead of the embedded one, whose Lua runs in the Python process."""
     timed = CachedEmbedder(embedder)
-    out: dict[str, Any] = {"k": k, "chains": CHAINS, "sets": {}}
+    out: dict[str, Any] = {
+        "k": k,
+        "chains": CHAINS,
+        "redis": "server" if redis_url else "embedded",
+        "sets": {},
+    }
     with tempfile.TemporaryDirectory(prefix="gcmem-align-") as tmp:
-        mems = {n: _memory(o, timed, Path(tmp) / n) for n, o in CHAINS.items()}
+        mems = {n: _memory(o, timed, Path(tmp) / n, redis_url) for n, o in CHAINS.items()}
         chunk_chars = mems["both"].settings.memory.chunk_max_chars
         for set_name, instances in sets.items():
             tallies: dict[str, dict[str, Tally]] = {n: {} for n in CHAINS}
@@ -127,6 +142,9 @@ def run(sets: Mapping[str, list[Instance]], *, embedder: Embedder, k: int = 10) 
             per_set["_drops"] = {n: t["all"].drops[:30] for n, t in tallies.items() if "all" in t}
             out["sets"][set_name] = per_set
         for mem in mems.values():
+            if redis_url:
+                for key in mem.redis.scan_iter(match=mem.keys.pattern(), count=1000):
+                    mem.redis.delete(key)  # the run's own keys
             mem.close()
     return out
 
@@ -169,6 +187,9 @@ def cli(
     k: int = typer.Option(10, help="MTM top-k."),
     out: Path = typer.Option(RESULTS, help="Where results go."),
     tag: str | None = typer.Option(None, help="File name stem (default: the split)."),
+    redis_url: str | None = typer.Option(
+        None, help="A Redis server for the ledger (default: the embedded one)."
+    ),
 ) -> None:
     """Grammar-only, exact alignment, alignment-only and both: quality per family, ingest and
     read cost."""
@@ -178,7 +199,8 @@ def cli(
         path = REAL_DIR / "time_sensitive_qa" / f"human_annotated_{tsqa}.json"
         items = list(tsqa_revisions(path))
         data[f"tsqa-revisions-{tsqa}"] = _sample(items, tsqa_limit, 0)
-    report = run(data, embedder=TransformerEmbedder(Settings().models.embedder), k=k)
+    embedder = TransformerEmbedder(Settings().models.embedder)
+    report = run(data, embedder=embedder, k=k, redis_url=redis_url)
     report.update(split=split, tsqa=tsqa)
     out.mkdir(parents=True, exist_ok=True)
     stem = tag or split

@@ -14,10 +14,12 @@ from bench.heldout.validate import PROFILES, Profile, check
 SPLITS = {
     "dev2": "written",
     "dev5": "written",
+    "dev7": "written",
     "test2": "written",
     "test3": "written",
     "test4": "written",
     "test5": "written",
+    "test6": "written",
     "dev3": "traps",
     "dev6": "traps",
     "devconv": "chats",

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from bench.heldout.data import HeldoutTurn, Instance
 from bench.heldout.run import Tally, score
-from gcmem.models import Chunk, Decision, RetrievalResult, ScoredChunk, Turn
+from gcmem.models import Chunk, Conflict, Decision, RetrievalResult, ScoredChunk, Turn
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 NS = "ns"
@@ -75,3 +75,17 @@ def test_no_decision_has_no_precision() -> None:
     tally = Tally()
     score(_instance(), _result(["t1", "t2", "t3"], {}), tally, NS)
     assert tally.summary()["decision_precision"] is None
+
+
+def test_a_note_on_a_still_true_fact_counts_against_note_precision() -> None:
+    result = _result(["t1", "t2", "t3"], {})
+    right = Conflict(older=_scored("t1"), newer=_scored("t3"), stage="dominance", reason="r")
+    wrong = Conflict(older=_scored("t2"), newer=_scored("t3"), stage="dominance", reason="r")
+    tally = Tally()
+    score(_instance(), result.model_copy(update={"conflicts": [right, wrong]}), tally, NS)
+    summary = tally.summary()
+    assert (summary["notes_right"], summary["notes_wrong"]) == (1, 1)
+    assert summary["note_precision"] == 0.5
+    tally = Tally()
+    score(_instance(), result, tally, NS)
+    assert tally.summary()["note_precision"] is None  # no notes: nothing to judge

@@ -168,6 +168,17 @@ FORMS = [
     ("Maya: My favourite colour is green.", ("maya", "favourite colour", "green")),
     ("Jordan: Our wifi password is pinecone42.", ("jordan", "wifi password", "pinecone42")),
     ("Maya: Long story.\nMy favourite colour is green.", ("maya", "favourite colour", "green")),
+    # a clause after a spaced dash is read on its own: its hedge or aside is not the value's
+    (
+        "Miso's vet is Paws & Claws now — the other place never had appointments.",
+        ("miso", "vet", "Paws & Claws"),
+    ),
+    (
+        "The analytics cluster now lives in eu-west-1 -- the GDPR review wanted it in the EU.",
+        ("analytics cluster", "location", "eu-west-1"),
+    ),
+    # 's before a preposition is "is", never a possessive
+    ("Maya's in Denver now.", ("maya", "is in", "Denver")),
 ]
 
 
@@ -261,6 +272,12 @@ NEGATIVES = [
     "Lucy: Yes.",
     "Daniel: Ha, my sister was the same at thirty.",
     "Yuki: Mostly, but we moved the sink under the window.",
+    # a dash tail that hedges or conditions the clause before it, or is too short to be one
+    "The VPN endpoint is gw.acme.io — or at least it was on Monday.",
+    "The port is 8080 — I think.",
+    "The port is 8080 — not sure though, ask Sam.",
+    "The port is 8080 — unless ops changed it again.",
+    "The port is 8000 — and the port is 8080 on staging.",
 ]
 
 

@@ -25,6 +25,9 @@ Three kinds of source, one schema (``Instance``):
   apart); they share no turn text. ``dev6`` (static set only, 120 instances in ``dev3``'s six
   families) asks for look-alike still-true notes: ``label: value`` lines, speaker-labelled chat
   lines, "my" / "our" statements of different people, values added without "also".
+  ``dev7`` (development) and ``test6`` (held out) were written later, at the same time, by two
+  more helpers from ``test5``'s brief (briefs in ``data/dev7/``, ``data/test6/``), after this
+  round's rule changes had been chosen on the development splits.
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

@@ -15,6 +15,9 @@ checked to be identical, so the numbers compare filters, not retrieval. Per fami
 - ``decision_precision``: of the chain's drops of labelled chunks that were right (a stale
   value removed) or wrong (a still-true fact, or the only current answer, no longer shown),
   the right share, overall and per stage (the issue's pair precision, on the decided pairs);
+- ``note_precision``: of the notes the context gives a reader about labelled chunks (a
+  surfaced conflict's older chunk, a kept chunk's stale statements), the share on a stale
+  chunk; a note on a still-true fact or the current answer casts doubt on something true;
 - ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
 
 Conditions: ``rag`` (no filter), ``v0.1`` (the previous default's κ rule: Φ_T drops on the
@@ -86,6 +89,9 @@ class Tally:
     unlabelled_dropped: int = 0
     excluded_at_write: int = 0
     conflicts: int = 0
+    # the context's notes ("[2] may be superseded by [5]", "in [3], ... is superseded") on
+    # labelled chunks: (right: a stale chunk, wrong: a still-true or current one)
+    notes: list[int] = field(default_factory=lambda: [0, 0])
     # decisions the chain made on labelled chunks, by stage: (right, wrong)
     decisions: dict[str, list[int]] = field(default_factory=dict)
     filter_ms: list[float] = field(default_factory=list)
@@ -108,6 +114,9 @@ class Tally:
             "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
             "stale_unnoted": rate(self.stale_unnoted, self.with_stale),
             "conflicts_surfaced": self.conflicts,
+            "notes_right": self.notes[0],
+            "notes_wrong": self.notes[1],
+            "note_precision": precision([self.notes]),
             "decision_precision": precision(self.decisions.values()),
             "decisions_by_stage": {
                 stage: {"right": r, "wrong": w, "precision": precision([(r, w)])}
@@ -162,6 +171,13 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
     if any(label.get(t) == "current" and x in answer_texts for t, x in kept):
         tally.current_present += 1
     tally.conflicts += len(result.conflicts)
+    doubted = [c.older for c in result.conflicts] + [k for k in result.kept if k.stale_sentences]
+    for chunk in doubted:
+        kind = label.get(chunk.chunk.turn_id)
+        if kind == "stale" and bearing(chunk.chunk.text, "stale"):
+            tally.notes[0] += 1
+        elif kind is not None:  # a still-true fact, the current answer
+            tally.notes[1] += 1
     if instance.stale_turns:
         tally.with_stale += 1
         shown = [
@@ -336,8 +352,8 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
             "",
             "| family | condition | queries | still-true dropped | drop rate | current lost "
             "| current present | stale exposure | stale unflagged | stale unnoted "
-            "| decision precision |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| decision precision | note precision |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         conds = [c for c in per_cond if not c.startswith("_")]
         families = sorted({f for c in conds for f in per_cond[c]}, key=lambda f: (f == "all", f))
@@ -351,7 +367,7 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
                     f"{r['still_true_candidates']} | {_fmt(r['still_true_drop_rate'])} | "
                     f"{r['current_lost']} | {_fmt(r['current_present'])} | "
                     f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} | "
-                    f"{_fmt(r.get('stale_unnoted'))} | {_decided(r)} |"
+                    f"{_fmt(r.get('stale_unnoted'))} | {_decided(r)} | {_noted(r)} |"
                 )
         lines.append("")
     (out / f"{tag}.md").write_text("\n".join(lines))
@@ -363,6 +379,12 @@ def _decided(r: Mapping[str, Any]) -> str:
     right = sum(v["right"] for v in stages.values())
     total = right + sum(v["wrong"] for v in stages.values())
     return f"{_fmt(r.get('decision_precision'))} ({right}/{total})" if total else "-"
+
+
+def _noted(r: Mapping[str, Any]) -> str:
+    """Note precision with its counts: ``0.200 (2/10)``."""
+    right, wrong = r.get("notes_right", 0), r.get("notes_wrong", 0)
+    return f"{_fmt(r.get('note_precision'))} ({right}/{right + wrong})" if right + wrong else "-"
 
 
 def _fmt(x: float | None) -> str:
@@ -377,7 +399,7 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev, dev2, dev3, dev5, devconv (for development); test, test2 ... test5 (held "
+        help="dev, dev2, dev3, dev5, dev6, dev7, devconv (for development); test ... test6 (held "
         "out); all but dev and test for written sets only.",
     ),
     condition: list[str] = typer.Option(
@@ -414,5 +436,5 @@ def cli(
                 f"{a['still_true_candidates']}  current lost {a['current_lost']}  "
                 f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])} "
                 f"(unflagged {_fmt(a['stale_unflagged'])}, unnoted {_fmt(a['stale_unnoted'])})  "
-                f"decisions {_decided(a)}"
+                f"decisions {_decided(a)}  notes {_noted(a)}"
             )

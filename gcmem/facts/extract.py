@@ -38,7 +38,7 @@ value, and the sentence's final full stop, delimit the value and are not part of
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -712,6 +712,13 @@ def _finish(
 _POSSESSIVE_LEAD = re.compile(r"^(?:(?P<speaker>[A-Z][a-z]+):\s+)?(?:my|our)\s+(?=[a-z0-9])", re.I)
 
 
+# "Maya's in Denver now", "Dad's on 20 mg": a possessive is never followed by a bare
+# preposition, so this 's is "is".
+_IS_CONTRACTION = re.compile(
+    r"(?<=[A-Za-z])['’]s\s+(?=(?:(?:now|still|currently|back)\s+)?(?:in|at|on)\s)"
+)
+
+
 def _possessive_subject(text: str, speaker: str | None) -> str:
     """ "My X" / "Our X" as a subject: the thing of whoever speaks. A memory namespace is one
     person's (or one team's), so "our design system" is the design system; in a transcript
@@ -934,12 +941,15 @@ def _extract_sentence(
         text = text[:-1].rstrip()
     if text.endswith(","):
         return []
+    parts = _dash_clauses(text)
+    if len(parts) > 1:
+        return _joined(_extract_sentence(part, speaker, note=note) for part in parts)
     previous = None
     while previous != text:  # discourse leads can stack ("Also, for the record, ...")
         previous = text
         text = _DISCOURSE_LEAD.sub("", text, count=1).strip()
     text = _COPULA_ADVERB.sub(r"\g<verb> ", _RECENCY_TAIL.sub("", text))
-    text = _possessive_subject(text, speaker)
+    text = _possessive_subject(_IS_CONTRACTION.sub(" is ", text), speaker)
     s = _Sentence.of(text)
     specs = _try_specs(s)
     if specs is not None:
@@ -988,6 +998,39 @@ def _extract_sentence(
         ):
             return _try_clause(s.cut(0, m.start()), lead, part=True)
     return []
+
+
+# A spaced dash between two clauses: "Maya's in Denver now — the transfer came through".
+_DASH_BREAK = re.compile(r"\s+(?:—|–|--)\s+")
+# A dash tail that starts with one of these qualifies the clause before it ("— or at least it
+# was", "— unless they changed it"): the sentence stays whole, so its hedge refuses it.
+_DEPENDENT_LEADS = _REFUSE_WORDS | _CONDITIONAL_LEADS | frozenset({"or", "at", "and", "but"})
+
+
+def _dash_clauses(text: str) -> list[str]:
+    """The clauses of a sentence joined by spaced dashes, each read on its own (a hedge or an
+    aside in one says nothing about the other); a side of fewer than three words ("9 – 5",
+    "— maybe") or a dependent tail keeps the sentence whole."""
+    parts = _DASH_BREAK.split(text)
+    if len(parts) < 2:
+        return [text]
+    for part in parts:
+        words = part.split()
+        if len(words) < 3:
+            return [text]
+    if any(p.split()[0].lower().strip(",") in _DEPENDENT_LEADS for p in parts[1:]):
+        return [text]
+    return parts
+
+
+def _joined(readings: Iterable[list[Fact]]) -> list[Fact]:
+    """The facts of a sentence's clauses; two values for one key in one sentence: no guess."""
+    out: dict[tuple[str, str], Fact] = {}
+    for facts in readings:
+        for fact in facts:
+            if out.setdefault((fact.subject, fact.relation), fact) != fact:
+                return []
+    return list(out.values())
 
 
 # Where a reason, purpose or result clause starts: "because ...", "so (that) <subject> ...",
