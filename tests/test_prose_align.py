@@ -7,8 +7,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from gcmem.facts.align import align_units, units_of
-from gcmem.facts.prose_align import align_chunk_units, align_local, align_turn_revisions
+from gcmem.facts.align import PairAlignment, align_units, units_of
+from gcmem.facts.prose_align import (
+    align_chunk_units,
+    align_local,
+    align_turn_revisions,
+    reworded_restatements,
+)
 from gcmem.models import Chunk, Turn
 
 
@@ -354,3 +359,59 @@ def test_at_equal_frames_the_shorter_value_wins() -> None:
         units_of("The local dev server listens on port 5173 after we switched bundlers."),
     )
     assert [(f.old_value, f.new_value) for f in al.frames] == [("3000", "5173")]
+
+
+# --- reworded paragraph revisions -------------------------------------------------------------
+
+BIO = (
+    "Ines Duarte is a furniture maker based in Braga. "
+    "She learned joinery from her grandfather and spent a decade building boat interiors. "
+    "Her tables pair oak tops with thin steel legs, and she runs an evening class for adults. "
+    "Orders open every spring."
+)
+BIO_REVISED = (
+    "Ines Duarte is a furniture maker based in Coimbra. "
+    "She learned joinery from her grandfather and spent a decade fitting boat interiors. "
+    "Her tables combine oak tops with thin steel legs, and she runs an evening class for "
+    "adults in her workshop. "
+    "Orders are open every spring."
+)
+
+
+def test_a_reworded_revision_restates_every_sentence_it_does_not_change() -> None:
+    al = align_chunk_units(units_of(BIO), units_of(BIO_REVISED))
+    [f] = al.frames
+    assert (f.old_unit, f.old_value, f.new_value) == (0, "Braga", "Coimbra")
+    assert sorted(al.restated) == [(1, 1), (2, 2), (3, 3)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a second difference that is a value: not wording, so not restated
+        ("a decade fitting", "twelve years fitting"),
+        ("class for adults", "class for 12 adults"),
+        ("runs an evening class", "runs an Evenings Club class"),
+        # a negation or modal among the differences
+        ("she runs an evening class", "she no longer runs an evening class"),
+        ("Orders are open every spring.", "Orders might be open every spring."),
+        # a sentence with no counterpart: the older paragraph says something the newer does not
+        ("Orders are open every spring.", "Delivery is free within Portugal."),
+        # the sentences out of order: another document
+        (
+            "Orders are open every spring.",
+            "Orders are open every spring. She learned joinery from her grandfather.",
+        ),
+    ],
+)
+def test_a_reworded_revision_is_only_a_revision_in_wording(old: str, new: str) -> None:
+    older, newer = units_of(BIO), units_of(BIO_REVISED.replace(old, new))
+    found = align_units(older, newer)
+    assert [f.old_value for f in found.frames] == ["Braga"]
+    assert reworded_restatements(older, newer, found) == []
+
+
+def test_a_reworded_paragraph_with_no_changed_value_restates_nothing() -> None:
+    older, newer = units_of(BIO), units_of(BIO_REVISED.replace("Coimbra", "Braga"))
+    found = PairAlignment(restated=[(0, 0)])
+    assert reworded_restatements(older, newer, found) == []

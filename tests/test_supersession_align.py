@@ -132,6 +132,26 @@ def test_a_revision_that_restates_the_rest_drops_the_old_paragraph(memory: Memor
     assert statuses == [(0, "restated"), (1, "superseded"), (2, "restated")]
 
 
+def test_a_reworded_revision_drops_the_old_paragraph(memory: Memory) -> None:
+    old = (
+        "Casa Alta is a boutique hotel in the old town of Oaxaca. "
+        "The hotel organises cooking classes and day trips to Monte Alban. "
+        "Guests get breakfast on the terrace."
+    )
+    new = (
+        "Casa Alta is a boutique hotel in the old town of Puebla. "
+        "The hotel runs cooking classes and day trips to Monte Alban. "
+        "Guests are served breakfast on the terrace."
+    )
+    memory.ingest([turn("v1", old, 0)])
+    memory.ingest([turn("v2", new, 4)])
+    result = memory.retrieve("Where is Casa Alta?", namespace=NS, k=10)
+    assert outcome(result) == {"v1": "dropped", "v2": "kept"}
+    [d] = result.dropped
+    statuses = [(s["index"], s["status"]) for s in d.details["sentences"]]
+    assert statuses == [(0, "superseded"), (1, "restated"), (2, "restated")]
+
+
 def test_a_chunk_with_a_still_true_statement_stays_and_names_its_stale_one(memory: Memory) -> None:
     memory.ingest([turn("v1", " ".join(PARA), 0)])
     memory.ingest([turn("v2", "Casa Alta update: it has 22 rooms and a rooftop mezcal bar.", 4)])

@@ -106,6 +106,12 @@ _PAST_EVENT = _words(
     "flew drove rode swam won woke wore broke chose forgot fell"
 )
 _AUXILIARIES = _words("has have had having get gets got getting be been being")
+# Participles that say where or what something is when they follow a noun ("an illustrator
+# based in Lisbon", "the bucket hosted in eu-west-1"): a state, not an event.
+_STATIVE_PARTICIPLES = _words(
+    "based located headquartered situated stationed housed hosted stored registered listed "
+    "priced rated scheduled named called titled labelled labeled"
+)
 _LEAD_WORDS = _COPULAS | _words(
     """to on at in of as from by under with for into via onto over than per every each my our
     his her their its your named called titled labelled labeled set pinned targets target
@@ -576,7 +582,10 @@ def _narrates_event(words: Sequence[Token]) -> bool:
             or previous in _AUXILIARIES
             or previous.endswith(("'s", "'re", "'m", "'ve"))
         )
-        if not after_auxiliary and (n in _PAST_EVENT or (len(n) > 4 and n.endswith("ed"))):
+        narrated = n in _PAST_EVENT or (
+            len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES
+        )
+        if not after_auxiliary and narrated:
             return True
         previous = n
     return False

@@ -31,6 +31,15 @@ the common beginning and end with the slot masked, tagged with a digest of the f
 sentence (a revision frame belongs to its paragraph, never to another document that happens
 to share a sentence start). Inserted or removed text is an elaboration, not a revision; a
 negation or modal in either differing part leaves the pair to κ.
+
+**Reworded paragraph revision** (``reworded_restatements``). A revision may reword every
+sentence, so no sentence anchors it. When each content sentence of the older chunk has, in
+order, a counterpart in the newer one that is identical, states a changed value (a frame
+found above), or shares most of its words with nothing but wording between them (no value,
+negation or modal among the words that differ), and at least one value changed, the reworded
+sentences count as restated: the older paragraph is superseded as a whole, since the newer
+one says everything it said. Any other difference leaves the older chunk kept, its changed
+sentence noted.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ from functools import lru_cache
 
 from gcmem.facts.align import (
     _ADDITIVE,
+    _CODE_CHARS,
     _FUNCTION_WORDS,
     _MODALS,
     _NEGATIONS,
@@ -88,6 +98,16 @@ MIN_REVISION_FRAME = 3  # shared words around a revised part
 # revised part inside a long shared frame (a two-sentence paragraph revised in one value).
 STRICT_ANCHOR_WORDS = 8
 STRICT_REVISION_FRAME = 6
+# A reworded sentence of a revised paragraph shares this much of its words with its
+# counterpart; a paragraph of one sentence is a statement, which the exact rules decide.
+REWORD_OVERLAP = 0.6
+MIN_REWORDED_SENTENCES = 2
+_NUMBER_WORDS = _words(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred thousand million billion dozen half twice thrice once first second third
+    fourth fifth single double triple decade decades"""
+)
 MIN_PROSE_LINE_WORDS = 6  # a line with this many words after its label reads as a sentence
 _INTERIOR_ADVERBS = frozenset({"now", "currently", "still", "nowadays"})
 # Words that do not tell two subjects apart: function words, scope prepositions, the copula's
@@ -338,6 +358,61 @@ def align_revision(
     return out
 
 
+def _reworded(old: Unit, new: Unit) -> bool:
+    """Two sentences that say the same thing in other words: what differs between them holds
+    no value (a digit, a capitalised word past the first, code characters) and no negation
+    or modal."""
+    diff = old.words ^ new.words
+    for unit in (old, new):
+        first = next((i for i, t in enumerate(unit.tokens) if not t.punct), 0)
+        for i, t in enumerate(unit.tokens):
+            if t.punct or t.norm not in diff:
+                continue
+            n = t.norm or ""
+            if n in _NEGATIONS or n in _MODALS or n.endswith("n't"):
+                return False
+            if n in _NUMBER_WORDS or any(
+                ch.isdigit() or ch in _CODE_CHARS for ch in t.text.strip(".,;:!?")
+            ):
+                return False
+            if i != first and t.text[:1].isupper():
+                return False
+    return True
+
+
+def reworded_restatements(
+    old: Sequence[Unit], new: Sequence[Unit], found: PairAlignment
+) -> list[tuple[int, int]]:
+    """The sentences of an older paragraph that a newer revision of it says again in other
+    words, as (old unit, new unit) restatements. Only for a whole-paragraph revision: every
+    content sentence of the older chunk is restated, framed (its value changed) or reworded
+    in the newer one, in order, and at least one value changed. Then the older chunk is
+    superseded as a whole (nothing it says is lost: the newer one says all of it); a sentence
+    that differs in anything but wording leaves the chunk to its sentence notes."""
+    if not found.frames or any(u.line for u in (*old, *new)):
+        return []
+    content = [u for u in old if u.content]
+    if len(content) < MIN_REWORDED_SENTENCES:
+        return []
+    placed = {o: n for o, n in found.restated} | {f.old_unit: f.new_unit for f in found.frames}
+    taken = set(placed.values())
+    out: list[tuple[int, int]] = []
+    last = -1
+    for unit in content:
+        if unit.index in placed:
+            if placed[unit.index] <= last:
+                return []  # out of order: another document, not a revision
+            last = placed[unit.index]
+            continue
+        best = _closest(unit, new[last + 1 :], taken, least=REWORD_OVERLAP)
+        if best is None or not _reworded(unit, best):
+            return []
+        out.append((unit.index, best.index))
+        taken.add(best.index)
+        last = best.index
+    return out
+
+
 def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """The exact alignment of an older and a newer chunk, with local frames for statements it
     left unexplained and revised sentences when the newer chunk is a revision of the older."""
@@ -357,6 +432,7 @@ def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment
                 taken.add(n.index)
                 break
     found.frames.extend(align_revision(old, new, found))
+    found.restated.extend(reworded_restatements(old, new, found))
     return found
 
 
@@ -396,14 +472,16 @@ def align_turn_revisions(
                 found.frames.append(FrameMatch(unit.index, best.index, *revised))
 
 
-def _closest(unit: Unit, candidates: Sequence[Unit], taken: Collection[int]) -> Unit | None:
+def _closest(
+    unit: Unit, candidates: Sequence[Unit], taken: Collection[int], *, least: float = 0.5
+) -> Unit | None:
     """The free statement of ``candidates`` sharing the most words with ``unit`` (at least
-    half), the revised sentence's counterpart."""
+    ``least`` of the shorter's), the revised sentence's counterpart."""
     best: tuple[float, Unit] | None = None
     for cand in candidates:
         if not cand.content or cand.index in taken:
             continue
         score = _overlap(unit, cand)
-        if score >= 0.5 and (best is None or score > best[0]):
+        if score >= least and (best is None or score > best[0]):
             best = (score, cand)
     return None if best is None else best[1]
