@@ -548,7 +548,7 @@ class DominanceSettings(_Section):
         "entity both name) and an attribute (a content word both say about it), neither "
         "qualified apart (a modifier each statement gives it that the other lacks: 'the "
         "mobile / web repo'). A pair without one is not a conflict: both chunks are kept "
-        "and nothing is surfaced (unset = κ decides and surfaces every pair).",
+        "and nothing is surfaced (false: κ decides every pair and surfaces its uncertain ones).",
     )
     # 0.6: on the held-out sets' dev split (`python -m bench no-harm-pairs`), κ = 1 alone
     # (max direction >= 0.6) had pair precision 0.40 (30 still-true facts among 59 drops);

@@ -290,8 +290,8 @@ class TemporalDominance:
             elif not self._about_one_thing(v):
                 # Not a conflict at all: two statements about different things (parallel
                 # keys, another attribute) are both true whatever κ says. Surfacing them
-                # would tell the reader a still-true fact may be superseded: on the
-                # development sets 854 of 956 such notes did (python -m bench no-harm).
+                # would tell the reader a still-true fact may be superseded (most notes
+                # did, docs/benchmarks.md "Notes only about one thing").
                 continue
             else:
                 pending.append(v)
