@@ -306,8 +306,9 @@ class Decision(BaseModel):
 
 class Conflict(BaseModel):
     """Two candidates that may disagree, both kept: the newer may supersede the older, but no
-    decision gcmem can defend says so (an uncertain κ, a pair not shown to be about the same
-    subject and attribute, a value awaiting confirmation). The reader sees both, dated."""
+    decision gcmem can defend says so (an uncertain κ or one not confirmed in both
+    directions, on two statements about the same subject and attribute; a value awaiting
+    confirmation). The reader sees both, dated."""
 
     model_config = ConfigDict(frozen=True)
 
