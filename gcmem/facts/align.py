@@ -660,11 +660,9 @@ def labelled_record(unit: Unit) -> bool:
     """A prose note that opens on a label and goes on in clauses ("Food bank sign-ups: Rosa,
     Saturday 9am"): a record whose parts are read together, not one value per clause."""
     clauses = unit.clauses
-    if len(clauses) < 3:
+    if len(clauses) < 3 or not unit.labels or clauses[0][1] == clauses[0][0]:
         return False
-    toks = unit.tokens[clauses[0][0] : clauses[0][1]]
-    words = " ".join((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
-    return toks[-1].norm == ":" and _label(toks[:-1]) and words not in _DISCOURSE_LABELS
+    return unit.labels[0][0] == unit.tokens[clauses[0][1] - 1].end  # the first clause
 
 
 def topic(unit: Unit, start: int) -> tuple[str, ...]:

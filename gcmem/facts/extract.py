@@ -943,7 +943,7 @@ def _extract_sentence(
         return []
     parts = _dash_clauses(text)
     if len(parts) > 1:
-        return _joined(_extract_sentence(part, speaker, note=note) for part in parts)
+        return _joined(_extract_sentence(part, speaker, note=note) for part in parts) or []
     previous = None
     while previous != text:  # discourse leads can stack ("Also, for the record, ...")
         previous = text
@@ -976,17 +976,17 @@ def _extract_sentence(
         return found
     # "X is Y, so Z ...", "We dropped A, so the service targets B": each independent clause
     # is a statement of its own (the refusals above still read the whole sentence).
-    readings: dict[tuple[str, str], Fact] = {}
+    clauses = []
     for start, end in _clause_spans(whole.mask):
         clause = whole.cut(start, end).strip()
         clause = clause.cut(len(clause.text) - len(_CLAUSE_LEAD.sub("", clause.text, count=1)))
-        if _hedged(clause):
-            continue
-        for fact in _try_clause(clause, lead if start == 0 else (), part=True):
-            if readings.setdefault((fact.subject, fact.relation), fact) != fact:
-                return []  # two values for one key in one sentence: no guess
+        if not _hedged(clause):
+            clauses.append(_try_clause(clause, lead if start == 0 else (), part=True))
+    readings = _joined(clauses)
+    if readings is None:
+        return []
     if readings:
-        return list(readings.values())
+        return readings
     # "The analytics bucket is acme-raw-events, dump the nightly exports in there": a comma
     # before a phrase of three or more words with a lower-case word ends the statement (a
     # list goes on with values and conjunctions: "Berlin, Paris and Rome").
@@ -1023,13 +1023,14 @@ def _dash_clauses(text: str) -> list[str]:
     return parts
 
 
-def _joined(readings: Iterable[list[Fact]]) -> list[Fact]:
-    """The facts of a sentence's clauses; two values for one key in one sentence: no guess."""
+def _joined(readings: Iterable[list[Fact]]) -> list[Fact] | None:
+    """The facts of a sentence's clauses; None for two values of one key in one sentence (no
+    guess)."""
     out: dict[tuple[str, str], Fact] = {}
     for facts in readings:
         for fact in facts:
             if out.setdefault((fact.subject, fact.relation), fact) != fact:
-                return []
+                return None
     return list(out.values())
 
 
