@@ -36,6 +36,7 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.cleanup import delete_matching
 from bench.embedding import CachedEmbedder
 from bench.heldout.data import REAL_DIR, Instance, _sample, load_set, tsqa_revisions
 from bench.heldout.run import Tally, _namespace, memory_turns, score
@@ -143,8 +144,7 @@ def run(
             out["sets"][set_name] = per_set
         for mem in mems.values():
             if redis_url:
-                for key in mem.redis.scan_iter(match=mem.keys.pattern(), count=1000):
-                    mem.redis.delete(key)  # the run's own keys
+                delete_matching(mem.redis, mem.keys.pattern())  # the run's own keys
             mem.close()
     return out
 

@@ -41,6 +41,7 @@ import torch
 import typer
 from tqdm.auto import tqdm
 
+from bench.cleanup import delete_matching
 from bench.oracle_pairs import (
     HELD_OUT,
     QUERIES,
@@ -609,9 +610,8 @@ def run_latency(
         "reference_llm_kappa_s": REFERENCE_LLM_S,
     }
     for rig in {id(r): r for r in (plain, pre)}.values():
-        keys = list(rig.memory.redis.scan_iter(match=rig.memory.keys.pattern(), count=1000))
-        if keys:  # a Redis server outlives the run: leave nothing behind
-            rig.memory.redis.delete(*keys)
+        # a Redis server outlives the run: leave nothing behind
+        delete_matching(rig.memory.redis, rig.memory.keys.pattern())
         rig.memory.close()
     return result
 

@@ -56,6 +56,7 @@ import redis
 import typer
 from tqdm.auto import tqdm
 
+from bench.cleanup import delete_matching
 from bench.mtm_corpus import memory_sentence, query_sentence
 
 REPO = Path(__file__).resolve().parents[1]
@@ -186,10 +187,7 @@ class Deployment:
                 proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        client = redis.Redis.from_url(self.cfg.redis_url)
-        keys = list(client.scan_iter(match=f"{self.prefix}:*", count=1000))
-        if keys:
-            client.delete(*keys)
+        delete_matching(redis.Redis.from_url(self.cfg.redis_url), f"{self.prefix}:*")
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
 

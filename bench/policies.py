@@ -43,6 +43,7 @@ from typing import Annotated, Any
 import redis
 import typer
 
+from bench.cleanup import delete_matching
 from gcmem.models import Fact
 from gcmem.settings import PolicyName, PolicyRule, load_settings
 from gcmem.storage.ledger import SupersessionLedger
@@ -177,9 +178,7 @@ def _one_run(
     try:
         found = _check(reader, ns, policy, plan)
     finally:
-        keys = list(reader.client.scan_iter(match=f"{prefix}:{{{ns}}}:*", count=1000))
-        if keys:
-            reader.client.delete(*keys)
+        delete_matching(reader.client, f"{prefix}:{{{ns}}}:*")
     return found, latencies, elapsed
 
 

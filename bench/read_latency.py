@@ -22,6 +22,7 @@ from typing import Annotated
 
 import typer
 
+from bench.cleanup import delete_matching
 from bench.scenarios.generate import generate
 from bench.scenarios.model import Scenario
 from gcmem import Memory, load_settings
@@ -65,8 +66,7 @@ def measure(
                     result = memory.retrieve(s.question, namespace=ns)
                     times.append(1000 * (time.perf_counter() - t0))
                 excluded += result.excluded_at_write
-            for key in memory.redis.scan_iter(f"{settings.storage.key_prefix}*"):
-                memory.redis.delete(key)  # the run's own keys
+            delete_matching(memory.redis, f"{settings.storage.key_prefix}*")
         times.sort()
         out["exclude" if exclude else "no-exclude"] = {
             "queries": len(times),

@@ -48,6 +48,7 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.cleanup import delete_matching
 from bench.embedding import CachedEmbedder
 from bench.supersession_data import (
     EVOLVING_SETS,
@@ -334,10 +335,7 @@ def run_benchmark(
     finally:
         bar.close()
         if config.redis_url:
-            client = open_redis(settings.storage)
-            keys = list(client.scan_iter(match=f"{settings.storage.key_prefix}:*", count=1000))
-            for start in range(0, len(keys), 1000):
-                client.delete(*keys[start : start + 1000])
+            delete_matching(open_redis(settings.storage), f"{settings.storage.key_prefix}:*")
         shutil.rmtree(data_dir, ignore_errors=True)
     return {
         "benchmark": "supersession",

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import redis
 
+from bench.cleanup import delete_matching
 from bench.embedding import CachedEmbedder
 from bench.scenarios.model import Scenario
 from bench.sweep.archive import VerdictArchive
@@ -210,14 +211,7 @@ def uses_gc_set(condition: str) -> bool:
 
 def forget_namespace(client: redis.Redis, keys: Keyspace, namespace: str) -> None:
     """Delete one instance's keys (STM, ledger, usage, verdicts) once its record is written."""
-    batch: list[bytes] = []
-    for k in client.scan_iter(match=f"{keys.namespace(namespace)}:*", count=1000):
-        batch.append(k)
-        if len(batch) >= 500:
-            client.delete(*batch)
-            batch.clear()
-    if batch:
-        client.delete(*batch)
+    delete_matching(client, f"{keys.namespace(namespace)}:*")
 
 
 @dataclass

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.cleanup import delete_matching
 from bench.embedding import CachedEmbedder
 from bench.scenarios.model import Scenario, file_sha256, load_scenarios
 from bench.sweep.archive import VerdictArchive
@@ -88,9 +89,7 @@ def _add_embedding_stats(path: Path, texts: int, seconds: float) -> dict[str, fl
 
 
 def _drop_prefix(client: Any, prefix: str) -> None:
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-    for start in range(0, len(keys), 500):
-        client.delete(*keys[start : start + 500])
+    delete_matching(client, f"{prefix}:*")
 
 
 def _with_elapsed(step: Any) -> Any:
