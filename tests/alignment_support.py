@@ -20,3 +20,8 @@ def outcome(result: RetrievalResult) -> dict[str, str]:
     out = {c.chunk.turn_id: "kept" for c in result.kept}
     out.update({d.chunk.chunk.turn_id: "dropped" for d in result.dropped})
     return out
+
+
+def stale_lines(result: RetrievalResult) -> dict[str, list[str]]:
+    """Turn id -> the statements its kept chunk is noted stale in."""
+    return {c.chunk.turn_id: [s.text for s in c.stale_sentences] for c in result.kept}

@@ -12,9 +12,9 @@ import pytest
 
 from gcmem.facts.align import Unit, align_units, units_of
 from gcmem.memory import Memory
-from gcmem.models import RetrievalResult, Turn
+from gcmem.models import Turn
 from gcmem.settings import Settings
-from tests.alignment_support import alignment_memory, outcome
+from tests.alignment_support import alignment_memory, outcome, stale_lines
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
@@ -47,11 +47,6 @@ def excerpt(lines: list[str], path: str = PATH) -> str:
 
 def turn(turn_id: str, lines: list[str], days: int, path: str = PATH) -> Turn:
     return Turn(id=turn_id, namespace=NS, text=excerpt(lines, path), ts=T0 + timedelta(days=days))
-
-
-def stale_lines(result: RetrievalResult) -> dict[str, list[str]]:
-    """Turn id -> the lines its kept chunk is noted stale in."""
-    return {c.chunk.turn_id: [s.text for s in c.stale_sentences] for c in result.kept}
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ value, and the sentence's final full stop, delimit the value and are not part of
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -1188,6 +1189,111 @@ def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
     return _extract_sentence(line, note=False)
 
 
+# Code written into a sentence ("requirements now has requests==2.31.0", "so we set
+# LOG_LEVEL=warn", "Dockerfile now starts FROM python:3.12-slim"): the token states its key and
+# value as exactly as its line would.
+_INLINE_PIN = re.compile(
+    rf"(?<![\w.\-?&/=])(?P<name>[A-Za-z][\w.\-]*)==(?P<ver>{_VERSION})(?![\w\-]|\.\w)"
+)
+_INLINE_IMAGE = re.compile(
+    r"(?<!\S)FROM\s+(?P<name>[a-z0-9][\w.\-/]*):(?P<tag>[\w.\-]*\w)(?![\w\-:/]|\.\w)"
+)
+# NAME=VALUE with a name no sentence word has: UPPER_CASE or snake_case with an underscore
+_INLINE_ASSIGN = re.compile(
+    r"(?<![\w.\-\"'?&/=])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+    r"\s?=\s?(?P<value>\"[^\"\s]+\"|'[^'\s]+'|[^\s\"',;()=]*[^\s\"',;()=.])"
+)
+_INLINE_PAIR_JSON = re.compile(r'"(?P<name>[\w.@/\-]+)":\s?"(?P<value>[^"\s]+)"')
+_INLINE_FORMS = (_INLINE_PIN, _INLINE_IMAGE, _INLINE_ASSIGN, _INLINE_PAIR_JSON)
+# A clause about a value that no longer holds, or one that is not set: its code tokens name
+# the old or the hoped-for value, not the state.
+_INLINE_REFUSE = _lexicon(
+    """was were used old older previous previously formerly before from instead replaced
+    replacing removed removing dropped dropping deprecated reverted revert rolled rollback
+    back until"""
+)
+# A token in a sentence states the value when the clause says so before it ("now has X",
+# "set the worker to X", "PR merged: X"); one that the clause opens with is what it talks
+# about ("requests==2.28.1 has a known CVE").
+_INLINE_CUES = _lexicon(
+    """now is are has have set sets pin pinned pins bump bumped bumps raise raised lower
+    lowered change changed update updated upgrade upgraded downgrade downgraded move moved
+    switch switched merged start starts use uses run runs read reads to at on with"""
+)
+# Words that may stand before a ``NAME=VALUE`` or JSON pair token: any other word names what
+# the setting belongs to ("the jenkins agents use instance_type = ..."), a subject no line of
+# a file carries, so the token would be the same key as another thing's setting.
+_INLINE_BARE = _INLINE_CUES | _lexicon(
+    """the a an our my its their this that so and then also just finally we i they it ops
+    value"""
+)
+_INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
+_INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n")
+
+
+def inline_code_facts(sentence: str) -> list[Fact]:
+    """The code tokens of a prose sentence as the facts their lines would give: a pin
+    (``name==1.2``: its version), a ``FROM image:tag`` (its image tag), ``NAME=VALUE`` and a
+    JSON ``"key": "value"`` pair (``is``). In a clause with words, only a token after a word
+    that says it holds (``_INLINE_CUES``), and a setting only with no word before it that
+    names its owner (``_INLINE_BARE``: a package or an image names itself); none from a
+    clause that is hedged, negated or about an old value (its words read with the code
+    tokens left out), and none for a key the sentence gives two values (a change written as
+    "from A to B")."""
+    found: list[tuple[str, str, str]] = []
+    start = 0
+    for brk in [*_INLINE_CLAUSE_BREAK.finditer(sentence), None]:
+        end = brk.start() if brk is not None else len(sentence)
+        clause = sentence[start:end]
+        start = brk.end() if brk is not None else end
+        hits = [(form, m) for form in _INLINE_FORMS for m in form.finditer(clause)]
+        if not hits:
+            continue
+        plain = clause
+        for _form, m in hits:
+            plain = plain[: m.start()] + " " * (m.end() - m.start()) + plain[m.end() :]
+        words = _Sentence.of(plain)
+        if _hedged(words) or any(w in _INLINE_REFUSE for w in _words(words)):
+            continue
+        for form, m in sorted(hits, key=lambda h: h[1].start()):
+            lead = clause[: m.start()].rstrip()
+            before = _words(words.cut(0, m.start()))
+            # a Dockerfile's first instruction, its lines run together: FROM says it itself;
+            # a colon introduces a value that ends the clause ("PR merged: requests==2.31.0
+            # (CVE fix)"), not a subject ("Heads up: requests==2.28.1 has a known CVE")
+            opens = form is _INLINE_IMAGE and not lead
+            labelled = lead.endswith(":") and not _words(words.cut(m.end()))
+            said = opens or labelled or any(w in _INLINE_CUES for w in before)
+            if _words(words) and not said:
+                continue
+            # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5")
+            owner = _words(words.cut(lead.rfind(":") + 1, m.start()))
+            if form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON) and any(
+                w not in _INLINE_BARE for w in owner
+            ):
+                continue
+            if form is _INLINE_PIN:
+                found.append((m.group("name"), "version", m.group("ver")))
+            elif form is _INLINE_IMAGE:
+                found.append((m.group("name"), "image tag", m.group("tag")))
+            else:
+                # a section the sentence names ("[Makefile] uses indent_style = tab") scopes
+                # the setting as its header line would
+                section = _INLINE_SECTION.findall(clause[lead.rfind(":") + 1 : m.start()])
+                relation = _with_qualifiers("is", ["in", section[-1]]) if section else "is"
+                found.append((m.group("name"), relation, _unwrap(m.group("value"))))
+    values: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for name, relation, value in found:
+        values[(name.lower(), relation)].add(value)
+    facts: list[Fact] = []
+    for name, relation, value in found:
+        if len(values[(name.lower(), relation)]) == 1:
+            fact = _fact(name, relation, value)
+            if fact is not None and fact not in facts:
+                facts.append(fact)
+    return facts
+
+
 def unit_facts(text: str) -> list[tuple[int, Fact]]:
     """The facts of each statement unit (``split_units`` order), as (unit index, fact).
 
@@ -1210,6 +1316,10 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
         speaker = line_speaker(raw.strip()) or speaker
         if where is None:
             facts: list[Fact | None] = list(_extract_sentence(raw.strip(), speaker))
+            keyed = {(f.subject, f.relation) for f in facts if f is not None}
+            facts += [
+                f for f in inline_code_facts(raw.strip()) if (f.subject, f.relation) not in keyed
+            ]
         elif not where.content:
             continue
         else:

@@ -23,7 +23,10 @@ reinforces that frame. With ``reworded=True`` (``gcmem.facts.prose_align``) a re
 statement around the same local frame, and a revised sentence of a paragraph the newer chunk
 restates, record their values the same way; with ``mentions=True`` (``gcmem.facts.mentions``)
 an older statement that names a value a decided frame replaced records that value under the
-frame at its own time. Which keys each unit states, and which newer
+frame at its own time. A newer config line that names a key with less of its block context
+than an older line did (``max_client_conn = 800`` after ``[pgbouncer] max_client_conn = 300``)
+states that scoped key when it is the only candidate among the neighbours (``_scope_references``).
+Which keys each unit states, and which newer
 chunks restated it, is kept per chunk (``UnitStore``). A chunk with such a map is decided by
 its units: it is dropped only when every unit that states something is superseded (one of its
 keys closed) or restated by a newer chunk, and at least one is superseded; otherwise it is
@@ -51,14 +54,21 @@ from typing import Any
 import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, FrameMatch, Unit, align_units, units_of
-from gcmem.facts.extract import chunk_facts, unit_facts
+from gcmem.facts.extract import chunk_facts, inline_code_facts, unit_facts
+from gcmem.facts.lines import qualifier
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
 from gcmem.models import Chunk, Conflict, Decision, Fact, ScoredChunk, StaleSentence
-from gcmem.normalize import display_key, fact_key, normalize_key, normalize_object
+from gcmem.normalize import (
+    display_key,
+    fact_key,
+    normalize_key,
+    normalize_object,
+    normalize_term,
+)
 from gcmem.oracle.relatedness import rival_subjects, same_subject
 from gcmem.storage.ledger import (
     AssertionStatus,
@@ -114,21 +124,27 @@ class SupersessionStage:
         self.record(chunks, vectors)
 
     def record(self, chunks: Sequence[Chunk], vectors: np.ndarray | None = None) -> RecordReport:
-        """Ledger writes (grammar, then frame alignment when ``vectors`` are given) and
-        write-time GC for a batch; the report says what each write did."""
-        report = (
-            self.ledger.record(chunks, self.facts or chunk_facts)
-            if self.grammar
-            else RecordReport()
-        )
+        """Ledger writes (grammar, and frame alignment when ``vectors`` are given) and
+        write-time GC for a batch; the report says what each write did. Alignment reads unit
+        maps and texts, never the ledger, so its frames are found first and both kinds of
+        assertion go to the ledger in one write (one script call per namespace)."""
         recheck: dict[str, set[str]] = defaultdict(set)
+        framed: dict[str, tuple[Chunk, list[Fact]]] = {}
         if self.align and vectors is not None and len(chunks):
-            aligned, touched = self.align_batch(chunks, vectors)
-            report.results.extend(aligned.results)
-            for namespace, closed in aligned.closed_chunks.items():
-                report.closed_chunks[namespace] |= closed
+            framed, touched = self.align_batch(chunks, vectors)
             for namespace, ids in touched.items():
                 recheck[namespace] |= ids
+        grammar = self.facts or chunk_facts
+        batch = {c.id for c in chunks}
+
+        def assertions(chunk: Chunk) -> list[Fact]:
+            own = list(grammar(chunk)) if self.grammar and chunk.id in batch else []
+            return (own + framed[chunk.id][1]) if chunk.id in framed else own
+
+        # batch chunks in ingest order (the tie-break for equal event times), then the older
+        # neighbours whose frame values are recorded at their own times
+        stating = [*chunks, *(c for cid, (c, _) in framed.items() if cid not in batch)]
+        report = self.ledger.record(stating, assertions)
         if self.write_time_gc:
             # a new chunk this batch wrote no assertion for keeps the state it had: nothing
             # of it can be closed but through a write, which lands in closed_chunks
@@ -149,10 +165,10 @@ class SupersessionStage:
 
     def align_batch(
         self, chunks: Sequence[Chunk], vectors: np.ndarray
-    ) -> tuple[RecordReport, dict[str, set[str]]]:
-        """Frame alignment of a batch against its neighbours: ledger writes for the frames
-        found (both sides) and the unit maps of every chunk involved."""
-        report = RecordReport()
+    ) -> tuple[dict[str, tuple[Chunk, list[Fact]]], dict[str, set[str]]]:
+        """Frame alignment of a batch against its neighbours: the unit maps of every chunk
+        involved (written here), and per chunk the frame assertions to record (both sides)."""
+        framed: dict[str, tuple[Chunk, list[Fact]]] = {}
         touched: dict[str, set[str]] = defaultdict(set)
         rows: dict[str, list[int]] = defaultdict(list)
         for i, chunk in enumerate(chunks):
@@ -160,11 +176,9 @@ class SupersessionStage:
                 rows[chunk.namespace].append(i)
         for namespace, idx in rows.items():
             part, ids = self._align_namespace(namespace, [chunks[i] for i in idx], vectors[idx])
-            report.results.extend(part.results)
-            for ns, closed in part.closed_chunks.items():
-                report.closed_chunks[ns] |= closed
+            framed.update(part)
             touched[namespace] |= ids
-        return report, touched
+        return framed, touched
 
     def _pairs(
         self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
@@ -202,10 +216,10 @@ class SupersessionStage:
 
     def _align_namespace(
         self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
-    ) -> tuple[RecordReport, set[str]]:
+    ) -> tuple[dict[str, tuple[Chunk, list[Fact]]], set[str]]:
         pairs = self._pairs(namespace, chunks, vectors)
         if not pairs:
-            return RecordReport(), set()
+            return {}, set()
         units: dict[str, list[Unit]] = {}
         involved: dict[str, Chunk] = {}
         for older, newer in pairs:
@@ -247,6 +261,10 @@ class SupersessionStage:
                 for unit, key in found[cid]:
                     per_unit[unit].add(key.key_id)
                 grammar[cid] = per_unit
+            for (newer, unit, key), olders in _scope_references(pairs, found, units):
+                for older, ounit, okey in olders:  # both sides, as a frame's are
+                    state(older, ounit, okey.relation, okey.object, okey.subject)
+                state(newer, unit, olders[0][2].relation, key.object, key.subject)
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         if self.reworded:
             align_turn_revisions(alignments, units)
@@ -275,7 +293,14 @@ class SupersessionStage:
             )
             settled = {(o.id, u) for o, _, al in alignments for u, _ in al.restated}
             settled |= {(n.id, u) for _, n, al in alignments for _, u in al.restated}
-            settled |= {(cid, u) for cid, per_unit in grammar.items() for u in per_unit}
+            # a unit the grammar keys is the grammar's to decide, unless all it keys is code
+            # written into the sentence ("... starts FROM python:3.9-slim" still mentions 3.9)
+            settled |= {
+                (cid, u)
+                for cid, per_unit in grammar.items()
+                for u in per_unit
+                if not _inline_only(units[cid][u], found[cid])
+            }
             for m in stale_mentions(changes, units, involved, _same_thing, settled):
                 subject, relation = m.key
                 state(m.chunk, m.unit, relation, m.value, subject)
@@ -329,13 +354,11 @@ class SupersessionStage:
                 )
             )
         self.units.write(namespace, writes)
-        with_facts = [involved[cid] for cid in facts]
-        by_id = {
-            cid: [Fact(subject=s, relation=r, object=o) for (s, r), o in f.items()]
+        framed = {
+            cid: (involved[cid], [Fact(subject=s, relation=r, object=o) for (s, r), o in f.items()])
             for cid, f in facts.items()
         }
-        report = self.ledger.record(with_facts, lambda c: by_id.get(c.id, []))
-        return report, write_ids
+        return framed, write_ids
 
     def _restated_earlier(
         self,
@@ -702,6 +725,80 @@ def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
         if s and r and unit < units:
             out.append((unit, UnitKey(key_id(s, r), s, r, fact.object)))
     return tuple(out)
+
+
+def _inline_keys(unit: Unit) -> set[tuple[str, str]]:
+    """The keys of the code tokens written into a prose unit (none for a line)."""
+    if unit.line:
+        return set()
+    return {normalize_key(f.subject, f.relation) for f in inline_code_facts(unit.text)}
+
+
+def _inline_only(unit: Unit, keys: Sequence[tuple[int, UnitKey]]) -> bool:
+    """Whether every key the grammar gives ``unit`` comes from a code token in its sentence."""
+    own = {(k.subject, k.relation) for u, k in keys if u == unit.index}
+    return bool(own) and own <= _inline_keys(unit)
+
+
+def _scope_of(unit: Unit, relation: str) -> tuple[str, tuple[str, ...]] | None:
+    """(base relation, block context) of a line's key (``is in pgbouncer`` under
+    ``[pgbouncer]``: ``is``, ``("pgbouncer",)``); a prose unit's key has no context. None when
+    the relation does not end with the unit's own context (a prose qualifier)."""
+    if not unit.context:
+        return relation, ()
+    tail = " in " + normalize_term(qualifier(unit.context))
+    return (relation[: -len(tail)], unit.context) if relation.endswith(tail) else None
+
+
+def _scope_references(
+    pairs: Sequence[tuple[Chunk, Chunk]],
+    found: dict[str, tuple[tuple[int, UnitKey], ...]],
+    units: dict[str, list[Unit]],
+) -> list[tuple[tuple[Chunk, int, UnitKey], list[tuple[Chunk, int, UnitKey]]]]:
+    """A newer config line that names a key with less of its block context than an older
+    line did states that older, scoped key: ``max_client_conn = 800`` after ``[pgbouncer]
+    max_client_conn = 300``, ``[jwt] expiry = "15m"`` after ``auth.toml > [jwt] expiry``,
+    ``set LOG_LEVEL=warn`` after ``worker > environment > LOG_LEVEL=debug``. Only when
+    exactly one such scoped key (same name and base relation, a context ending with the newer
+    line's) is among the older neighbours' lines, and the newer chunk names the key in no
+    other scope: two candidates (a web and a db ``image``, a staging and a production
+    section) are parallel keys, and nothing is recorded. The newer side is a code line or a
+    code token of a sentence (``inline_code_facts``), never a prose statement. Returns
+    ((newer chunk, unit, its key), the older (chunk, unit, scoped key) lines it states)."""
+    olders: dict[str, list[Chunk]] = defaultdict(list)
+    newers: dict[str, Chunk] = {}
+    for older, newer in pairs:
+        olders[newer.id].append(older)
+        newers[newer.id] = newer
+    out = []
+    for nid, newer in newers.items():
+        keys = found.get(nid, ())
+        for unit, key in keys:
+            nu = units[nid][unit]
+            mine = _scope_of(nu, key.relation)
+            if mine is None:
+                continue
+            if not nu.line and (key.subject, key.relation) not in _inline_keys(nu):
+                continue
+            base, scope = mine
+            scoped: list[tuple[Chunk, int, UnitKey]] = []
+            for older in olders[nid]:
+                for ounit, okey in found.get(older.id, ()):
+                    ou = units[older.id][ounit]
+                    theirs = _scope_of(ou, okey.relation) if ou.line else None
+                    if okey.subject != key.subject or theirs is None or theirs[0] != base:
+                        continue
+                    context = theirs[1]
+                    if len(context) > len(scope) and context[len(context) - len(scope) :] == scope:
+                        scoped.append((older, ounit, okey))
+            others = {
+                k.relation
+                for _, k in keys
+                if k.subject == key.subject and k.relation != key.relation
+            }
+            if len({k.relation for _, _, k in scoped}) == 1 and not others:
+                out.append(((newer, unit, key), scoped))
+    return out
 
 
 def _same_thing(mention: str, statement: str) -> bool:

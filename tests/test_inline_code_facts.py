@@ -1,0 +1,82 @@
+"""Code written into a sentence: pins, ``FROM image:tag``, ``NAME=VALUE`` and JSON pairs key
+like their lines, and only where the sentence says they hold (no model, no Redis)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcmem.facts.extract import extract_triples
+
+
+def triples(text: str) -> set[tuple[str, str, str]]:
+    return {(f.subject, f.relation, f.object) for f in extract_triples(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        # each keys as its own line does ("requests==2.28.1" -> (requests, version, 2.28.1))
+        (
+            "Dependabot PR #311 merged: requests==2.31.0 (CVE fix). flask untouched.",
+            ("requests", "version", "2.31.0"),
+        ),
+        (
+            "security bump, requirements now has requests==2.31.0.",
+            ("requests", "version", "2.31.0"),
+        ),
+        (
+            "Dockerfile for ingest now starts FROM python:3.12-slim, tests pass.",
+            ("python", "image tag", "3.12-slim"),
+        ),
+        ("FROM python:3.10-slim\nWORKDIR /app\nCOPY . .", ("python", "image tag", "3.10-slim")),
+        (
+            "Loki bill was silly, so we set LOG_LEVEL=warn in compose.",
+            ("log_level", "is", "warn"),
+        ),
+        (
+            'Burst credits were killing us, now instance_type = "m6i.large".',
+            ("instance_type", "is", "m6i.large"),
+        ),
+        (
+            'package.json now has "react": "^18.2.0" and react-dom to match.',
+            ("react", "is", "^18.2.0"),
+        ),
+        ("commit 9f3a2c1: raise RETRY_LIMIT = 5 for flaky endpoints", ("retry_limit", "is", "5")),
+        # a section the sentence names scopes the setting, as its header line would
+        ("[Makefile] uses indent_style = tab", ("indent_style", "is in makefile", "tab")),
+    ],
+)
+def test_a_code_token_in_a_sentence_keys_like_its_line(
+    text: str, fact: tuple[str, str, str]
+) -> None:
+    assert fact in triples(text)
+
+
+def test_inline_tokens_share_the_key_of_the_file_line() -> None:
+    old = triples("requirements.txt\n\nflask==2.2.5\nrequests==2.28.1")
+    new = triples("Dependabot PR merged: requests==2.31.0 (CVE fix).")
+    assert ("requests", "version", "2.28.1") in old
+    assert ("requests", "version", "2.31.0") in new
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We used to pin requests==2.28.1.",  # an old value
+        "requests==2.28.1 was the last release before the fix.",
+        "Maybe set LOG_LEVEL=debug for a day?",  # a question, a hedge
+        "Do not set LOG_LEVEL=debug in prod.",  # a negation
+        "We could pin requests==2.31.0 next sprint.",  # a modal
+        "Heads up: requests==2.28.1 has a known CVE.",  # what the clause talks about
+        "We moved off requests==2.28.1, now on requests==2.31.0",  # two values, one key
+        "see https://example.org/?page_size=50 for the list",  # a URL's query, not a key
+        # a setting of a thing the sentence names: another thing may have the same key
+        'the jenkins agent instances use instance_type = "c6i.xlarge"',
+        "set the worker to LOG_LEVEL=warn in compose",
+    ],
+)
+def test_no_inline_fact_where_the_sentence_does_not_say_it_holds(text: str) -> None:
+    found = triples(text)
+    assert not any(
+        r in ("version", "is") and s in ("requests", "log_level", "page_size") for s, r, _ in found
+    ), found

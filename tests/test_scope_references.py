@@ -1,0 +1,113 @@
+"""A newer config line that names a key with less of its block context states the older,
+scoped key when exactly one such key is among its neighbours; two candidate scopes are
+parallel keys. Real Redis ledger (and the embedded one); the hashing embedder stands in for
+MiniLM, as in the other alignment tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gcmem.memory import Memory
+from gcmem.models import Turn
+from gcmem.settings import Settings
+from tests.alignment_support import alignment_memory, outcome, stale_lines
+from tests.doubles import HashingEmbedder
+
+T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+NS = "scoped"
+
+PGBOUNCER = "[pgbouncer]\nlisten_port = 6432\npool_mode = transaction\nmax_client_conn = 300"
+
+
+def turn(turn_id: str, text: str, days: int) -> Turn:
+    return Turn(id=turn_id, namespace=NS, text=text, ts=T0 + timedelta(days=days))
+
+
+@pytest.fixture
+def memory(redis_settings: Settings, hashing_embedder: HashingEmbedder) -> Iterator[Memory]:
+    with alignment_memory(redis_settings, hashing_embedder) as m:
+        yield m
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        "Ops changed pgbouncer.ini on all nodes:\nmax_client_conn = 800\nEverything else stays.",
+        "Raised it on all pgbouncer nodes, so now max_client_conn = 800.",
+    ],
+)
+def test_an_unscoped_line_or_token_supersedes_the_one_scoped_key(
+    memory: Memory, newer: str
+) -> None:
+    memory.ingest([turn("old", PGBOUNCER, 0), turn("new", newer, 20)])
+    result = memory.retrieve("pgbouncer max_client_conn", namespace=NS, k=10)
+    # the old section's other lines still hold: it stays, its changed line noted
+    assert outcome(result) == {"old": "kept", "new": "kept"}
+    assert stale_lines(result)["old"] == ["max_client_conn = 300"]
+
+
+def test_a_suffix_of_the_context_names_the_same_key(memory: Memory) -> None:
+    old = 'auth.toml:\n[jwt]\nexpiry = "1h"'
+    new = 'Security review asked for shorter tokens:\n[jwt]\nexpiry = "15m"'
+    memory.ingest([turn("old", old, 0), turn("new", new, 5)])
+    result = memory.retrieve("jwt expiry", namespace=NS, k=10)
+    assert outcome(result) == {"old": "dropped", "new": "kept"}
+
+
+def test_two_scoped_keys_of_that_name_are_parallel_keys(memory: Memory) -> None:
+    compose = (
+        "docker-compose.yml\nservices:\n  web:\n    environment:\n      - LOG_LEVEL=debug\n"
+        "  worker:\n    environment:\n      - LOG_LEVEL=info"
+    )
+    memory.ingest([turn("old", compose, 0), turn("new", "We set LOG_LEVEL=warn today.", 5)])
+    result = memory.retrieve("LOG_LEVEL", namespace=NS, k=10)
+    assert outcome(result) == {"old": "kept", "new": "kept"}
+    assert stale_lines(result)["old"] == []
+
+
+def test_separate_parallel_sections_are_not_merged(memory: Memory) -> None:
+    staging = "[staging]\nport = 5433"
+    production = "[production]\nport = 5432"
+    memory.ingest(
+        [
+            turn("staging", staging, 0),
+            turn("production", production, 1),
+            turn("new", "port = 6000", 9),
+        ]
+    )
+    result = memory.retrieve("port", namespace=NS, k=10)
+    assert set(outcome(result).values()) == {"kept"}
+    assert all(lines == [] for lines in stale_lines(result).values())
+
+
+def test_a_prose_statement_never_takes_a_scoped_key(memory: Memory) -> None:
+    # a sentence with the key as its subject states the unscoped key only: no line, no token
+    memory.ingest(
+        [
+            turn("old", PGBOUNCER, 0),
+            turn("new", "Our max_client_conn is 800 now, see the runbook.", 9),
+        ]
+    )
+    result = memory.retrieve("pgbouncer max_client_conn", namespace=NS, k=10)
+    assert stale_lines(result)["old"] == []
+
+
+def test_a_sentence_naming_another_section_is_another_key(memory: Memory) -> None:
+    editorconfig = "root = true\n\n[*.py]\nindent_style = space\nindent_size = 2"
+    memory.ingest(
+        [
+            turn("old", editorconfig, 0),
+            turn("makefile", "[Makefile] uses indent_style = tab", 5),
+            turn(
+                "new",
+                "fix .editorconfig for black:\n[*.py]\nindent_style = space\nindent_size = 4",
+                9,
+            ),
+        ]
+    )
+    result = memory.retrieve("editorconfig indent_style", namespace=NS, k=10)
+    assert outcome(result)["makefile"] == "kept"
+    assert stale_lines(result)["makefile"] == []
