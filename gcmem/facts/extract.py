@@ -1253,7 +1253,8 @@ def inline_code_facts(sentence: str) -> list[Fact]:
         for _form, m in hits:
             plain = plain[: m.start()] + " " * (m.end() - m.start()) + plain[m.end() :]
         words = _Sentence.of(plain)
-        if _hedged(words) or any(w in _INLINE_REFUSE for w in _words(words)):
+        clause_words = _words(words)
+        if _hedged(words) or any(w in _INLINE_REFUSE for w in clause_words):
             continue
         for form, m in sorted(hits, key=lambda h: h[1].start()):
             lead = clause[: m.start()].rstrip()
@@ -1264,7 +1265,7 @@ def inline_code_facts(sentence: str) -> list[Fact]:
             opens = form is _INLINE_IMAGE and not lead
             labelled = lead.endswith(":") and not _words(words.cut(m.end()))
             said = opens or labelled or any(w in _INLINE_CUES for w in before)
-            if _words(words) and not said:
+            if clause_words and not said:
                 continue
             # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5")
             owner = _words(words.cut(lead.rfind(":") + 1, m.start()))

@@ -49,6 +49,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -727,11 +728,15 @@ def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
     return tuple(out)
 
 
-def _inline_keys(unit: Unit) -> set[tuple[str, str]]:
+def _inline_keys(unit: Unit) -> frozenset[tuple[str, str]]:
     """The keys of the code tokens written into a prose unit (none for a line)."""
-    if unit.line:
-        return set()
-    return {normalize_key(f.subject, f.relation) for f in inline_code_facts(unit.text)}
+    return frozenset() if unit.line else _code_token_keys(unit.text)
+
+
+# A neighbour's units are read again for every newer chunk aligned with it, as its facts are.
+@lru_cache(maxsize=8192)
+def _code_token_keys(text: str) -> frozenset[tuple[str, str]]:
+    return frozenset(normalize_key(f.subject, f.relation) for f in inline_code_facts(text))
 
 
 def _inline_only(unit: Unit, keys: Sequence[tuple[int, UnitKey]]) -> bool:
