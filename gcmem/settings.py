@@ -481,6 +481,20 @@ class OracleSettings(_Section):
         "the active one. With ORACLE_CALIBRATION_THRESHOLD (the default) the calibration's own "
         "threshold decides; =false keeps the raw thresholds, mapped through it.",
     )
+    # Opt-in: on held-out real text it dropped 3 still-true items the NLI rule keeps
+    # (docs/benchmarks.md "Supersession adapter (stop 26)"), and it scores near-identical
+    # one-value flips the ledger cannot key as no change at all.
+    adapter: str = Field(
+        default="none",
+        description="Supersession adapter of the cross-encoder, which turns κ into P(the newer "
+        "statement supersedes the older), scored one way: 'none' (the default) runs the "
+        "calibrated NLI κ; 'auto' applies the adapter shipped in the package for the loaded "
+        "weights (keyed by their SHA-256; one ships for the offline checkpoint) and the NLI κ "
+        "when none ships; a path is your own (`gcmem oracle adapt`). With an adapter no "
+        "calibration applies (a calibration file is an error), Φ_T needs no anchor or "
+        "both-directions confirmation, and the adapter's own thresholds decide and surface "
+        "(with ORACLE_CALIBRATION_THRESHOLD, the default). Measured in docs/benchmarks.md.",
+    )
     # True: the shipped calibration's threshold is where its fitting data (no held-out set)
     # reaches the pair-precision target 0.97 in both directions; the raw 0.6 rule it
     # replaced dropped still-true facts at pair precision 0.50-0.75 on the held-out splits
@@ -489,7 +503,9 @@ class OracleSettings(_Section):
         default=True,
         description="Decide with the active calibration's own threshold (chosen for its "
         "precision target on its fitting data) for κ and the both-directions confirmation, "
-        "instead of ORACLE_THRESHOLD and DOMINANCE_CONFIRM_THRESHOLD mapped through it.",
+        "instead of ORACLE_THRESHOLD and DOMINANCE_CONFIRM_THRESHOLD mapped through it; with a "
+        "supersession adapter, with the adapter's own drop and surface thresholds instead of "
+        "ORACLE_THRESHOLD and DOMINANCE_SURFACE_THRESHOLD.",
     )
     band: Annotated[list[float], NoDecode] | None = Field(
         default=None,

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 import redis
 
+from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
+from gcmem.memory import Memory
 from gcmem.settings import Settings, load_settings
 from gcmem.storage.redis import open_redis
 from tests.doubles import HashingEmbedder
@@ -53,6 +55,24 @@ def make_settings(tmp_path: Path, *, redis_url: str | None = None, **overrides: 
     }
     values.update(overrides)
     return load_settings(**values)
+
+
+def default_memory(
+    tmp_path: Path, embedder: Embedder, nli_model_path: str, **overrides: object
+) -> Memory:
+    """What a plain ``Memory()`` runs (the shipped filters and ingest stages, thresholds, the
+    offline checkpoint with its adapter) on an ephemeral store, STM off; ``overrides`` as
+    ``make_settings`` takes them."""
+    defaults = Settings()
+    settings = make_settings(
+        tmp_path,
+        nli_model=nli_model_path,
+        filters=defaults.memory.filters,
+        ingest=defaults.memory.ingest,
+        stm_size=0,
+        **overrides,
+    )
+    return Memory(settings, embedder=embedder)
 
 
 def cleanup_prefix(settings: Settings) -> None:

@@ -14,13 +14,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gcmem.filters.base import FilterOutcome, QueryContext
-from gcmem.filters.dominance import PairVerdict, TemporalDominance, temporal_dominance
+from gcmem.filters.dominance import (
+    SUPERSEDES,
+    PairVerdict,
+    TemporalDominance,
+    temporal_dominance,
+)
 from gcmem.filters.precompute import VerdictPrecompute
 from gcmem.filters.registry import build_chain, build_filters
 from gcmem.filters.resources import Resources
 from gcmem.memory import Memory
 from gcmem.memory.candidates import CandidateSet, run_filter_chain
 from gcmem.models import Chunk, Fact, ScoredChunk, Turn, chunk_id, content_hash
+from gcmem.oracle.adapter import Adapter
 from gcmem.oracle.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
@@ -383,6 +389,51 @@ def test_kappa_needs_a_common_subject_to_drop() -> None:
     oracle.contradict(a.chunk.text, b.chunk.text, 0.95)
     outcome = stage_for(oracle, require_anchor=True).apply([a, b], ctx())
     assert [d.chunk.id for d in outcome.dropped] == [a.id]
+
+
+class AdaptedOracle(ScriptedOracle):
+    """A scripted κ that says it runs with a supersession adapter: the score is then
+    P(newer supersedes older), and Φ_T uses the adapter's rule."""
+
+    adapter = Adapter({}, {"threshold": 0.99, "surface_threshold": 0.8}, "0" * 64)
+
+
+def test_with_a_supersession_adapter_only_a_replacement_of_one_thing_is_dropped() -> None:
+    oracle = AdaptedOracle(threshold=0.99)
+    stage = stage_for(oracle, require_anchor=False, surface_threshold=0.8)
+    assert stage.measure == SUPERSEDES and stage.drop_identity()["anchor"].startswith("apart")
+    # worded unlike the older statement (the anchor's common-word test would keep it)
+    old, new = (
+        cand("Note to self: dentist is Dr. Okafor.", 0),
+        cand("Mine is Dr. Lindqvist now.", 9),
+    )
+    oracle.contradict(old.chunk.text, new.chunk.text, 0.995)
+    outcome = stage.apply([old, new], ctx())
+    [dropped] = outcome.dropped
+    assert dropped.chunk.id == old.id and dropped.details["measure"] == SUPERSEDES
+    assert "superseded by newer chunk" in dropped.reason and "P(supersedes) 0.99" in dropped.reason
+    # provably two things (parallel keys): neither dropped nor noted, however sure κ is
+    staging = cand("The staging database listens on port 5433.", 0)
+    prod = cand("The production database listens on port 5432.", 9)
+    oracle.contradict(staging.chunk.text, prod.chunk.text, 0.999)
+    outcome = stage.apply([staging, prod], ctx())
+    assert outcome.dropped == [] and outcome.conflicts == [] and len(outcome.kept) == 2
+    # a narrated past event stays true: surfaced, never dropped
+    event = cand("I joined Brightwave as a data engineer in March 2021.", 0)
+    now = cand("I work at Nordlicht now.", 9)
+    oracle.contradict(event.chunk.text, now.chunk.text, 0.999)
+    outcome = stage.apply([event, now], ctx())
+    assert outcome.dropped == [] and len(outcome.kept) == 2
+    [conflict] = outcome.conflicts
+    assert conflict.older.id == event.id and "narrates a past event" in conflict.reason
+    # the band below the drop threshold is surfaced with the adapter's measure
+    oracle.contradict(old.chunk.text, new.chunk.text, 0.9)
+    outcome = stage_for(oracle, require_anchor=False, surface_threshold=0.8).apply(
+        [old, new], ctx()
+    )
+    assert (
+        outcome.dropped == [] and "P(supersedes) 0.90 is below 0.99" in outcome.conflicts[0].reason
+    )
 
 
 def test_context_dates_and_notes_surfaced_conflicts() -> None:

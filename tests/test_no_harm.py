@@ -11,8 +11,7 @@ import pytest
 from gcmem import Memory, Turn
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.models import chunk_id
-from gcmem.settings import Settings
-from tests.conftest import make_settings
+from tests.conftest import default_memory
 
 pytestmark = [pytest.mark.model]
 
@@ -92,24 +91,8 @@ STILL_TRUE = {
 }
 
 
-@pytest.fixture(scope="module")
-def embedder() -> TransformerEmbedder:
-    return TransformerEmbedder(Settings().models.embedder)
-
-
 def _memory(tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str) -> Memory:
-    # The shipped defaults (filters, thresholds, the no-harm rule), on an ephemeral store.
-    defaults = Settings()
-    return Memory(
-        make_settings(
-            tmp_path,
-            nli_model=nli_model_path,
-            filters=defaults.memory.filters,
-            ingest=defaults.memory.ingest,
-            stm_size=0,
-        ),
-        embedder=embedder,
-    )
+    return default_memory(tmp_path, embedder, nli_model_path)
 
 
 def _turns(ns: str, texts: list[str]) -> list[Turn]:
@@ -127,7 +110,7 @@ def test_default_chain_keeps_every_still_true_fact(
     with _memory(tmp_path, embedder, nli_model_path) as memory:
         memory.ingest(_turns(family.replace("_", "-"), texts))
         result = memory.retrieve(query, namespace=family.replace("_", "-"), k=10)
-    assert result.dropped == [], [(d.text, d.reason) for d in result.dropped]
+    assert result.dropped == [], [(d.chunk.chunk.text, d.reason) for d in result.dropped]
     assert set(result.texts) == set(texts)
 
 
@@ -166,6 +149,7 @@ def test_default_chain_surfaces_a_pair_kappa_is_not_confident_about(
     (conflict,) = [c for c in result.conflicts if c.stage == "dominance"]
     assert conflict.older.chunk.turn_id == "pay-0" and conflict.newer.chunk.turn_id == "pay-2"
     assert conflict.score is not None and "below" in conflict.reason
+    assert "P(contradiction)" in conflict.reason
 
 
 def test_default_chain_removes_a_reworded_stale_value_and_keeps_the_rest(

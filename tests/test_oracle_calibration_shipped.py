@@ -28,6 +28,12 @@ PORT = ("The payments service runs on port 8000.", "The payments service runs on
 TEA = ("Alice likes tea.", "The build uses Python 3.11.")
 
 
+def nli_settings(tmp_path: Path, nli_model: str, **overrides: object) -> Settings:
+    """The offline checkpoint as plain NLI κ (GCMEM_ORACLE_ADAPTER=none): what a calibration
+    maps. With its supersession adapter (the default) no calibration applies."""
+    return make_settings(tmp_path, nli_model=nli_model, oracle_adapter="none", **overrides)
+
+
 def build_oracle_for(settings: Settings) -> ConflictOracle:
     return build_oracle(settings.oracle, settings.judge, device="cpu")
 
@@ -160,7 +166,7 @@ def test_shipped_calibration_applies_to_the_offline_checkpoint(
     shipped = shipped_calibration(weights)
     assert shipped is not None, f"no calibration ships for the offline checkpoint ({weights})"
 
-    settings = make_settings(tmp_path, nli_model=nli_model_path)
+    settings = nli_settings(tmp_path, nli_model_path)
     oracle = build_oracle_for(settings)
     assert isinstance(oracle, CalibratedOracle) and oracle.calibration == shipped
     assert oracle.source == f"shipped:{weights}.json"
@@ -184,7 +190,7 @@ def test_shipped_calibration_applies_to_the_offline_checkpoint(
 
     # The raw rule (ORACLE_CALIBRATION_THRESHOLD=false): the raw thresholds mapped through the
     # calibration, so the bare model's decisions on the calibrated scale.
-    raw_rule = make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration_threshold=False)
+    raw_rule = nli_settings(tmp_path, nli_model_path, oracle_calibration_threshold=False)
     mapped = build_oracle_for(raw_rule)
     assert mapped.threshold == pytest.approx(shipped.scaled(raw_rule.oracle.threshold))
     assert np.array_equal(mapped.decide(mapped.score([PORT, TEA])), bare.decide(raw))
@@ -202,34 +208,47 @@ def test_user_calibration_and_none_override_the_shipped_one(
     weights = WeightsFingerprint().of(nli_model_path)
     mine = _calibration(1.2, -0.3, weights_sha256=weights, model="mine")
     path = mine.save(tmp_path / "mine.json")
-    user = build_oracle_for(
-        make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration=str(path))
-    )
+    user = build_oracle_for(nli_settings(tmp_path, nli_model_path, oracle_calibration=str(path)))
     assert isinstance(user, CalibratedOracle) and user.calibration == mine
     assert user.source == str(path)
-    raw = build_oracle_for(
-        make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration="none")
-    )
+    raw = build_oracle_for(nli_settings(tmp_path, nli_model_path, oracle_calibration="none"))
     assert isinstance(raw, CrossEncoderOracle)
-    auto = build_oracle_for(make_settings(tmp_path, nli_model=nli_model_path))
+    auto = build_oracle_for(nli_settings(tmp_path, nli_model_path))
     assert len({user.identity.digest, raw.identity.digest, auto.identity.digest}) == 3
     wrong = _calibration(1.0, 0.0, weights_sha256="f" * 64, model="other")
     other = wrong.save(tmp_path / "other.json")
     with pytest.raises(OracleError, match="weights ffffffffffffffff"):
+        build_oracle_for(nli_settings(tmp_path, nli_model_path, oracle_calibration=str(other)))
+    # a calibration file is for P(contradiction): with the adapter it is an error
+    with pytest.raises(OracleError, match="GCMEM_ORACLE_ADAPTER=none"):
         build_oracle_for(
-            make_settings(tmp_path, nli_model=nli_model_path, oracle_calibration=str(other))
+            make_settings(
+                tmp_path,
+                nli_model=nli_model_path,
+                oracle_calibration=str(path),
+                oracle_adapter="auto",
+            )
         )
 
 
 @pytest.mark.model
-def test_config_show_names_the_active_calibration(tmp_path: Path, nli_model_path: str) -> None:
+def test_config_show_names_the_active_adapter_and_calibration(
+    tmp_path: Path, nli_model_path: str
+) -> None:
     from typer.testing import CliRunner
 
     from gcmem.cli import app as cli_app
 
     env = {"GCMEM_NLI_MODEL": nli_model_path, "GCMEM_DATA_DIR": str(tmp_path)}
     shown = json.loads(CliRunner().invoke(cli_app, ["config", "show"], env=env).stdout)
+    assert shown["oracle"]["GCMEM_ORACLE_ADAPTER"].startswith("none: off")
     assert shown["oracle"]["GCMEM_ORACLE_CALIBRATION"].startswith("auto: shipped nli-minilm-l6")
+    # the supersession adapter (opt-in) replaces calibration
+    env["GCMEM_ORACLE_ADAPTER"] = "auto"
+    shown = json.loads(CliRunner().invoke(cli_app, ["config", "show"], env=env).stdout)
+    assert shown["oracle"]["GCMEM_ORACLE_ADAPTER"].startswith("auto: shipped 30afa551")
+    assert "on top of the supersession adapter" in shown["oracle"]["GCMEM_ORACLE_CALIBRATION"]
+    env["GCMEM_ORACLE_ADAPTER"] = "none"
     env["GCMEM_ORACLE_CALIBRATION"] = "none"
     shown = json.loads(CliRunner().invoke(cli_app, ["config", "show"], env=env).stdout)
     assert "raw scores" in shown["oracle"]["GCMEM_ORACLE_CALIBRATION"]

@@ -7,6 +7,7 @@ import pytest
 
 from gcmem.oracle.relatedness import (
     anchored,
+    apart,
     qualified_apart,
     qualifiers,
     same_subject,
@@ -171,3 +172,41 @@ def test_scoped_apart(a: str, b: str, apart: bool) -> None:
 )
 def test_speakers_and_dates_as_subjects(a: str, b: str, expected: bool) -> None:
     assert anchored(a, b) is expected
+
+
+# ``apart``: the only relatedness test a supersession adapter's drop needs. A change worded
+# unlike the older statement ("Mine is Dr. Lindqvist now") is not provably about another
+# thing, though it shares no attribute word with it; records of two things are.
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("The ML service runs on port 9000.", "The billing service runs on port 9100."),
+        ("Aiko: I'm on JST, so evenings work for me", "Ravi: I'm on IST, so evenings are hard"),
+        ("Countries visited: Japan (2018)", "Countries visited: Morocco (2019)"),
+        ("The pool opens at 5:30am on weekdays.", "The pool opens at 8am on weekends."),
+        ("I speak Portuguese.", "I also speak some Japanese now."),
+        ("The mobile repo's default branch is develop.", "The web repo's default branch is trunk."),
+        ("src/app.py:\nTIMEOUT = 30", "src/other.py:\nTIMEOUT = 60"),
+    ],
+)
+def test_apart_records_of_two_things(older: str, newer: str) -> None:
+    assert apart(older, newer) and not anchored(older, newer)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Note to self: dentist is Dr. Okafor on Delancey.",
+            "Mine is Dr. Lindqvist now, the Delancey practice shut down.",
+        ),
+        (
+            "fyi the metrics exporter on the batch hosts listens on 9102",
+            "ops moved the metrics exporter to 9310 tonight.",
+        ),
+        ("Maya: my bedtime is 10", "Maya: I go to bed at midnight these days"),
+        ("The payments service runs on port 8000.", "The payments service runs on port 8080."),
+    ],
+)
+def test_a_change_in_other_words_is_not_apart(older: str, newer: str) -> None:
+    assert not apart(older, newer)

@@ -72,6 +72,7 @@ EVERY_VARIABLE: dict[str, tuple[str, str, object]] = {
         "oracle.question_template",
         "{question} [SEP] {text}",
     ),
+    "GCMEM_ORACLE_ADAPTER": ("/a.safetensors", "oracle.adapter", "/a.safetensors"),
     "GCMEM_ORACLE_CALIBRATION": ("/c.json", "oracle.calibration", "/c.json"),
     "GCMEM_ORACLE_CALIBRATION_THRESHOLD": ("false", "oracle.calibration_threshold", False),
     "GCMEM_ORACLE_BAND": ("0.3,0.7", "oracle.band", [0.3, 0.7]),

@@ -28,6 +28,11 @@ Three kinds of source, one schema (``Instance``):
   ``dev7`` (development) and ``test6`` (held out) were written later, at the same time, by two
   more helpers from ``test5``'s brief (briefs in ``data/dev7/``, ``data/test6/``), after this
   round's rule changes had been chosen on the development splits.
+  ``dev8``, ``dev9``, ``dev10`` (development: the supersession adapter's training data,
+  ``bench.adapter``) and ``test7`` (held out) were written at the same time by four more
+  helpers from ``test6``'s brief, the three development briefs each adding one emphasis
+  (software teams; personal life; mixed voices, an assistant's summaries among them);
+  ``test7``'s brief is ``test6``'s unchanged.
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

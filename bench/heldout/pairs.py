@@ -16,7 +16,7 @@ import json
 import os
 import tempfile
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from bench.heldout.run import RESULTS, _namespace, memory_turns
 from gcmem import Memory
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.facts.chunking import split_sentences
+from gcmem.models import ScoredChunk
 from gcmem.oracle.calibration import Calibration
 from gcmem.oracle.cross_encoder import CrossEncoderOracle
 from gcmem.oracle.pairs import ledger_facts, plan_pairs, read_facts
@@ -64,10 +65,11 @@ def sentence_scores(oracle: CrossEncoderOracle, older: str, newer: str) -> tuple
     return float(fwd[best]), float(bwd[best]), len(pairs)
 
 
-def collect(
-    instances: Sequence[Instance], *, embedder: CachedEmbedder, oracle: CrossEncoderOracle, k: int
-) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def planned_pairs(
+    instances: Sequence[Instance], *, embedder: CachedEmbedder, k: int, desc: str = "pairs"
+) -> Iterator[tuple[Instance, str, list[ScoredChunk], list[tuple[ScoredChunk, ScoredChunk]]]]:
+    """Per instance: its namespace, R_k after the supersession pre-filter, and the pairs Φ_T
+    would send to κ (ledger-decided pairs left out), on an ephemeral memory."""
     with tempfile.TemporaryDirectory(prefix="gcmem-pairs-") as tmp:
         settings = load_settings(
             data_dir=Path(tmp),
@@ -77,53 +79,57 @@ def collect(
             stm_size=0,
             filters=["supersession"],
         )
-        mem = Memory(settings, embedder=embedder)
-        ingested: set[str] = set()
-        for inst in tqdm(instances, desc="pairs", unit="query"):
-            ns = _namespace(inst)
-            if ns not in ingested:
-                mem.ingest(memory_turns(inst, ns))
-                ingested.add(ns)
-            cands = mem.candidates(inst.query, namespace=ns, k=k)
-            survivors = mem.filter(cands).kept
-            qvec = embedder.embed([inst.query])[0]
-            vecs = dict(
-                zip(
-                    [c.id for c in survivors],
-                    embedder.embed([c.chunk.text for c in survivors]),
-                    strict=True,
-                )
+        with Memory(settings, embedder=embedder) as mem:
+            ingested: set[str] = set()
+            for inst in tqdm(instances, desc=desc, unit="query"):
+                ns = _namespace(inst)
+                if ns not in ingested:
+                    mem.ingest(memory_turns(inst, ns))
+                    ingested.add(ns)
+                survivors = mem.filter(mem.candidates(inst.query, namespace=ns, k=k)).kept
+                facts = read_facts([c.chunk for c in survivors], ledger_facts)
+                yield inst, ns, survivors, plan_pairs(survivors, facts=facts, vectors={}).oracle
+
+
+def collect(
+    instances: Sequence[Instance], *, embedder: CachedEmbedder, oracle: CrossEncoderOracle, k: int
+) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for inst, ns, survivors, planned in planned_pairs(instances, embedder=embedder, k=k):
+        if not planned:
+            continue
+        qvec = embedder.embed([inst.query])[0]
+        vecs = dict(
+            zip(
+                [c.id for c in survivors],
+                embedder.embed([c.chunk.text for c in survivors]),
+                strict=True,
             )
-            plan = plan_pairs(
-                survivors, facts=read_facts([c.chunk for c in survivors], ledger_facts), vectors={}
-            )
-            if not plan.oracle:
-                continue
-            pairs = [(a.chunk.text, b.chunk.text) for a, b in plan.oracle]
-            fwd = oracle.score_directed(pairs)
-            bwd = oracle.score_directed([(b, a) for a, b in pairs])
-            for (a, b), f, r in zip(plan.oracle, fwd, bwd, strict=True):
-                row: dict[str, Any] = {
-                    "instance": inst.id,
-                    "family": inst.family,
-                    "label": _label(inst, ns, a.chunk.turn_id, b.chunk.turn_id),
-                    "older": a.chunk.text,
-                    "newer": b.chunk.text,
-                    "fwd": float(f),
-                    "bwd": float(r),
-                    "cosine": float(vecs[a.id] @ vecs[b.id]),
-                    "q_older": float(vecs[a.id] @ qvec),
-                    "q_newer": float(vecs[b.id] @ qvec),
-                    "entities_shared": bool(entities(a.chunk.text) & entities(b.chunk.text)),
-                    "entities_known": bool(entities(a.chunk.text) and entities(b.chunk.text)),
-                }
-                if max(f, r) >= 0.3:
-                    sf, sb, n = sentence_scores(oracle, a.chunk.text, b.chunk.text)
-                    row.update(sent_fwd=sf, sent_bwd=sb, sent_pairs=n)
-                else:
-                    row.update(sent_fwd=0.0, sent_bwd=0.0, sent_pairs=0)
-                rows.append(row)
-        mem.close()
+        )
+        pairs = [(a.chunk.text, b.chunk.text) for a, b in planned]
+        fwd = oracle.score_directed(pairs)
+        bwd = oracle.score_directed([(b, a) for a, b in pairs])
+        for (a, b), f, r in zip(planned, fwd, bwd, strict=True):
+            row: dict[str, Any] = {
+                "instance": inst.id,
+                "family": inst.family,
+                "label": _label(inst, ns, a.chunk.turn_id, b.chunk.turn_id),
+                "older": a.chunk.text,
+                "newer": b.chunk.text,
+                "fwd": float(f),
+                "bwd": float(r),
+                "cosine": float(vecs[a.id] @ vecs[b.id]),
+                "q_older": float(vecs[a.id] @ qvec),
+                "q_newer": float(vecs[b.id] @ qvec),
+                "entities_shared": bool(entities(a.chunk.text) & entities(b.chunk.text)),
+                "entities_known": bool(entities(a.chunk.text) and entities(b.chunk.text)),
+            }
+            if max(f, r) >= 0.3:
+                sf, sb, n = sentence_scores(oracle, a.chunk.text, b.chunk.text)
+                row.update(sent_fwd=sf, sent_bwd=sb, sent_pairs=n)
+            else:
+                row.update(sent_fwd=0.0, sent_bwd=0.0, sent_pairs=0)
+            rows.append(row)
     return rows
 
 

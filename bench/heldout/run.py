@@ -58,6 +58,7 @@ RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
 V01: dict[str, Any] = {
     "filters": ["supersession", "dominance"],
     "oracle_gate": "none",
+    "oracle_adapter": "none",
     "oracle_calibration": "none",
     "oracle_threshold": 0.6,
     "oracle_direction": "max",
@@ -66,11 +67,14 @@ V01: dict[str, Any] = {
     "dominance_confirm_threshold": None,
     "supersession_exclude": False,
 }
-# ``rag`` is plain retrieval: the index as stored, no write-time exclusion either.
+# ``rag`` is plain retrieval: the index as stored, no write-time exclusion either; ``adapter``
+# the default with the supersession adapter shipped for the offline checkpoint (opt-in:
+# GCMEM_ORACLE_ADAPTER=auto; docs/benchmarks.md "Supersession adapter (stop 26)").
 CONDITIONS: dict[str, dict[str, Any]] = {
     "rag": {"filters": [], "supersession_exclude": False},
     "v0.1": V01,
     "default": {},
+    "adapter": {"oracle_adapter": "auto"},
 }
 
 
@@ -399,7 +403,7 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev, dev2, dev3, dev5, dev6, dev7, devconv (for development); test ... test6 (held "
+        help="dev, dev2, dev3, dev5 ... dev10, devconv (for development); test ... test7 (held "
         "out); all but dev and test for written sets only.",
     ),
     condition: list[str] = typer.Option(

@@ -51,6 +51,7 @@ from gcmem.filters.registry import build_filters
 from gcmem.memory import Memory
 from gcmem.models import Chunk, RetrievalResult, Turn, collapse_whitespace
 from gcmem.normalize import normalize_key
+from gcmem.oracle.adapter import active_adapter
 from gcmem.oracle.base import ConflictOracle, OracleIdentity, Pair
 from gcmem.oracle.factory import build_oracle
 from gcmem.oracle.pairs import no_facts
@@ -388,6 +389,7 @@ def run_all(
             ]
         finally:
             runner.close()
+    adapter = active_adapter(runner.oracle)
     info = {
         "runtime_s": time.perf_counter() - t_start,
         "kappa_pairs_computed": runner.oracle.computed,
@@ -402,6 +404,8 @@ def run_all(
             "oracle_threshold": runner.settings.oracle.threshold,
             "oracle_direction": runner.settings.oracle.direction,
             "oracle_calibration_threshold": runner.settings.oracle.calibration_threshold,
+            "oracle_adapter": runner.settings.oracle.adapter,
+            "oracle_adapter_sha256": adapter.sha256 if adapter is not None else None,
             "dominance_anchor": runner.settings.dominance.anchor,
             "dominance_confirm_threshold": runner.settings.dominance.confirm_threshold,
             "dominance_cosine_floor": runner.settings.dominance.cosine_floor,

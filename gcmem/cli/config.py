@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 from rich.console import Console
 
-from gcmem.oracle.factory import calibration_note
+from gcmem.oracle.factory import oracle_notes
 from gcmem.settings import Settings, SettingsError, load_settings, mask_url, sections
 from gcmem.storage.redis import Keyspace
 
@@ -93,9 +93,11 @@ def effective_values(settings: Settings) -> dict[str, dict[str, object]]:
         storage["qdrant_path"] = settings.storage.resolved_qdrant_path()
     if baselines["k"] is None:
         baselines["k"] = settings.memory.top_k
-    # The calibration actually applied to the configured model's weights (or why none is).
-    note = calibration_note(settings.oracle, settings.storage.weights_cache())
-    values["oracle"]["calibration"] = f"{settings.oracle.calibration}: {note}"
+    # The adapter and calibration actually applied to the configured model's weights (or why
+    # none is).
+    notes = oracle_notes(settings.oracle, settings.storage.weights_cache())
+    for field, note in notes.items():
+        values["oracle"][field] = f"{getattr(settings.oracle, field)}: {note}"
     return values
 
 

@@ -1,4 +1,4 @@
-"""``gcmem oracle ...``: fine-tune, calibrate and evaluate the conflict oracle κ."""
+"""``gcmem oracle ...``: adapt, fine-tune, calibrate and evaluate the conflict oracle κ."""
 
 from __future__ import annotations
 
@@ -8,7 +8,85 @@ from typing import Annotated
 
 import typer
 
-oracle_app = typer.Typer(no_args_is_help=True, help="Fine-tune, calibrate and evaluate κ.")
+from gcmem.oracle.adapter import LabelledPair
+
+oracle_app = typer.Typer(no_args_is_help=True, help="Adapt, fine-tune, calibrate and evaluate κ.")
+
+
+def read_adapter_pairs(path: Path) -> list[LabelledPair]:
+    """Rows ``{"older": str, "newer": str, "supersedes": bool}``; a bad line ends the
+    command naming file and line."""
+    out = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict) or not isinstance(row.get("supersedes"), bool):
+                raise ValueError('needs "older", "newer" (strings) and "supersedes" (true/false)')
+            older, newer = row["older"], row["newer"]
+            if not isinstance(older, str) or not isinstance(newer, str):
+                raise ValueError('"older" and "newer" must be strings')
+        except (ValueError, KeyError) as exc:
+            typer.echo(f"error: {path}:{n}: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        out.append(LabelledPair(older, newer, row["supersedes"], str(row.get("group", ""))))
+    return out
+
+
+@oracle_app.command()
+def adapt(
+    data: Annotated[
+        list[Path], typer.Argument(help='JSONL: {"older", "newer", "supersedes": bool} rows.')
+    ],
+    out: Annotated[Path, typer.Option(help="Adapter to write (.safetensors, + .json).")],
+    threshold: Annotated[
+        float, typer.Option(min=0, max=1, help="Drop at or above this P(supersedes).")
+    ] = 0.97,
+    surface_threshold: Annotated[
+        float, typer.Option(min=0, max=1, help="Surface (not drop) from this score up.")
+    ] = 0.8,
+    rank: Annotated[int, typer.Option(min=1, help="LoRA rank.")] = 8,
+    epochs: Annotated[int, typer.Option(min=1, help="Passes over the data.")] = 2,
+    lr: Annotated[float, typer.Option(min=0, help="AdamW peak learning rate.")] = 5e-4,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    threads: Annotated[int | None, typer.Option(min=1, help="torch CPU threads.")] = None,
+) -> None:
+    """Train a supersession adapter for the configured cross-encoder (GCMEM_NLI_MODEL, a
+    local directory) on labelled (older, newer) pairs; use it with
+    GCMEM_ORACLE_ADAPTER=<out>. Choose the thresholds on pairs the training never saw
+    (`python -m bench adapter cv` shows how the shipped one's were)."""
+    from gcmem.oracle.adapter_train import TrainConfig, train_adapter
+    from gcmem.oracle.fingerprint import WeightsFingerprint
+    from gcmem.runtime import resolve_model_source
+    from gcmem.settings import load_settings
+
+    if surface_threshold > threshold:
+        raise typer.BadParameter("--surface-threshold must not exceed --threshold")
+    pairs = [p for path in data for p in read_adapter_pairs(path)]
+    source = resolve_model_source(load_settings().oracle.model)
+    if not Path(source).is_dir():
+        typer.echo(f"error: GCMEM_NLI_MODEL must be a local directory, got {source!r}", err=True)
+        raise typer.Exit(2)
+    config = TrainConfig(
+        rank=rank,
+        epochs=epochs,
+        lr=lr,
+        seed=seed,
+        threads=threads,
+        extra={"data": [str(p) for p in data]},
+    )
+    try:
+        adapter = train_adapter(
+            source, pairs, config, weights_sha256=WeightsFingerprint().of(source), log=typer.echo
+        )
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    path = adapter.with_thresholds(threshold, surface_threshold).save(
+        out if out.suffix == ".safetensors" else out.with_suffix(".safetensors")
+    )
+    typer.echo(f"wrote {path} and {path.with_suffix('.json').name}")
 
 
 @oracle_app.command()

@@ -38,6 +38,7 @@ from typing import Any, Literal
 from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
 from gcmem.filters.resources import Resources
 from gcmem.models import Conflict, Decision, ScoredChunk
+from gcmem.oracle.adapter import active_adapter
 from gcmem.oracle.pairs import (
     FactReader,
     KeyedFacts,
@@ -46,11 +47,14 @@ from gcmem.oracle.pairs import (
     plan_pairs,
     read_facts,
 )
-from gcmem.oracle.relatedness import ANCHOR_VERSION, anchored
+from gcmem.oracle.relatedness import ANCHOR_VERSION, anchored, apart, narrated_event
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "dominance"
+# What κ's score is a probability of: the NLI model's, or a supersession adapter's.
+CONTRADICTION = "P(contradiction)"
+SUPERSEDES = "P(supersedes)"
 # Pairs per verdict-log call when the query has a deadline: about one oracle batch, so on a
 # slow device the deadline is overshot by little.
 DEADLINE_SLICE = 32
@@ -72,7 +76,11 @@ class PairVerdict:
 
 
 def temporal_dominance(
-    candidates: Sequence[ScoredChunk], verdicts: Iterable[PairVerdict], *, threshold: float
+    candidates: Sequence[ScoredChunk],
+    verdicts: Iterable[PairVerdict],
+    *,
+    threshold: float,
+    measure: str = CONTRADICTION,
 ) -> FilterOutcome:
     """Φ_T over ``candidates`` given κ for (some of) their pairs; pairs without a verdict count
     as κ = 0. Survivors keep their input order; the result does not depend on that order."""
@@ -82,23 +90,26 @@ def temporal_dominance(
         if not v.contradicts or v.older.id not in members or v.newer.id not in members:
             continue
         # κ is a relation between two chunks; which one is dominated is decided by time alone.
-        old, new = (
-            (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
-        )
+        old, new = _in_time_order(v)
         if new.chunk.ts > old.chunk.ts:  # equal timestamps never dominate
             dominators.setdefault(old.id, []).append(
                 PairVerdict(old, new, v.score, True, v.source, v.keys)
             )
     kept = [c for c in candidates if c.id not in dominators]
     dropped = [
-        drop_decision(c, dominators[c.id], threshold) for c in candidates if c.id in dominators
+        drop_decision(c, dominators[c.id], threshold, measure)
+        for c in candidates
+        if c.id in dominators
     ]
     return FilterOutcome(kept, dropped)
 
 
-def drop_decision(chunk: ScoredChunk, by: list[PairVerdict], threshold: float) -> Decision:
+def drop_decision(
+    chunk: ScoredChunk, by: list[PairVerdict], threshold: float, measure: str = CONTRADICTION
+) -> Decision:
     """The decision record of ``chunk`` dropped because of these (contradicting, newer)
-    verdicts; write-time GC explains its κ flags with the same record."""
+    verdicts; write-time GC explains its κ flags with the same record. ``measure`` names what
+    κ's score is a probability of."""
     # Name the strongest evidence; ties go to the newest chunk, then the id (deterministic).
     ranked = sorted(by, key=lambda v: (-v.score, -v.newer.chunk.ts.timestamp(), v.newer.id))
     best = ranked[0]
@@ -109,9 +120,10 @@ def drop_decision(chunk: ScoredChunk, by: list[PairVerdict], threshold: float) -
             f"{', '.join(best.keys)}"
         )
     else:
+        verb = "superseded" if measure == SUPERSEDES else "contradicted"
         reason = (
-            f"contradicted by newer chunk (turn {best.newer.turn_id}, {when}): "
-            f"P(contradiction) {best.score:.2f} >= {threshold:.2f}"
+            f"{verb} by newer chunk (turn {best.newer.turn_id}, {when}): "
+            f"{measure} {best.score:.2f} >= {threshold:.2f}"
         )
     if len(ranked) > 1:
         reason += f"; {len(ranked) - 1} more newer chunk(s) contradict it"
@@ -124,6 +136,7 @@ def drop_decision(chunk: ScoredChunk, by: list[PairVerdict], threshold: float) -
         score=best.score,
         details={
             "source": best.source,
+            "measure": measure,
             "threshold": threshold,
             "keys": list(best.keys),
             "dominators": [
@@ -179,6 +192,7 @@ class TemporalDominance:
         self.policy = policy  # None: every keyed conflict is latest-wins
         self.source_field = source_field
         self.pair_budget = pair_budget
+        self.measure = SUPERSEDES if active_adapter(log.oracle) is not None else CONTRADICTION
 
     def verdicts(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> DominanceReport:
         """κ for every pair Φ_T needs: keyed pairs decided here, the rest in one log call."""
@@ -260,7 +274,9 @@ class TemporalDominance:
         attribute is neither: κ says nothing about it."""
         report = self.verdicts(candidates, query)
         decided, conflicts = self.split(report.verdicts, query)
-        outcome = temporal_dominance(candidates, decided, threshold=self.log.threshold)
+        outcome = temporal_dominance(
+            candidates, decided, threshold=self.log.threshold, measure=self.measure
+        )
         return FilterOutcome(outcome.kept, outcome.dropped, conflicts)
 
     def split(
@@ -285,7 +301,7 @@ class TemporalDominance:
                     and self._about_one_thing(v)
                 ):
                     conflicts.append(
-                        _conflict(v, f"P(contradiction) {v.score:.2f} is below {threshold:.2f}")
+                        _conflict(v, f"{self.measure} {v.score:.2f} is below {threshold:.2f}")
                     )
             elif not self._about_one_thing(v):
                 # Not a conflict at all: two statements about different things (parallel
@@ -293,6 +309,17 @@ class TemporalDominance:
                 # would tell the reader a still-true fact may be superseded (most notes
                 # did, docs/benchmarks.md "Notes only about one thing").
                 continue
+            elif self.measure == SUPERSEDES and narrated_event(
+                *(c.chunk.text for c in _in_time_order(v))
+            ):
+                # A past event stays true; what it implied may not (surfaced, not dropped).
+                conflicts.append(
+                    _conflict(
+                        v,
+                        f"{self.measure} {v.score:.2f} >= {threshold:.2f}, but the older "
+                        "statement narrates a past event",
+                    )
+                )
             else:
                 pending.append(v)
         if self.confirm is None or not pending:
@@ -315,8 +342,12 @@ class TemporalDominance:
         return decided, conflicts
 
     def _about_one_thing(self, v: PairVerdict) -> bool:
-        """The pair shares a subject and an attribute (when the anchor is required)."""
-        return not self.require_anchor or anchored(v.older.chunk.text, v.newer.chunk.text)
+        """The pair shares a subject and an attribute (when the anchor is required); with a
+        supersession adapter, it is not provably about two things (``relatedness.apart``)."""
+        older, newer = v.older.chunk.text, v.newer.chunk.text
+        if self.measure == SUPERSEDES:
+            return not apart(older, newer)
+        return not self.require_anchor or anchored(older, newer)
 
     def drop_identity(self) -> dict[str, Any]:
         """Everything a drop on κ depends on besides the pair itself: the oracle θ, its
@@ -325,7 +356,13 @@ class TemporalDominance:
         return {
             "theta": self.log.theta,
             "threshold": self.log.threshold,
-            "anchor": f"v{ANCHOR_VERSION}" if self.require_anchor else None,
+            "anchor": (
+                f"apart-v{ANCHOR_VERSION}"
+                if self.measure == SUPERSEDES
+                else f"v{ANCHOR_VERSION}"
+                if self.require_anchor
+                else None
+            ),
             "confirm": None
             if self.confirm is None
             else {"theta": self.confirm.theta, "threshold": self.confirm.threshold},
@@ -360,10 +397,12 @@ def within_budget(
     return [(a, b) for a, b in pairs if (a.id, b.id) in chosen]
 
 
+def _in_time_order(v: PairVerdict) -> tuple[ScoredChunk, ScoredChunk]:
+    return (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
+
+
 def _conflict(v: PairVerdict, why: str) -> Conflict:
-    older, newer = (
-        (v.older, v.newer) if v.older.chunk.ts <= v.newer.chunk.ts else (v.newer, v.older)
-    )
+    older, newer = _in_time_order(v)
     return Conflict(older=older, newer=newer, stage=STAGE, reason=why, score=v.score)
 
 
@@ -375,14 +414,25 @@ def build(resources: Resources) -> TemporalDominance:
         def policy(namespace: str, subject: str, relation: str, source: str | None) -> str:
             return table.resolve(namespace, subject, relation, source).policy
 
+    settings = resources.settings.dominance
+    adapter = resources.adapter
+    surface = resources.score_threshold(settings.surface_threshold)
+    if (
+        adapter is not None
+        and surface is not None
+        and resources.settings.oracle.calibration_threshold
+    ):
+        surface = adapter.surface_threshold
     return TemporalDominance(
         resources.verdict_log,
         facts=ledger_facts,
-        cosine_floor=resources.settings.dominance.cosine_floor,
-        require_anchor=resources.settings.dominance.anchor,
-        surface_threshold=resources.score_threshold(resources.settings.dominance.surface_threshold),
+        cosine_floor=settings.cosine_floor,
+        # The adapter was trained to tell a change of one attribute from a still-true fact
+        # beside it; the anchor's word test would keep a sixth of its justified drops.
+        require_anchor=settings.anchor and adapter is None,
+        surface_threshold=surface,
         confirm=resources.confirm_log,
         policy=policy,
         source_field=resources.settings.ledger.source_field,
-        pair_budget=resources.settings.dominance.pair_budget,
+        pair_budget=settings.pair_budget,
     )

@@ -38,7 +38,12 @@ from typing import Any, cast
 import numpy as np
 
 from gcmem.filters.base import QueryContext
-from gcmem.filters.dominance import PairVerdict, TemporalDominance, drop_decision
+from gcmem.filters.dominance import (
+    CONTRADICTION,
+    PairVerdict,
+    TemporalDominance,
+    drop_decision,
+)
 from gcmem.filters.dominance import build as build_dominance
 from gcmem.filters.precompute import neighbour_pairs
 from gcmem.filters.resources import Resources
@@ -265,6 +270,7 @@ class DominanceGC:
             "by_turn": best.newer.turn_id,
             "by_ts": best.newer.chunk.ts.isoformat(),
             "score": round(best.score, 6),
+            "measure": self.dominance.measure,
             "oracle": ident["theta"],
             "threshold": ident["threshold"],
             "confirm": ident["confirm"],
@@ -333,7 +339,12 @@ def explain_flag(
     if by is None:
         return None  # the dominating chunk left the index: nothing to name
     verdict = PairVerdict(_scored(hit.chunk), _scored(by.chunk), float(record["score"]), True)
-    decision = drop_decision(_scored(hit.chunk), [verdict], float(record["threshold"]))
+    decision = drop_decision(
+        _scored(hit.chunk),
+        [verdict],
+        float(record["threshold"]),
+        str(record.get("measure", CONTRADICTION)),
+    )
     write_time = {
         "flagged": True,
         "stage": STAGE,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gcmem.embedding import Embedder
+from gcmem.oracle.adapter import Adapter, active_adapter
 from gcmem.oracle.base import ConflictOracle, Redirectable
 from gcmem.oracle.calibration import active_calibration
 from gcmem.oracle.factory import build_oracle
@@ -46,8 +47,9 @@ class Resources:
         """Verdicts of the same model in both directions (``DOMINANCE_CONFIRM_THRESHOLD``):
         the cross-encoder under the active calibration (no gate: the anchoring test already
         ran), viewed with direction "both", its threshold on the calibrated scale. ``None``
-        when unset or when κ is not a cross-encoder."""
-        if self.settings.dominance.confirm_threshold is None:
+        when unset, when κ is not a cross-encoder, or when it runs with a supersession adapter
+        (its score is already the one-way "the newer replaces the older")."""
+        if self.settings.dominance.confirm_threshold is None or self.adapter is not None:
             return None
         oracle: object = self.oracle
         while not isinstance(oracle, Redirectable):
@@ -59,6 +61,11 @@ class Resources:
         own = self.settings.oracle.calibration_threshold
         view.threshold = self.score_threshold(confirm, own=own) or confirm
         return VerdictLog(self.redis, self.keys, view)
+
+    @property
+    def adapter(self) -> Adapter | None:
+        """The supersession adapter κ runs with, if any."""
+        return active_adapter(self.oracle)
 
     def score_threshold(self, raw: float | None, *, own: bool = False) -> float | None:
         """A threshold on the model's raw probabilities, on the scale κ scores on (the active

@@ -20,6 +20,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
+from gcmem.oracle.adapter import NONE, choose_adapter
 from gcmem.oracle.base import (
     Direction,
     OracleError,
@@ -80,6 +81,7 @@ class CrossEncoderOracle:
         fingerprint: WeightsFingerprint | None = None,
         progress: bool = False,
         question_template: str | None = None,
+        adapter: str = NONE,
     ) -> None:
         quiet_transformers()
         if batch_size < 1 or max_length < 8:
@@ -127,6 +129,13 @@ class CrossEncoderOracle:
         self.label_index = contradiction_index(id2label, contradiction_label)
         self.id2label = id2label
         weights = (fingerprint or WeightsFingerprint()).of(local_model_dir(self.source))
+        # A supersession adapter turns the NLI head into P(newer supersedes older): one
+        # direction, the older statement first, whatever ORACLE_DIRECTION says.
+        self.adapter_choice = choose_adapter(adapter, weights)
+        self.adapter = self.adapter_choice.adapter
+        if self.adapter is not None:
+            self.adapter.apply(self.model)
+            self.direction = "forward"
         self._identity = OracleIdentity(
             self.kind,
             {
@@ -142,6 +151,11 @@ class CrossEncoderOracle:
                 "max_length": self.max_length,
             },
         )
+        if self.adapter is not None:
+            # Only when one applies, so the θ of the plain NLI oracle is unchanged.
+            self._identity = OracleIdentity(
+                self.kind, {**self._identity.params, "adapter_sha256": self.adapter.sha256}
+            )
         if self.question_template is not None:
             # Only when set, so the θ of an unconditioned oracle is unchanged by this option.
             self._identity = OracleIdentity(
@@ -156,6 +170,8 @@ class CrossEncoderOracle:
 
     def with_direction(self, direction: Direction) -> CrossEncoderOracle:
         """The same loaded model under another direction policy (its own θ)."""
+        if self.adapter is not None and direction != "forward":
+            raise OracleError("a supersession adapter scores one direction (older, newer) only")
         view = copy.copy(self)
         view.direction = check_direction(direction)
         view._identity = OracleIdentity(
@@ -213,8 +229,11 @@ class CrossEncoderOracle:
 
     @torch.inference_mode()
     def forward(self, batch: Any) -> torch.Tensor:
-        """P(contradiction) for one padded batch (float32, on the CPU)."""
+        """P(contradiction), or with an adapter P(supersedes), for one padded batch (float32,
+        on the CPU)."""
         logits = self.model(**batch).logits.float()
+        if self.adapter is not None:
+            return torch.sigmoid(logits[:, 0]).cpu()
         return torch.softmax(logits, dim=-1)[:, self.label_index].cpu()
 
     def score_directed(self, pairs: Sequence[Pair]) -> np.ndarray:

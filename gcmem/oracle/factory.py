@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from gcmem.oracle.adapter import AUTO, NONE, active_adapter, adapter_note
 from gcmem.oracle.base import ConflictOracle, OracleError
 from gcmem.oracle.calibration import CalibratedOracle
 from gcmem.oracle.fingerprint import WeightsFingerprint, local_model_dir
@@ -46,7 +47,22 @@ def calibrated(model: ConflictOracle, settings: OracleSettings) -> ConflictOracl
     """The model under ``ORACLE_CALIBRATION`` (shipped for its weights, the user's, or none).
     The decision threshold stays ORACLE_THRESHOLD, mapped onto the calibrated scale (same
     decisions, calibrated scores), unless ORACLE_CALIBRATION_THRESHOLD takes the
-    calibration's own."""
+    calibration's own. A model with a supersession adapter is not calibrated: the adapter's
+    probability is its own scale, and it decides at its own threshold (with
+    ORACLE_CALIBRATION_THRESHOLD, else at ORACLE_THRESHOLD)."""
+    adapter = active_adapter(model)
+    if adapter is not None:
+        if settings.calibration.strip().lower() not in (AUTO, NONE):
+            # A calibration maps P(contradiction); the adapter's score is another question.
+            raise OracleError(
+                f"GCMEM_ORACLE_CALIBRATION={settings.calibration} calibrates the NLI model's "
+                "P(contradiction), but the oracle runs with a supersession adapter "
+                f"({adapter.describe()}); set GCMEM_ORACLE_ADAPTER=none to use it"
+            )
+        log.info("oracle adapter: %s", adapter.describe())
+        if settings.calibration_threshold:
+            model.threshold = adapter.threshold
+        return model
     choice = choice_for(settings.calibration, model.identity)
     log.info("oracle calibration: %s", choice.note)
     if choice.calibration is None:
@@ -56,24 +72,32 @@ def calibrated(model: ConflictOracle, settings: OracleSettings) -> ConflictOracl
     return CalibratedOracle(model, cal, threshold, source=choice.source)
 
 
-def calibration_note(settings: OracleSettings, weights_cache: Path | None = None) -> str:
-    """Which calibration the configured oracle runs with, without loading the model (the
-    weights are hashed once and cached in ``weights_cache``): for `gcmem config show`."""
+def oracle_notes(settings: OracleSettings, weights_cache: Path | None = None) -> dict[str, str]:
+    """Which adapter and calibration the configured oracle runs with, without loading the
+    model (the weights are hashed once and cached in ``weights_cache``): for `gcmem config
+    show`, keyed by setting."""
     s = settings
     if s.backend == "llm-judge":
-        return choose_calibration(s.calibration, None, s.template).note
+        return {
+            "adapter": "none (llm-judge backend)",
+            "calibration": choose_calibration(s.calibration, None, s.template).note,
+        }
     try:
         source = resolve_model_source(s.model)
         weights = WeightsFingerprint(weights_cache).of(local_model_dir(source))
     except (OracleError, OSError) as exc:
-        return f"unknown until the model loads (cannot fingerprint {s.model!r}: {exc})"
+        unknown = f"unknown until the model loads (cannot fingerprint {s.model!r}: {exc})"
+        return {"adapter": unknown, "calibration": unknown}
+    adapter = adapter_note(s.adapter, weights)
+    if s.adapter.strip().lower() != NONE and not adapter.startswith("none ships"):
+        return {"adapter": adapter, "calibration": "none on top of the supersession adapter"}
     try:
         choice = choose_calibration(
             s.calibration, weights, s.template, conditioned=s.question_template is not None
         )
     except OracleError as exc:
-        return f"error: {exc}"
-    return choice.note
+        return {"adapter": adapter, "calibration": f"error: {exc}"}
+    return {"adapter": adapter, "calibration": choice.note}
 
 
 def build_model_oracle(
@@ -101,6 +125,7 @@ def build_model_oracle(
         contradiction_label=s.contradiction_label,
         fingerprint=WeightsFingerprint(weights_cache),
         question_template=s.question_template,
+        adapter=s.adapter,
     )
 
 
