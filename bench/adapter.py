@@ -372,10 +372,11 @@ def _markdown(report: dict[str, Any]) -> str:
     head = "| threshold | drops | justified | harmful | other | precision | recall |\n"
     head += "|---|---|---|---|---|---|---|\n"
 
-    def rows(items: list[dict[str, Any]]) -> str:
+    def rows(items: list[dict[str, Any]], name: str | None = None) -> str:
+        first = "" if name is None else f"| {name} "
         return "".join(
-            f"| {r['threshold']:.4f} | {r['drops']} | {r['justified']} | {r['harmful']} | "
-            f"{r['other']} | {_fmt(r['precision'])} | {_fmt(r['recall'])} |\n"
+            f"{first}| {r['threshold']:.4f} | {r['drops']} | {r['justified']} | {r['harmful']} "
+            f"| {r['other']} | {_fmt(r['precision'])} | {_fmt(r['recall'])} |\n"
             for r in items
         )
 
@@ -399,12 +400,7 @@ def _markdown(report: dict[str, Any]) -> str:
             "|---|", "|---|---|", 1
         )
         for name, items in report[key].items():
-            text += "".join(
-                f"| {name} | {r['threshold']:.4f} | {r['drops']} | {r['justified']} | "
-                f"{r['harmful']} | {r['other']} | {_fmt(r['precision'])} | "
-                f"{_fmt(r['recall'])} |\n"
-                for r in items
-            )
+            text += rows(items, name)
     return text
 
 

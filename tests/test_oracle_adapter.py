@@ -164,6 +164,22 @@ def test_choice_none_auto_and_path(trained: Path, tiny_model: Path) -> None:
     assert "drop >= 0.7" in adapter_note(str(trained), weights)
 
 
+def _merged_model_scores(
+    model_dir: Path, adapter: Adapter, pairs: list[tuple[str, str]]
+) -> list[float]:
+    """The reference: the base model with the adapter merged, one unpadded pair at a time."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+    model = AutoModelForSequenceClassification.from_pretrained(str(model_dir)).eval()
+    adapter.apply(model)
+    with torch.inference_mode():
+        return [
+            float(torch.sigmoid(model(**tokenizer(a, b, return_tensors="pt")).logits[0, 0]))
+            for a, b in pairs
+        ]
+
+
 # --- κ with an adapter ------------------------------------------------------------------------
 
 
@@ -183,8 +199,12 @@ def test_oracle_with_an_adapter_scores_one_way_under_its_own_identity(
     pairs = [(p.older, p.newer) for p in PAIRS]
     scores = adapted.score(pairs)
     assert ((scores >= 0) & (scores <= 1)).all()
-    reference = score_pairs(tiny_model, Adapter.load(trained), pairs)
+    reference = _merged_model_scores(tiny_model, Adapter.load(trained), pairs)
     assert scores == pytest.approx(reference, abs=1e-5)
+    # cross-validation scores through the same oracle, with an adapter not yet saved
+    assert score_pairs(tiny_model, Adapter.load(trained), pairs) == pytest.approx(
+        reference, abs=1e-5
+    )
     # one direction: the reversed pair is a different question
     assert adapted.score([(pairs[0][1], pairs[0][0])])[0] != pytest.approx(scores[0], abs=1e-6)
 

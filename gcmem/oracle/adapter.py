@@ -11,10 +11,10 @@ trained on labelled (older, newer) pairs. It is scored one way, the older statem
 Adapters ship inside the package keyed by the SHA-256 fingerprint of the base weights they
 were trained on (``adapters/<sha>.safetensors``, its provenance, cross-validation and
 thresholds in ``adapters/<sha>.json``) and apply when the loaded model matches
-(``GCMEM_ORACLE_ADAPTER=auto``, the default); ``none`` runs the plain NLI κ; a path loads your
-own (``gcmem oracle adapt``). An adapter carries its own decision thresholds, chosen for a
-pair-precision target on pairs its training never saw (leave-one-writer-out), so no NLI
-calibration applies on top of it.
+(``GCMEM_ORACLE_ADAPTER=auto``, opt-in); ``none``, the default, runs the plain NLI κ; a path
+loads your own (``gcmem oracle adapt``). An adapter carries its own decision thresholds,
+chosen for a pair-precision target on pairs its training never saw (leave-one-writer-out), so
+no NLI calibration applies on top of it.
 """
 
 from __future__ import annotations
@@ -157,11 +157,9 @@ def adapter_note(setting: str, weights: str | None) -> str:
     value = setting.strip()
     if value.lower() == NONE:
         return "off (GCMEM_ORACLE_ADAPTER=none)"
-    path = Path(value).expanduser() if value.lower() != AUTO else None
+    path = adapter_path(value, weights)
     if path is None:
-        if weights is None or not shipped_path(weights).is_file():
-            return "none ships for these weights"
-        path = shipped_path(weights)
+        return "none ships for these weights"
     meta_path = path.with_suffix(".json")
     if not meta_path.is_file():
         return f"error: {meta_path} is missing"
@@ -187,26 +185,45 @@ def shipped_path(weights_sha256: str) -> Path:
     return SHIPPED_DIR / f"{weights_sha256}.safetensors"
 
 
-def choose_adapter(setting: str, weights: str | None) -> AdapterChoice:
-    """What ``GCMEM_ORACLE_ADAPTER`` means for a model with these weights."""
+def choose_adapter(setting: str | Adapter, weights: str | None) -> AdapterChoice:
+    """What ``GCMEM_ORACLE_ADAPTER`` (or an adapter already in memory) means for a model with
+    these weights."""
+    if isinstance(setting, Adapter):
+        _check_base(setting, weights, "the adapter")
+        return AdapterChoice(setting, "in memory", f"in memory: {setting.describe()}")
     value = setting.strip()
     if value.lower() == NONE:
         return AdapterChoice(None, NONE, "off (GCMEM_ORACLE_ADAPTER=none): NLI κ")
-    if value.lower() != AUTO:
-        adapter = Adapter.load(Path(value).expanduser())
-        if weights is not None and adapter.base_weights != weights:
-            raise OracleError(
-                f"adapter {value} was trained on weights {adapter.base_weights[:16]}, the "
-                f"loaded model has {weights[:16]}"
-            )
-        return AdapterChoice(adapter, value, f"user adapter {value}: {adapter.describe()}")
-    if weights is None or not shipped_path(weights).is_file():
+    path = adapter_path(value, weights)
+    if path is None:
         key = "no weights" if weights is None else f"weights {weights[:16]}"
         return AdapterChoice(None, NONE, f"none ships for {key}: NLI κ")
-    adapter = Adapter.load(shipped_path(weights))
-    return AdapterChoice(
-        adapter, f"shipped:{shipped_path(weights).name}", f"shipped: {adapter.describe()}"
-    )
+    adapter = Adapter.load(path)
+    if value.lower() == AUTO:
+        return AdapterChoice(adapter, f"shipped:{path.name}", f"shipped: {adapter.describe()}")
+    _check_base(adapter, weights, f"adapter {value}")
+    return AdapterChoice(adapter, value, f"user adapter {value}: {adapter.describe()}")
+
+
+def adapter_path(setting: str, weights: str | None) -> Path | None:
+    """The file ``GCMEM_ORACLE_ADAPTER`` names for a model with these weights: the user's path,
+    or with ``auto`` the adapter shipped for them; None for ``none`` or when none ships."""
+    value = setting.strip()
+    if value.lower() == NONE:
+        return None
+    if value.lower() != AUTO:
+        return Path(value).expanduser()
+    if weights is None or not shipped_path(weights).is_file():
+        return None
+    return shipped_path(weights)
+
+
+def _check_base(adapter: Adapter, weights: str | None, name: str) -> None:
+    if weights is not None and adapter.base_weights != weights:
+        raise OracleError(
+            f"{name} was trained on weights {adapter.base_weights[:16]}, the loaded model has "
+            f"{weights[:16]}"
+        )
 
 
 def _lora_modules(tensors: dict[str, Any]) -> list[str]:

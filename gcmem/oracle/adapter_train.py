@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from gcmem.oracle.adapter import FORMAT, HEAD, Adapter, LabelledPair, head_of, set_head
-from gcmem.oracle.base import OracleError
+from gcmem.oracle.cross_encoder import CrossEncoderOracle, contradiction_index
 
 
 @dataclass
@@ -158,30 +158,16 @@ def score_pairs(
     *,
     batch_size: int = 64,
 ) -> list[float]:
-    """κ for (older, newer) pairs with ``adapter`` on ``base``, outside any oracle: what
-    cross-validation scores held-out pairs with."""
-    tokenizer = AutoTokenizer.from_pretrained(str(base))
-    model = AutoModelForSequenceClassification.from_pretrained(str(base), dtype=torch.float32)
-    adapter.apply(model)
-    model.eval()
-    length = int(adapter.meta.get("max_length", 256))
-    out = [0.0] * len(pairs)
-    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-    with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            enc = tokenizer(
-                [pairs[i][0] for i in idx],
-                [pairs[i][1] for i in idx],
-                truncation=True,
-                max_length=length,
-                padding=True,
-                return_tensors="pt",
-            )
-            probs = torch.sigmoid(model(**enc).logits[:, 0]).tolist()
-            for i, p in zip(idx, probs, strict=True):
-                out[i] = float(p)
-    return out
+    """κ for (older, newer) pairs with ``adapter`` (saved or not) on ``base``: what
+    cross-validation scores held-out pairs with, through the oracle the filter runs."""
+    oracle = CrossEncoderOracle(
+        str(base),
+        device="cpu",
+        batch_size=batch_size,
+        max_length=int(adapter.meta.get("max_length", 256)),
+        adapter=adapter,
+    )
+    return [float(x) for x in oracle.score(list(pairs))]
 
 
 def initial_head(model: nn.Module) -> nn.Linear:
@@ -190,10 +176,8 @@ def initial_head(model: nn.Module) -> nn.Linear:
     the model already knows."""
     old = head_of(model)
     config: Any = model.config
+    c = contradiction_index(config.id2label, "contradiction")
     labels = {str(v).lower(): int(k) for k, v in config.id2label.items()}
-    c = labels.get("contradiction")
-    if c is None:
-        raise OracleError("the base model's id2label has no 'contradiction' class")
     rest = [labels["neutral"]] if "neutral" in labels else [i for i in labels.values() if i != c]
     head = nn.Linear(old.in_features, 1)
     with torch.no_grad():

@@ -20,7 +20,7 @@ import torch
 from tqdm.auto import tqdm
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-from gcmem.oracle.adapter import NONE, choose_adapter
+from gcmem.oracle.adapter import NONE, Adapter, choose_adapter
 from gcmem.oracle.base import (
     Direction,
     OracleError,
@@ -81,7 +81,7 @@ class CrossEncoderOracle:
         fingerprint: WeightsFingerprint | None = None,
         progress: bool = False,
         question_template: str | None = None,
-        adapter: str = NONE,
+        adapter: str | Adapter = NONE,
     ) -> None:
         quiet_transformers()
         if batch_size < 1 or max_length < 8:

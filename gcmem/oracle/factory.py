@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from gcmem.oracle.adapter import AUTO, NONE, active_adapter, adapter_note
+from gcmem.oracle.adapter import AUTO, NONE, active_adapter, adapter_note, adapter_path
 from gcmem.oracle.base import ConflictOracle, OracleError
 from gcmem.oracle.calibration import CalibratedOracle
 from gcmem.oracle.fingerprint import WeightsFingerprint, local_model_dir
@@ -89,7 +89,7 @@ def oracle_notes(settings: OracleSettings, weights_cache: Path | None = None) ->
         unknown = f"unknown until the model loads (cannot fingerprint {s.model!r}: {exc})"
         return {"adapter": unknown, "calibration": unknown}
     adapter = adapter_note(s.adapter, weights)
-    if s.adapter.strip().lower() != NONE and not adapter.startswith("none ships"):
+    if adapter_path(s.adapter, weights) is not None:
         return {"adapter": adapter, "calibration": "none on top of the supersession adapter"}
     try:
         choice = choose_calibration(

@@ -35,6 +35,7 @@ from gcmem.facts.extract import extract_triples, line_speaker
 from gcmem.facts.labels import member_note
 from gcmem.facts.lines import describe
 from gcmem.facts.prose_align import _ADDITIVE, _TIME_WORDS
+from gcmem.models import collapse_whitespace
 from gcmem.normalize import normalize_term
 from gcmem.oracle.base import (
     ConflictOracle,
@@ -683,7 +684,7 @@ def narrated_event(text: str, newer: str | None = None) -> bool:
 
 
 def _sentence_key(sentence: str) -> str:
-    return " ".join(sentence.casefold().split())
+    return collapse_whitespace(sentence).casefold()
 
 
 def _speakers_apart(a: str, b: str) -> bool:
