@@ -11,6 +11,7 @@ import math
 import re
 import unicodedata
 import uuid
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -254,11 +255,48 @@ class StaleSentence(BaseModel):
     superseded_by: str | None = Field(default=None, description="Chunk id of the newer value.")
     superseded_by_turn_id: str | None = None
     since: AwareDatetime | None = Field(default=None, description="Event time of the change.")
+    stage: str = Field(default="supersession", description="The stage that decided it.")
+    evidence: Literal["statement", "mention"] = Field(
+        default="statement",
+        description="'statement': the statement itself gives the key another value (a reader "
+        "gets it excised); 'mention': it names a value that was replaced (shown with a note).",
+    )
+
+    @property
+    def excised(self) -> bool:
+        return self.evidence == "statement"
+
+    def marker(self) -> str:
+        """What a reader sees in the statement's place: that something was superseded, when,
+        and the value now valid, never the superseded value itself."""
+        since = f" on {self.since.date().isoformat()}" if self.since else ""
+        now = f"; current value: {self.current_value}" if self.current_value else ""
+        return f"[superseded{since}{now}]"
+
+
+def excise(text: str, sentences: Sequence[StaleSentence]) -> str:
+    """``text`` with each superseded statement replaced by its marker (mentions of a replaced
+    value stay: ``context()`` notes them). Statement units are whitespace-collapsed sentences
+    or lines, so each is found word by word across any whitespace; one that cannot be found is
+    left as it is."""
+    for s in sentences:
+        words = s.text.split() if s.excised else []
+        if not words:
+            continue
+        pattern = r"\s+".join(map(re.escape, words))
+        # the marker is literal text (a value may hold a backslash), never a template
+        text = re.sub(pattern, _literal(s.marker()), text, count=1)
+    return text
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: text
 
 
 class ScoredChunk(BaseModel):
     """A candidate: a chunk with its relevance to the query and where it came from.
-    ``stale_sentences`` lists statements in it that are superseded (the chunk is kept)."""
+    ``stale_sentences`` lists statements in it that are superseded (the chunk is kept, and a
+    reader sees it with those statements excised: ``visible_text``)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -270,6 +308,14 @@ class ScoredChunk(BaseModel):
     @property
     def id(self) -> str:
         return self.chunk.id
+
+    @property
+    def visible_text(self) -> str:
+        """The text a reader gets: the chunk's, with its superseded statements excised (the
+        stored chunk is untouched; ``chunk.text`` is the original)."""
+        if not self.stale_sentences:
+            return self.chunk.text
+        return excise(self.chunk.text, self.stale_sentences)
 
     @property
     def turn_id(self) -> str:
@@ -352,33 +398,36 @@ class RetrievalResult(BaseModel):
 
     @property
     def texts(self) -> list[str]:
-        return [c.chunk.text for c in self.kept]
+        """The kept texts as a reader gets them (superseded statements inside a kept chunk
+        excised: ``ScoredChunk.visible_text``)."""
+        return [c.visible_text for c in self.kept]
 
     def context(self, separator: str = "\n") -> str:
-        """The kept texts. With surfaced conflicts or stale statements inside kept chunks, each
-        text is numbered and dated and a note per conflict says which may be superseded by
-        which, and per stale statement what replaced its value, so the reader weighs both."""
+        """The kept texts, superseded statements excised in place. With surfaced conflicts or
+        mentions of a replaced value, each text is numbered and dated and a note per conflict
+        says which may be superseded by which (per mention, which value was replaced), so the
+        reader weighs both."""
         notes = [
             c
             for c in self.conflicts
             if c.older.id in self._positions and c.newer.id in self._positions
         ]
-        stale = [(k, s) for k in self.kept for s in k.stale_sentences]
-        if not notes and not stale:
+        mentions = [(k, s) for k in self.kept for s in k.stale_sentences if not s.excised]
+        if not notes and not mentions:
             return separator.join(self.texts)
         pos = self._positions
         lines = [
-            f"[{pos[c.id]}] ({c.chunk.ts.date().isoformat()}) {c.chunk.text}" for c in self.kept
+            f"[{pos[c.id]}] ({c.chunk.ts.date().isoformat()}) {c.visible_text}" for c in self.kept
         ]
         for c in notes:
             lines.append(
                 f"Note: [{pos[c.older.id]}] ({c.older.chunk.ts.date().isoformat()}) may be "
                 f"superseded by [{pos[c.newer.id]}] ({c.newer.chunk.ts.date().isoformat()})."
             )
-        for k, s in stale:
+        for k, s in mentions:
             since = f" since {s.since.date().isoformat()}" if s.since else ""
-            now = f"; the current value is {s.current_value!r}" if s.current_value else ""
-            lines.append(f"Note: in [{pos[k.id]}], {s.text!r} is superseded{since}{now}.")
+            now = f" (now {s.current_value!r})" if s.current_value else ""
+            lines.append(f"Note: [{pos[k.id]}] names {s.value!r}, which was replaced{since}{now}.")
         return separator.join(lines)
 
     @property

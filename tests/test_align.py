@@ -55,10 +55,30 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
             "frontend repo: Node 20 via .nvmrc, bump it whenever.",
         ),
         ("Maya: bedtime is 9:30 for the twins.", "Jordan: bedtime is 8:00 for the twins."),
+        # a clause's frame beside other clauses that name different things
+        (
+            "The Subaru gets synthetic oil, change every 6,000 miles.",
+            "The old F-150 is on conventional oil, change every 3,000 miles.",
+        ),
+        # a span that opens on another setting's name: the setting changed, not its value
+        (
+            'git config --global user.name "Lucia Mendes"',
+            'Left the job, so: git config --global user.email "dev@lucia-mendes.dev"',
+        ),
     ],
 )
 def test_parallel_keys_are_not_one_key(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_a_clause_frame_beside_differing_unnamed_clauses_is_still_one_key() -> None:
+    assert frames("Our standup is at 9:30, bring coffee.", "FYI, our standup is at 10:00 now.") == [
+        ("our standup is at _", "9:30", "10:00")
+    ]
+    assert frames(
+        'git config --global user.email "lucia@brightfin.com"',
+        'Left the job, so: git config --global user.email "dev@lucia-mendes.dev"',
+    ) == [("git config --global user.email _", "lucia@brightfin.com", "dev@lucia-mendes.dev")]
 
 
 def test_a_label_of_the_message_kind_is_not_a_subject() -> None:

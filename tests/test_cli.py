@@ -121,6 +121,11 @@ def test_demo_runs_the_default_chain_on_real_models(tmp_path: Path, nli_model_pa
     # keyed change: the ledger drops the old port; behavioural change: the two statements
     # share a subject but no attribute word, so κ may neither drop nor flag it: both stay
     assert "[supersession] payments service / port = '8000' superseded by '8080'" in out
+    # a chunk with a still-true statement beside a superseded one stays, the old pin excised
+    assert (
+        "│ keep │ 2026-03-03 │ [superseded on 2026-03-16; current value: 0.110.0] Uvicorn serves "
+        "it with 4 workers." in out
+    )
     assert "│ keep │ 2026-03-05 │ Sam is badly out of shape these days." in out
     assert "surfaced 'Sam is badly out of shape" not in out
     assert "[dominance]" not in out

@@ -25,7 +25,7 @@ from gcmem.filters.registry import build_chain, build_filters
 from gcmem.filters.resources import Resources
 from gcmem.memory import Memory
 from gcmem.memory.candidates import CandidateSet, run_filter_chain
-from gcmem.models import Chunk, Fact, ScoredChunk, Turn, chunk_id, content_hash
+from gcmem.models import Chunk, Fact, ScoredChunk, StaleSentence, Turn, chunk_id, content_hash
 from gcmem.oracle.adapter import Adapter
 from gcmem.oracle.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
@@ -539,3 +539,93 @@ def test_a_deadline_stops_kappa_between_slices_most_relevant_first() -> None:
     stage_for(unbounded).apply(cands, context2)
     assert unbounded.calls == 1 and len(unbounded.pairs_scored) == pairs
     assert context2.budgets == {}
+
+
+# --- keyed conflicts decide a chunk by its statements -----------------------------------------
+def _keyed(old: ScoredChunk, new: ScoredChunk) -> PairVerdict:
+    return PairVerdict(old, new, 1.0, True, "keyed", ("payments service / port",))
+
+
+def test_a_keyed_conflict_excises_the_stale_statement_and_keeps_the_still_true_one() -> None:
+    old = cand("The payments service runs on port 8000. Deploys happen on Tuesdays.", 0)
+    new = cand("The payments service runs on port 8080.", 3)
+    outcome = temporal_dominance([old, new], [_keyed(old, new)], threshold=0.5)
+    assert outcome.dropped == []
+    kept = next(c for c in outcome.kept if c.id == old.id)
+    [stale] = kept.stale_sentences
+    assert (stale.index, stale.value, stale.current_value) == (0, "8000", "8080")
+    assert stale.superseded_by == new.id and stale.stage == "dominance"
+    assert stale.since == new.chunk.ts
+    assert kept.visible_text == (
+        "[superseded on 2026-01-08; current value: 8080] Deploys happen on Tuesdays."
+    )
+
+
+def test_a_keyed_conflict_drops_a_chunk_that_says_nothing_else() -> None:
+    old = cand("The payments service runs on port 8000.", 0)
+    new = cand("The payments service runs on port 8080.", 3)
+    outcome = temporal_dominance([old, new], [_keyed(old, new)], threshold=0.5)
+    assert [d.chunk.id for d in outcome.dropped] == [old.id]
+
+
+def test_a_keyed_conflict_drops_a_chunk_whose_other_statements_the_newer_one_restates() -> None:
+    old = cand("The payments service runs on port 8000. It is owned by the Ledger team.", 0)
+    new = cand("The payments service runs on port 8080. It is owned by the Ledger team.", 3)
+    outcome = temporal_dominance([old, new], [_keyed(old, new)], threshold=0.5)
+    assert [d.chunk.id for d in outcome.dropped] == [old.id]
+
+
+def test_a_statement_naming_the_replaced_distinctive_value_goes_with_it() -> None:
+    old = cand("Our design system is called Bedrock. Bedrock ships weekly.", 0)
+    new = cand("Our design system is called Atlas.", 3)
+    verdict = PairVerdict(old, new, 1.0, True, "keyed", ("design system / name",))
+    outcome = temporal_dominance([old, new], [verdict], threshold=0.5)
+    assert [d.chunk.id for d in outcome.dropped] == [old.id]
+    # ... but a hedged one does not assert it, and keeps the chunk (excised where it is stale)
+    old = cand("Our design system is called Bedrock. We might fork Bedrock later.", 0)
+    verdict = PairVerdict(old, new, 1.0, True, "keyed", ("design system / name",))
+    outcome = temporal_dominance([old, new], [verdict], threshold=0.5)
+    assert outcome.dropped == []
+    kept = next(c for c in outcome.kept if c.id == old.id)
+    assert [s.index for s in kept.stale_sentences] == [0]
+
+
+def test_an_oracle_verdict_on_a_pair_the_ledger_explained_neither_drops_nor_surfaces() -> None:
+    old = cand("The crit is in the Orion room. Snacks are on Priya.", 0)
+    new = cand("The crit is in the Vega room.", 3)
+    note = StaleSentence(
+        index=0,
+        text="The crit is in the Orion room.",
+        key="k",
+        value="Orion",
+        current_value="Vega",
+        superseded_by=new.id,
+    )
+    old = old.model_copy(update={"stale_sentences": (note,)})
+    oracle = ScriptedOracle({frozenset({old.chunk.text, new.chunk.text}): 0.99})
+    outcome = stage_for(oracle, surface_threshold=0.1).apply([old, new], ctx())
+    assert oracle.pairs_scored  # κ did judge the pair: its verdict is set aside
+    assert outcome.dropped == [] and outcome.conflicts == []
+    assert {c.id for c in outcome.kept} == {old.id, new.id}
+
+
+def test_kappa_drops_a_passage_only_when_the_newer_chunk_restates_the_rest_of_it() -> None:
+    passage = cand(
+        "Ada Lane was born in Leeds in 1931. She taught chemistry at Hull until 1970.", 0
+    )
+    other = cand("Ada Lane taught physics at York from 1972.", 3)
+    revision = cand("Ada Lane was born in Leeds in 1931. She taught physics at Hull until 1970.", 5)
+    oracle = ScriptedOracle(
+        {
+            frozenset({passage.chunk.text, other.chunk.text}): 0.99,
+            frozenset({passage.chunk.text, revision.chunk.text}): 0.99,
+        }
+    )
+    stage = stage_for(oracle, surface_threshold=0.1)
+    # a statement about one of the passage's topics: κ's verdict is surfaced, not a drop
+    outcome = stage.apply([passage, other], ctx())
+    assert outcome.dropped == [] and len(outcome.conflicts) == 1
+    assert "says more than the newer one restates" in outcome.conflicts[0].reason
+    # a revision of the whole passage: κ may drop it
+    outcome = stage.apply([passage, revision], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [passage.id]

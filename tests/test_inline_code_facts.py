@@ -73,6 +73,9 @@ def test_inline_tokens_share_the_key_of_the_file_line() -> None:
         # a setting of a thing the sentence names: another thing may have the same key
         'the jenkins agent instances use instance_type = "c6i.xlarge"',
         "set the worker to LOG_LEVEL=warn in compose",
+        # a path names which file's setting it is; "as well" puts it beside another's
+        "inventory-svc/.env.production has LOG_LEVEL=warn, leave it",
+        "We set LOG_LEVEL=warn as well, for the batch jobs",
     ],
 )
 def test_no_inline_fact_where_the_sentence_does_not_say_it_holds(text: str) -> None:

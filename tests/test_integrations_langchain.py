@@ -21,6 +21,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from gcmem.embedding import Embedder
 from gcmem.integrations.langchain import (
+    STALE_KEY,
     ConsistencyFilter,
     GCMemChatMessageHistory,
     GCMemEmbeddings,
@@ -30,6 +31,7 @@ from gcmem.integrations.langchain import (
 )
 from gcmem.memory import Memory
 from gcmem.memory.documents import TimestampError
+from gcmem.models import Turn
 from tests import integration_scenario as sc
 
 pytestmark = pytest.mark.model
@@ -282,3 +284,43 @@ def test_a_rejected_message_is_neither_stored_nor_published(memory: Memory) -> N
     with pytest.raises(TimestampError):
         history.add_messages([bad])
     assert history.messages == [] and memory.index.count("chat-lc-3") == 0
+
+
+# --- superseded statements inside a kept document ---------------------------------------------
+PIN_OLD = "We pin fastapi at 0.95.2. The API runs behind nginx."
+PIN_NEW = "We pin fastapi at 0.110.0."
+PIN_QUESTION = "What fastapi version do we pin?"
+
+
+def test_filter_documents_excises_a_superseded_statement_and_keeps_the_rest(
+    memory: Memory,
+) -> None:
+    docs = [
+        Document(page_content=PIN_OLD, metadata={"ts": "2026-03-01", "source": "wiki"}),
+        Document(page_content=PIN_NEW, metadata={"ts": "2026-03-20"}),
+    ]
+    kept, dropped = ConsistencyFilter(memory=memory, naive_timezone="UTC").filter_documents(
+        docs, PIN_QUESTION
+    )
+    assert dropped == [] and kept[1] is docs[1]
+    assert kept[0].page_content == (
+        "[superseded on 2026-03-20; current value: 0.110.0] The API runs behind nginx."
+    )
+    [stale] = kept[0].metadata[STALE_KEY]
+    assert stale["text"] == "We pin fastapi at 0.95.2." and stale["current_value"] == "0.110.0"
+    assert kept[0].metadata["source"] == "wiki"
+    assert docs[0].page_content == PIN_OLD and STALE_KEY not in docs[0].metadata  # not edited
+
+
+def test_retriever_returns_kept_chunks_with_superseded_statements_excised(memory: Memory) -> None:
+    ns = "lc-excise"
+    memory.ingest(
+        [
+            Turn(id="p1", namespace=ns, text=PIN_OLD, ts=sc.T0),
+            Turn(id="p2", namespace=ns, text=PIN_NEW, ts=sc.T0 + timedelta(days=19)),
+        ]
+    )
+    docs = GCMemRetriever(memory=memory, namespace=ns).invoke(PIN_QUESTION)
+    assert "0.95.2" not in texts(docs) and "behind nginx" in texts(docs)
+    older = next(d for d in docs if d.metadata["turn_id"] == "p1")
+    assert [s["text"] for s in older.metadata[STALE_KEY]] == ["We pin fastapi at 0.95.2."]

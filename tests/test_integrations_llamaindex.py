@@ -14,9 +14,10 @@ pytest.importorskip("llama_index.core")
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.llms import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
 from gcmem.embedding import Embedder
+from gcmem.integrations._shared import STALE_KEY
 from gcmem.integrations.llamaindex import (
     ConsistencyPostprocessor,
     GCMemEmbedding,
@@ -24,6 +25,7 @@ from gcmem.integrations.llamaindex import (
 )
 from gcmem.memory import Memory
 from gcmem.memory.documents import TimestampError
+from gcmem.models import Turn
 from tests import integration_scenario as sc
 
 pytestmark = pytest.mark.model
@@ -132,3 +134,34 @@ def test_embedding_matches_gcmem(embedder: Embedder) -> None:
     vec = emb.get_text_embedding(sc.LICENCE_TEXT)
     assert vec == pytest.approx(embedder.embed([sc.LICENCE_TEXT])[0].tolist(), abs=1e-6)
     assert len(emb.get_query_embedding("q")) == embedder.dim
+
+
+def test_superseded_statements_are_excised_from_retrieved_and_postprocessed_nodes(
+    memory: Memory,
+) -> None:
+    old_text = "We pin fastapi at 0.95.2. The API runs behind nginx."
+    new_text = "We pin fastapi at 0.110.0."
+    question = "What fastapi version do we pin?"
+    old, new = sc.T0, sc.T0 + timedelta(days=19)
+    ns = "li-excise"
+    memory.ingest(
+        [
+            Turn(id="p1", namespace=ns, text=old_text, ts=old),
+            Turn(id="p2", namespace=ns, text=new_text, ts=new),
+        ]
+    )
+    nodes = GCMemRetriever(memory, namespace=ns).retrieve(question)
+    assert "0.95.2" not in texts(nodes) and "behind nginx" in texts(nodes)
+    older = next(n for n in nodes if n.node.metadata["turn_id"] == "p1")
+    assert STALE_KEY in older.node.excluded_llm_metadata_keys  # the old value stays hidden
+
+    given = [
+        NodeWithScore(node=TextNode(text=old_text, metadata={"ts": old.timestamp()})),
+        NodeWithScore(node=TextNode(text=new_text, metadata={"ts": new.timestamp()})),
+    ]
+    kept, dropped = ConsistencyPostprocessor(memory=memory).filter_nodes(given, question)
+    assert dropped == [] and kept[1] is given[1]
+    assert "0.95.2" not in kept[0].node.get_content(metadata_mode=MetadataMode.LLM)
+    assert "behind nginx" in kept[0].node.get_content()
+    assert kept[0].node.metadata[STALE_KEY][0]["value"] == "0.95.2"
+    assert given[0].node.get_content() == old_text  # the caller's node is not edited

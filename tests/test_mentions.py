@@ -176,3 +176,16 @@ def test_mentions_of_a_value_the_grammar_decided(memory: Memory) -> None:
     [mention] = [d for d in result.dropped if d.chunk.chunk.turn_id.endswith("t2")]
     [a] = mention.details["assertions"]
     assert (a["subject"], a["relation"], a["object"]) == ("quarterly offsite", "is in", "Barcelona")
+
+
+def test_a_mention_beside_a_still_true_statement_is_noted_not_excised(memory: Memory) -> None:
+    memory.ingest([turn("t1", OLD, 0)])
+    mention = "Heads up, we run Python 3.9 for the ML service. The model registry lives in MLflow."
+    memory.ingest([turn("t2", mention, 5)])
+    memory.ingest([turn("t6", NEW, 30)])
+    result = memory.retrieve("Which Python version does the ML service target?", namespace=NS)
+    kept = next(c for c in result.kept if c.chunk.turn_id == "t2")
+    [note] = kept.stale_sentences
+    assert note.evidence == "mention" and not note.excised and note.value == "3.9"
+    assert kept.visible_text == mention  # an inference from a named value: shown, with a note
+    assert "names '3.9', which was replaced since" in result.context()

@@ -5,7 +5,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from gcmem.models import Chunk, Turn, chunk_id, content_hash
+from gcmem.models import (
+    Chunk,
+    RetrievalResult,
+    ScoredChunk,
+    StaleSentence,
+    Turn,
+    chunk_id,
+    content_hash,
+)
 
 TS = datetime(2026, 1, 5, 12, tzinfo=UTC)
 
@@ -135,3 +143,48 @@ def test_a_boolean_schema_version_is_rejected() -> None:
     with pytest.raises(ValidationError, match="not a boolean"):
         Turn.model_validate(turn)
     assert Turn.model_validate({**turn, "schema_version": 1}).schema_version == 1
+
+
+def _kept(text: str, *sentences: StaleSentence) -> ScoredChunk:
+    turn = Turn(id="t", namespace="ns", text=text, ts=datetime(2026, 1, 1, tzinfo=UTC))
+    return ScoredChunk(chunk=Chunk.from_turn(turn, 0, text), score=1.0, stale_sentences=sentences)
+
+
+def test_visible_text_excises_superseded_statements_across_whitespace() -> None:
+    since = datetime(2026, 2, 1, tzinfo=UTC)
+    stale = StaleSentence(
+        index=0,
+        text="PATH = C:\\old",
+        key="path / is",
+        value="C:\\old",
+        current_value="C:\\new",
+        since=since,
+    )
+    sc = _kept("PATH =   C:\\old\nDEBUG = 1", stale)
+    assert sc.visible_text == "[superseded on 2026-02-01; current value: C:\\new]\nDEBUG = 1"
+    assert sc.chunk.text == "PATH =   C:\\old\nDEBUG = 1"  # the stored chunk is untouched
+    missing = stale.model_copy(update={"text": "a statement the chunk does not hold"})
+    assert _kept("DEBUG = 1", missing).visible_text == "DEBUG = 1"
+    assert _kept("DEBUG = 1").visible_text == "DEBUG = 1"
+
+
+def test_a_mention_stays_in_the_text_and_gets_a_note() -> None:
+    note = StaleSentence(
+        index=1,
+        text="Bring the 3.9 wheel.",
+        key="k",
+        value="3.9",
+        current_value="3.12",
+        evidence="mention",
+    )
+    sc = _kept("The ML box is ready. Bring the 3.9 wheel.", note)
+    assert sc.visible_text == sc.chunk.text
+    result = RetrievalResult(
+        query="q",
+        namespace="ns",
+        k=1,
+        as_of=datetime(2026, 3, 1, tzinfo=UTC),
+        kept=[sc],
+        candidates=1,
+    )
+    assert result.context().endswith("Note: [1] names '3.9', which was replaced (now '3.12').")

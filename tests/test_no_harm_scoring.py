@@ -7,7 +7,15 @@ from datetime import UTC, datetime, timedelta
 
 from bench.heldout.data import HeldoutTurn, Instance
 from bench.heldout.run import Tally, score
-from gcmem.models import Chunk, Conflict, Decision, RetrievalResult, ScoredChunk, Turn
+from gcmem.models import (
+    Chunk,
+    Conflict,
+    Decision,
+    RetrievalResult,
+    ScoredChunk,
+    StaleSentence,
+    Turn,
+)
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 NS = "ns"
@@ -89,3 +97,40 @@ def test_a_note_on_a_still_true_fact_counts_against_note_precision() -> None:
     tally = Tally()
     score(_instance(), result, tally, NS)
     assert tally.summary()["note_precision"] is None  # no notes: nothing to judge
+
+
+def _with_stale(tid: str, text: str) -> ScoredChunk:
+    note = StaleSentence(index=0, text=text, key="k", value="v", current_value="7070")
+    return _scored(tid).model_copy(update={"stale_sentences": (note,)})
+
+
+def test_an_excised_stale_statement_is_not_exposure_and_is_a_right_decision() -> None:
+    result = _result(["t2", "t3"], {})
+    result.kept.append(_with_stale("t1", TEXTS["t1"]))
+    tally = Tally()
+    score(_instance(), result, tally, NS)
+    summary = tally.summary()
+    assert summary["stale_exposure"] == 0.0
+    assert summary["decisions_by_stage"] == {
+        "supersession (statement)": {"right": 1, "wrong": 0, "precision": 1.0}
+    }
+    assert summary["still_true_dropped"] == 0 and summary["still_true_excised"] == 0
+
+
+def test_a_stale_statement_left_visible_is_exposure() -> None:
+    result = _result(["t2", "t3"], {})
+    result.kept.append(_with_stale("t1", "a statement the text does not hold"))
+    tally = Tally()
+    score(_instance(), result, tally, NS)
+    assert tally.summary()["stale_exposure"] == 1.0
+
+
+def test_an_excision_inside_a_still_true_or_current_chunk_is_harm() -> None:
+    result = _result(["t1"], {})
+    result.kept += [_with_stale("t2", TEXTS["t2"]), _with_stale("t3", TEXTS["t3"])]
+    tally = Tally()
+    score(_instance(), result, tally, NS)
+    summary = tally.summary()
+    assert summary["still_true_excised"] == 2 and summary["still_true_dropped"] == 2
+    assert summary["current_lost"] == 1 and summary["current_present"] == 0.0
+    assert summary["decisions_by_stage"]["supersession (statement)"]["wrong"] == 2

@@ -12,6 +12,7 @@ from gcmem.facts.prose_align import (
     align_chunk_units,
     align_local,
     align_turn_revisions,
+    covers,
     reworded_restatements,
 )
 from gcmem.models import Chunk, Turn
@@ -415,3 +416,11 @@ def test_a_reworded_paragraph_with_no_changed_value_restates_nothing() -> None:
     older, newer = units_of(BIO), units_of(BIO_REVISED.replace("Coimbra", "Braga"))
     found = PairAlignment(restated=[(0, 0)])
     assert reworded_restatements(older, newer, found) == []
+
+
+def test_covers_needs_a_counterpart_for_every_statement_of_the_older_chunk() -> None:
+    old = "The studio is on Via Roma. It opens at 9. Parking is behind the church."
+    assert covers(old, "The studio is on Via Verdi. It opens at 9. Parking is behind the church.")
+    assert covers(old, "Parking is behind the church. It opens at 10. The studio is on Via Roma.")
+    assert not covers(old, "The studio is on Via Verdi now.")
+    assert covers("The studio is on Via Roma.", "We moved the studio to Via Verdi.")

@@ -164,10 +164,11 @@ def test_a_chunk_with_a_still_true_statement_stays_and_names_its_stale_one(memor
     assert note.superseded_by_turn_id == "v2" and note.since == T0 + timedelta(days=4)
     v2 = next(c for c in result.kept if c.chunk.turn_id == "v2")
     assert v2.stale_sentences == ()
-    # the reader is told, in the context itself
-    assert f"{PARA[1]!r} is superseded since 2026-02-06; the current value is '22'" in (
-        result.context()
-    )
+    # the reader gets the chunk with the stale statement excised in place, and what replaced it
+    context = result.context()
+    assert PARA[1] not in context and "14 rooms" not in context
+    assert f"{PARA[0]} [superseded on 2026-02-06; current value: 22] {PARA[2]}" in context
+    assert v1.visible_text in result.texts and v1.chunk.text == " ".join(PARA)
 
 
 def test_a_config_diff_records_one_assertion_per_changed_line(align_only: Memory) -> None:

@@ -33,6 +33,11 @@ Three kinds of source, one schema (``Instance``):
   helpers from ``test6``'s brief, the three development briefs each adding one emphasis
   (software teams; personal life; mixed voices, an assistant's summaries among them);
   ``test7``'s brief is ``test6``'s unchanged.
+  ``dev11`` (development) and ``test8`` (held out) were written at the same time by two more
+  helpers in stop 27: ``test8`` from ``test7``'s brief unchanged, ``dev11`` from the same
+  brief with an emphasis on still-true turns that look like changes (a neighbouring attribute
+  of the changed entity, change words that change nothing the query asks, hedged plans,
+  narrated past events).
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

@@ -8,16 +8,20 @@ checked to be identical, so the numbers compare filters, not retrieval. Per fami
   carry no stale value) in R_k that the chain dropped, unless a kept chunk restates them;
 - ``current_lost``: queries whose answer-bearing chunks were in R_k and all dropped;
 - ``current_present``: queries with an answer-bearing chunk in the final context;
-- ``stale_exposure``: queries (with a stale turn) whose context still shows a stale value;
-  ``stale_unflagged``: ... without a surfaced conflict noting that it may be superseded;
-  ``stale_unnoted``: ... without any note at all: neither a conflict nor the kept chunk's
-  ``stale_sentences`` entry for the stale statement (``context()`` renders both for a reader);
-- ``decision_precision``: of the chain's drops of labelled chunks that were right (a stale
-  value removed) or wrong (a still-true fact, or the only current answer, no longer shown),
-  the right share, overall and per stage (the issue's pair precision, on the decided pairs);
+- ``stale_exposure``: queries (with a stale turn) whose context still shows a stale value, read
+  the way a reader gets it (``ScoredChunk.visible_text``: superseded statements inside a kept
+  chunk are excised); ``stale_unflagged``: ... without a surfaced conflict noting that it may
+  be superseded;
+- ``still_true_excised``: still-true (or current) chunks kept with a statement excised; they
+  count in ``still_true_dropped`` too (part of something true is no longer shown);
+- ``decision_precision``: of the chain's drops of labelled chunks and its excisions of
+  statements inside kept ones that were right (a stale value removed from what the reader
+  sees) or wrong (a still-true fact, or the only current answer, no longer shown, or part of
+  a still-true chunk hidden), the right share, overall and per stage ("... (statement)" for
+  excisions; the issue's pair precision, on the decided pairs);
 - ``note_precision``: of the notes the context gives a reader about labelled chunks (a
-  surfaced conflict's older chunk, a kept chunk's stale statements), the share on a stale
-  chunk; a note on a still-true fact or the current answer casts doubt on something true;
+  surfaced conflict's older chunk, a kept chunk that names a replaced value), the share on a
+  stale chunk; a note on a still-true fact or the current answer casts doubt on something true;
 - ``unlabelled_dropped``: drops of turns the set does not label (LoCoMo), counted only.
 
 Conditions: ``rag`` (no filter), ``v0.1`` (the previous default's κ rule: Φ_T drops on the
@@ -89,7 +93,7 @@ class Tally:
     with_stale: int = 0
     stale_exposed: int = 0
     stale_unflagged: int = 0
-    stale_unnoted: int = 0
+    still_true_excised: int = 0
     unlabelled_dropped: int = 0
     excluded_at_write: int = 0
     conflicts: int = 0
@@ -116,7 +120,7 @@ class Tally:
             "queries_with_stale": self.with_stale,
             "stale_exposure": rate(self.stale_exposed, self.with_stale),
             "stale_unflagged": rate(self.stale_unflagged, self.with_stale),
-            "stale_unnoted": rate(self.stale_unnoted, self.with_stale),
+            "still_true_excised": self.still_true_excised,
             "conflicts_surfaced": self.conflicts,
             "notes_right": self.notes[0],
             "notes_wrong": self.notes[1],
@@ -158,7 +162,9 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             return not instance.stale_values or any(v in text for v in instance.stale_values)
         return False
 
+    # what a reader gets of each kept chunk: its text with superseded statements excised
     kept = [(c.chunk.turn_id, c.chunk.text) for c in result.kept]
+    visible = {c.chunk.text: c.visible_text for c in result.kept}
     dropped = [(d.chunk.chunk.turn_id, d.chunk.chunk.text, d) for d in result.dropped]
     kept_texts = {t for _, t in kept}
     tally.queries += 1
@@ -168,39 +174,71 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
     current_cands = [(t, x) for t, x in cand if label.get(t) == "current"]
     answer = [(t, x) for t, x in current_cands if bearing(x, "current")] or current_cands
     answer_texts = {x for _, x in answer}
+    shown_answer = any(
+        x in answer_texts and (bearing(visible[x], "current") or not bearing(x, "current"))
+        for _, x in kept
+    )
     if answer:
         tally.current_in_candidates += 1
-        if not any(x in answer_texts for _, x in kept):
+        if not shown_answer:
             tally.current_lost += 1
-    if any(label.get(t) == "current" and x in answer_texts for t, x in kept):
+    if any(label.get(t) == "current" for t, _ in kept) and shown_answer:
         tally.current_present += 1
     tally.conflicts += len(result.conflicts)
-    doubted = [c.older for c in result.conflicts] + [k for k in result.kept if k.stale_sentences]
-    for chunk in doubted:
+    noted = [c.older for c in result.conflicts] + [
+        k for k in result.kept if any(not s.excised for s in k.stale_sentences)
+    ]
+    for chunk in noted:
         kind = label.get(chunk.chunk.turn_id)
         if kind == "stale" and bearing(chunk.chunk.text, "stale"):
             tally.notes[0] += 1
         elif kind is not None:  # a still-true fact, the current answer
             tally.notes[1] += 1
+    # statements excised from kept chunks are decisions: right when they took a stale value
+    # out of what the reader sees, wrong when they hid part of a still-true or current chunk
+    for c in result.kept:
+        if not any(s.excised for s in c.stale_sentences):
+            continue
+        kind = label.get(c.chunk.turn_id)
+        stages = {s.stage for s in c.stale_sentences if s.excised}
+        right = (
+            kind == "stale"
+            and bearing(c.chunk.text, "stale")
+            and not bearing(c.visible_text, "stale")
+        )
+        wrong = (
+            kind == "still"
+            or kind == "current"
+            or (kind == "stale" and not bearing(c.chunk.text, "stale"))
+        )
+        if right or wrong:
+            for stage in stages:
+                counts = tally.decisions.setdefault(f"{stage} (statement)", [0, 0])
+                counts[0 if right else 1] += 1
+        if wrong:
+            tally.still_true_excised += 1
+            tally.still_true_dropped += 1
+            tally.drops.append(
+                {
+                    "instance": instance.id,
+                    "family": instance.family,
+                    "text": c.chunk.text[:200],
+                    "stage": ",".join(sorted(stages)) + " (statement)",
+                    "reason": "; ".join(s.text for s in c.stale_sentences if s.excised)[:300],
+                }
+            )
     if instance.stale_turns:
         tally.with_stale += 1
         shown = [
             c.id
             for c in result.kept
-            if label.get(c.chunk.turn_id) == "stale" and bearing(c.chunk.text, "stale")
+            if label.get(c.chunk.turn_id) == "stale" and bearing(c.visible_text, "stale")
         ]
         if shown:
             tally.stale_exposed += 1
             flagged = {c.older.id for c in result.conflicts}
             if any(cid not in flagged for cid in shown):
                 tally.stale_unflagged += 1
-            noted = {
-                c.id
-                for c in result.kept
-                if any(v in n.text for n in c.stale_sentences for v in instance.stale_values)
-            }
-            if any(cid not in flagged and cid not in noted for cid in shown):
-                tally.stale_unnoted += 1
     for tid, text in cand:
         kind = label.get(tid)
         if kind == "still" or (kind == "stale" and not bearing(text, "stale")):
@@ -355,7 +393,7 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
             f"## {set_name}",
             "",
             "| family | condition | queries | still-true dropped | drop rate | current lost "
-            "| current present | stale exposure | stale unflagged | stale unnoted "
+            "| current present | stale exposure | stale unflagged | still-true excised "
             "| decision precision | note precision |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
@@ -371,7 +409,7 @@ def write_report(report: dict[str, Any], out: Path, tag: str) -> None:
                     f"{r['still_true_candidates']} | {_fmt(r['still_true_drop_rate'])} | "
                     f"{r['current_lost']} | {_fmt(r['current_present'])} | "
                     f"{_fmt(r['stale_exposure'])} | {_fmt(r['stale_unflagged'])} | "
-                    f"{_fmt(r.get('stale_unnoted'))} | {_decided(r)} | {_noted(r)} |"
+                    f"{r.get('still_true_excised', '-')} | {_decided(r)} | {_noted(r)} |"
                 )
         lines.append("")
     (out / f"{tag}.md").write_text("\n".join(lines))
@@ -403,7 +441,7 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev, dev2, dev3, dev5 ... dev10, devconv (for development); test ... test7 (held "
+        help="dev, dev2, dev3, dev5 ... dev11, devconv (for development); test ... test8 (held "
         "out); all but dev and test for written sets only.",
     ),
     condition: list[str] = typer.Option(
@@ -439,6 +477,6 @@ def cli(
                 f"{set_name:16s} {cond:10s} still-true dropped {a['still_true_dropped']}/"
                 f"{a['still_true_candidates']}  current lost {a['current_lost']}  "
                 f"present {_fmt(a['current_present'])}  stale {_fmt(a['stale_exposure'])} "
-                f"(unflagged {_fmt(a['stale_unflagged'])}, unnoted {_fmt(a['stale_unnoted'])})  "
+                f"(unflagged {_fmt(a['stale_unflagged'])})  excised {a['still_true_excised']}  "
                 f"decisions {_decided(a)}  notes {_noted(a)}"
             )

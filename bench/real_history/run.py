@@ -183,15 +183,16 @@ def allowed_reader(labels: InstanceLabels, context: Sequence[str]) -> str | None
 
 
 def noted_stale(labels: InstanceLabels, result: RetrievalResult, stale_line: str) -> set[str]:
-    """Kept old chunks whose changed line the result itself marks superseded: the unit rule
-    keeps a chunk with a still-true line no newer chunk restates, and ``context()`` then notes
-    that its stale line is superseded and what the current value is."""
+    """Kept old chunks whose changed line the reader does not get: the unit rule keeps a chunk
+    with a still-true line no newer chunk restates, and excises the superseded line from the
+    text a reader gets (``ScoredChunk.visible_text``)."""
     line = collapse_whitespace(stale_line)
     return {
         k.id
         for k in result.kept
         if labels.role.get(k.id) == "old"
-        and any(collapse_whitespace(s.text) == line for s in k.stale_sentences)
+        and line in collapse_whitespace(k.chunk.text)
+        and line not in collapse_whitespace(k.visible_text)
     }
 
 
@@ -202,8 +203,8 @@ def result_metrics(
     stale_line: str | None = None,
 ) -> dict[str, Any]:
     """The reader metrics read the context the way ``RetrievalResult.context()`` gives it: a
-    kept chunk whose stale line is noted as superseded does not state the old value (the
-    ``*_ignoring_notes`` keys are the readers without the notes)."""
+    kept chunk whose stale line is excised does not state the old value (the
+    ``*_ignoring_notes`` keys are the readers given the chunks' stored text)."""
     ctx = dedupe([c.id for c in result.kept])
     raw = context_metrics(labels, ctx, candidates)
     noted = noted_stale(labels, result, stale_line) if stale_line else set()

@@ -22,7 +22,11 @@ _START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 TIMELINE: list[tuple[int, str, str]] = [
     (0, "user", "The payments service runs on port 8000."),
     (0, "user", "The project is licensed under Apache-2.0."),
-    (1, "assistant", "We pin fastapi at 0.95.2 in requirements.txt."),
+    (
+        1,
+        "assistant",
+        "We pin fastapi at 0.95.2 in requirements.txt. Uvicorn serves it with 4 workers.",
+    ),
     (2, "user", "The API base path for the project is /api/v1."),
     (3, "user", "Sam is badly out of shape these days."),
     (3, "user", "Sam lives alone in a studio flat."),
@@ -82,7 +86,10 @@ def render_result(
     table.add_column("chunk")
     table.add_column("why", overflow="fold")
     for c in result.kept:
-        table.add_row("keep", _when(c.chunk.ts), escape(c.chunk.text), f"relevance {c.score:.2f}")
+        why = f"relevance {c.score:.2f}"
+        for s in c.stale_sentences:  # shown excised; the original statement named here
+            why += f"; excised {s.text!r} ({s.stage}: {s.key} is now {s.current_value!r})"
+        table.add_row("keep", _when(c.chunk.ts), escape(c.visible_text), escape(why))
     texts = {c.chunk.id: c.chunk.text for c in result.kept}
     texts.update((d.chunk.chunk.id, d.chunk.chunk.text) for d in result.dropped)
     texts.update((d.chunk.chunk.id, d.chunk.chunk.text) for d in excluded)

@@ -516,6 +516,8 @@ def _align_runs(
         clause = [t.norm or "" for t in run[lo:hi]]
         if any(n in _NEGATIONS or n in _MODALS or n.endswith("n't") for n in clause):
             return None
+    if _names_setting(sx) and _names_setting(sy) and sx[0].same != sy[0].same:
+        return None  # "user.name X" / "user.email Y": another setting, not another value
     for span in (sx, sy):
         if any(t.norm in _HARD_PUNCT for t in span):
             return None
@@ -569,6 +571,16 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+# A setting's name: an identifier in dotted or snake form ("user.email", "max_connections").
+_SETTING_NAME = re.compile(r"[A-Za-z][\w-]*(?:[._][A-Za-z][\w-]*)+")
+
+
+def _names_setting(span: Sequence[Token]) -> bool:
+    """The span opens on a setting's name and goes on to its value."""
+    words = [t for t in span if not t.punct]
+    return len(words) > 1 and _SETTING_NAME.fullmatch(span[0].text) is not None
 
 
 def _narrates_event(words: Sequence[Token]) -> bool:
@@ -635,10 +647,39 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                 if two_topics(o_topics[i], n_topics[k]):
                     continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
                 b = new.tokens[nc[k][0] : nc[last][1]]
+                if _named_apart(old, (oc[i][0], oc[j][1]), new, (nc[k][0], nc[last][1])):
+                    continue
                 found = None if continues(b) else _align_runs(old, a, new, b)
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
     return best
+
+
+def _names(unit: Unit, run: tuple[int, int]) -> set[str]:
+    """Names in the unit outside ``run``: words with a capital or a digit among letters
+    ("Subaru", "F-150"), not the unit's first word, a discourse label or a function word."""
+    out = set()
+    for i, t in enumerate(unit.tokens):
+        if run[0] <= i < run[1] or t.punct or not t.norm or i == 0:
+            continue
+        if t.norm in _DISCOURSE_LABELS or t.norm in _LEAD_FILLERS or t.norm in _FUNCTION_WORDS:
+            continue
+        named = any(ch.isupper() for ch in t.text) or (
+            any(ch.isdigit() for ch in t.text) and any(ch.isalpha() for ch in t.text)
+        )
+        if named:
+            out.add(t.norm)
+    return out
+
+
+def _named_apart(old: Unit, a: tuple[int, int], new: Unit, b: tuple[int, int]) -> bool:
+    """Two clause runs beside other clauses that name different things: the frame is shared,
+    its subject is not ("The Subaru gets synthetic oil, change every 6,000 miles" / "The old
+    F-150 is on conventional oil, change every 3,000 miles")."""
+    if a == (0, len(old.tokens)) and b == (0, len(new.tokens)):
+        return False
+    x, y = _names(old, a), _names(new, b)
+    return bool(x) and bool(y) and x.isdisjoint(y)
 
 
 def members(old: Unit, new: Unit) -> bool:

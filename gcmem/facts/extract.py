@@ -1228,6 +1228,9 @@ _INLINE_BARE = _INLINE_CUES | _lexicon(
     value"""
 )
 _INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
+# A path with a directory names which of several files (``inventory-svc/.env.production``)
+_INLINE_PATH = re.compile(r"[\w.-]+/[\w./-]*")
+_INLINE_ADDITIVE = re.compile(r"\b(?:also|too|as well|likewise)\b", re.IGNORECASE)
 _INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n")
 
 
@@ -1267,10 +1270,15 @@ def inline_code_facts(sentence: str) -> list[Fact]:
             said = opens or labelled or any(w in _INLINE_CUES for w in before)
             if clause_words and not said:
                 continue
-            # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5")
+            # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5");
+            # a path names it too ("inventory-svc/.env.production has X=10"), and a setting
+            # said to hold "as well" or "too" is another owner's beside this one
+            owner_text = clause[lead.rfind(":") + 1 : m.start()]
             owner = _words(words.cut(lead.rfind(":") + 1, m.start()))
-            if form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON) and any(
-                w not in _INLINE_BARE for w in owner
+            if form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON) and (
+                any(w not in _INLINE_BARE for w in owner)
+                or _INLINE_PATH.search(owner_text)
+                or _INLINE_ADDITIVE.search(plain)
             ):
                 continue
             if form is _INLINE_PIN:

@@ -40,7 +40,14 @@ from gcmem.facts.align import _MODALS, _NEGATIONS, FRAME_SUBJECT, SLOT, PairAlig
 from gcmem.facts.prose_align import _ADDITIVE, _NEUTRAL
 from gcmem.models import Chunk
 
-__all__ = ["MIN_SHARED_WORDS", "StaleMention", "ValueChange", "distinctive", "stale_mentions"]
+__all__ = [
+    "MIN_SHARED_WORDS",
+    "StaleMention",
+    "ValueChange",
+    "asserts_value",
+    "distinctive",
+    "stale_mentions",
+]
 
 MIN_SHARED_WORDS = 2
 # A value is a short span: a long one (a revised clause) is not something people restate.
@@ -170,7 +177,7 @@ def _frame_words(frame: str, value: str) -> frozenset[str]:
     )
 
 
-def _asserts(unit: Unit, value: str) -> bool:
+def asserts_value(unit: Unit, value: str) -> bool:
     """The unit names ``value`` in a clause with no negation or modal, and adds nothing."""
     if not unit.content or unit.words & _ADDITIVE:
         return False
@@ -215,7 +222,7 @@ def stale_mentions(
             for unit in units[cid]:
                 if (cid, unit.index) in taken or len({_stem(w) for w in unit.words} & about) < need:
                     continue
-                if not _asserts(unit, value) or _named(c.new_value, unit.text):
+                if not asserts_value(unit, value) or _named(c.new_value, unit.text):
                     continue
                 if not same_thing(unit.text, units[c.old.id][c.old_unit].text):
                     continue

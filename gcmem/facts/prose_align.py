@@ -79,6 +79,7 @@ from gcmem.facts.align import (
     members,
     topic,
     two_topics,
+    units_of,
 )
 from gcmem.models import Chunk
 
@@ -88,6 +89,7 @@ __all__ = [
     "align_local",
     "align_revision",
     "align_turn_revisions",
+    "covers",
 ]
 
 MIN_REVISION_ANCHORS = 2
@@ -192,8 +194,12 @@ def _common_suffix(x: Sequence[Token], y: Sequence[Token]) -> int:
 
 
 def _local_runs(
-    old: Unit, x: Sequence[Token], new: Unit, y: Sequence[Token]
+    old: Unit, x: Sequence[Token], new: Unit, y: Sequence[Token], detached: bool = False
 ) -> tuple[str, str, str] | None:
+    """``detached``: the two runs are clauses beside other clauses that name different things,
+    so the frame must have its subject inside the clause (outer words on both sides): "The
+    Subaru gets synthetic oil, change every 6,000 miles" / "The old F-150 is on conventional
+    oil, change every 3,000 miles" share the clause's frame, not its subject."""
     x = [t for t in x if t.norm not in _INTERIOR_ADVERBS]
     y = [t for t in y if t.norm not in _INTERIOR_ADVERBS]
     s = _common_suffix(x, y)
@@ -223,6 +229,8 @@ def _local_runs(
         cut = outer[ends]
         if cut is None:
             continue  # a different word outside the frame: a different subject or scope
+        if detached and not (_bag(px[cut[0] :]) and _bag(py[cut[1] :])):
+            continue  # the subject is in the other clauses, and they differ
         # the older statement reworded with the newer one's outer words (less a time
         # adverbial), judged by the exact rule (every one of its guards)
         px, py, y_run = px[cut[0] :], py[cut[1] :], y[cut[1] :]
@@ -257,14 +265,17 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     best: tuple[str, str, str] | None = None
     xs = [(x, _bag(x)) for x in _compared_runs(old)]
     ys = [(y, _bag(y)) for y in _compared_runs(new)]
+    all_x, all_y = _bag(_trim(old.tokens)), _bag(_trim(new.tokens))
     for x, bx in xs:
         for y, by in ys:
+            rest_x, rest_y = all_x - bx, all_y - by  # what the other clauses name
+            detached = bool(rest_x) and bool(rest_y) and rest_x != rest_y
             # equal outer words and frames leave only the two values to differ
             if (bx - by).total() > MAX_SPAN or (by - bx).total() > MAX_SPAN:
                 continue
             if x and y and two_topics(topic(old, x[0].start), topic(new, y[0].start)):
                 continue  # under two labels: "backend repo: Node 18" / "frontend repo: ..."
-            found = None if continues(y) else _local_runs(old, x, new, y)
+            found = None if continues(y) else _local_runs(old, x, new, y, detached)
             # the longest frame; at equal frames the shortest values (a clause, not the
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
@@ -470,6 +481,26 @@ def align_turn_revisions(
                 taken.add(best.index)
                 settled.add((old.id, unit.index))
                 found.frames.append(FrameMatch(unit.index, best.index, *revised))
+
+
+def covers(old_text: str, new_text: str) -> bool:
+    """Whether the newer chunk says again everything the older one says but what it changes:
+    each content statement of the older chunk has its own counterpart in the newer one,
+    sharing at least ``REWORD_OVERLAP`` of the shorter's words (a statement alone needs none:
+    the pair is about it). What a model's verdict on the pair may remove: a paragraph revised
+    or reworded as a whole, never the other sentences of a passage it merely shares a topic
+    with."""
+    old = [u for u in units_of(old_text) if u.content]
+    if len(old) < 2:
+        return True
+    new = units_of(new_text)
+    taken: set[int] = set()
+    for unit in old:
+        match = _closest(unit, new, taken, least=REWORD_OVERLAP)
+        if match is None:
+            return False
+        taken.add(match.index)
+    return True
 
 
 def _closest(

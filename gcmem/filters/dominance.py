@@ -35,9 +35,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from gcmem.facts.align import units_of
+from gcmem.facts.extract import unit_facts
+from gcmem.facts.mentions import asserts_value, distinctive
+from gcmem.facts.prose_align import covers
 from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
 from gcmem.filters.resources import Resources
-from gcmem.models import Conflict, Decision, ScoredChunk
+from gcmem.models import Conflict, Decision, Fact, ScoredChunk, StaleSentence
+from gcmem.normalize import display_key, fact_key, normalize_key
 from gcmem.oracle.adapter import active_adapter
 from gcmem.oracle.pairs import (
     FactReader,
@@ -95,13 +100,111 @@ def temporal_dominance(
             dominators.setdefault(old.id, []).append(
                 PairVerdict(old, new, v.score, True, v.source, v.keys)
             )
-    kept = [c for c in candidates if c.id not in dominators]
+    # A chunk only keyed conflicts dominate is decided by its statements, as the supersession
+    # stage decides it: other statements in it may still be true.
+    partly = {
+        cid: stale
+        for cid, by in dominators.items()
+        if all(v.source == "keyed" for v in by) and (stale := keyed_stale_units(by)) is not None
+    }
+    kept = [
+        c.model_copy(update={"stale_sentences": _merged(c.stale_sentences, partly[c.id])})
+        if c.id in partly
+        else c
+        for c in candidates
+        if c.id not in dominators or c.id in partly
+    ]
     dropped = [
         drop_decision(c, dominators[c.id], threshold, measure)
         for c in candidates
-        if c.id in dominators
+        if c.id in dominators and c.id not in partly
     ]
     return FilterOutcome(kept, dropped)
+
+
+def keyed_stale_units(by: Sequence[PairVerdict]) -> tuple[StaleSentence, ...] | None:
+    """The statements of the older chunk of ``by`` (keyed verdicts, one older chunk) that the
+    newer chunks supersede, when the chunk also says something they neither supersede nor
+    restate; None when the whole chunk goes (every statement superseded, restated, or a
+    mention of a replaced distinctive value), or when its units do not show the key (explicit
+    facts, a key only the whole text yields).
+
+    A unit is superseded when the extractor keys it under a key on which a newer chunk asserts
+    a different value (the newest such chunk names the current value); a unit that names a
+    replaced distinctive value in a plain assertion ("health checks hit :8000/health" beside
+    "runs on port 8000") goes with it, since no key of its own keeps it (a mention: noted, not
+    excised, when the chunk stays)."""
+    old = by[0].older.chunk
+    if old.explicit_facts:
+        return None
+    mine = ledger_facts(old)
+    replaced: dict[tuple[str, str], PairVerdict] = {}  # key -> the newest newer chunk
+    for v in sorted(by, key=lambda v: (v.newer.chunk.ts, v.newer.id)):
+        theirs = ledger_facts(v.newer.chunk)
+        for key in mine.keys() & theirs.keys():
+            if mine[key] != theirs[key]:
+                replaced[key] = v
+    units = units_of(old.text)
+    by_unit: dict[int, list[Fact]] = {}
+    for i, fact in unit_facts(old.text):
+        by_unit.setdefault(i, []).append(fact)
+    restated = {u.key for v in by for u in units_of(v.newer.chunk.text) if u.content}
+    stale: list[StaleSentence] = []
+    still_true = False
+    for unit in units:
+        if not unit.content:
+            continue
+        evidence: Literal["statement", "mention"] = "statement"
+        hit = next(
+            (
+                (f, replaced[k])
+                for f in by_unit.get(unit.index, [])
+                if (k := normalize_key(f.subject, f.relation)) in replaced
+            ),
+            None,
+        )
+        if hit is None:
+            evidence = "mention"
+            hit = next(
+                (
+                    (f, replaced[k])
+                    for i, facts in by_unit.items()
+                    if i != unit.index
+                    for f in facts
+                    if (k := normalize_key(f.subject, f.relation)) in replaced
+                    and distinctive(f.object)
+                    and asserts_value(unit, f.object)
+                ),
+                None,
+            )
+        if hit is not None:
+            fact, v = hit
+            current = ledger_facts(v.newer.chunk)[normalize_key(fact.subject, fact.relation)]
+            stale.append(
+                StaleSentence(
+                    index=unit.index,
+                    text=unit.text,
+                    key=display_key(fact_key(fact.subject, fact.relation)),
+                    value=fact.object,
+                    current_value=" / ".join(sorted(current)),
+                    superseded_by=v.newer.id,
+                    superseded_by_turn_id=v.newer.turn_id,
+                    since=v.newer.chunk.ts,
+                    stage=STAGE,
+                    evidence=evidence,
+                )
+            )
+        elif unit.key not in restated:
+            still_true = True
+    return tuple(stale) if stale and still_true else None
+
+
+def _merged(
+    have: tuple[StaleSentence, ...], more: tuple[StaleSentence, ...]
+) -> tuple[StaleSentence, ...]:
+    """The supersession stage's stale statements, then this stage's for other units."""
+    seen = {s.index for s in have}
+    return have + tuple(s for s in more if s.index not in seen)
 
 
 def drop_decision(
@@ -293,6 +396,11 @@ class TemporalDominance:
         for v in verdicts:
             if v.source == "keyed" or v.older.chunk.ts == v.newer.chunk.ts:
                 decided.append(v)  # equal times never dominate
+            elif _explained(v):
+                # The supersession stage already decided what the newer chunk replaces in the
+                # older one (those statements are excised); κ read both whole, so its verdict
+                # says nothing about the older chunk's other statements.
+                continue
             elif not v.contradicts:
                 decided.append(v)
                 if (
@@ -322,21 +430,35 @@ class TemporalDominance:
                 )
             else:
                 pending.append(v)
-        if self.confirm is None or not pending:
-            return decided + pending, conflicts
-        lookup = self.confirm.scores(
-            query.namespace, [(v.older.chunk, v.newer.chunk) for v in pending], query.query
-        )
-        confirmed = self.confirm.decide(lookup.scores)
-        for v, both, ok in zip(pending, lookup.scores, confirmed, strict=True):
-            if ok:
+        if self.confirm is not None and pending:
+            lookup = self.confirm.scores(
+                query.namespace, [(v.older.chunk, v.newer.chunk) for v in pending], query.query
+            )
+            confirmed = self.confirm.decide(lookup.scores)
+            both_ways = []
+            for v, both, ok in zip(pending, lookup.scores, confirmed, strict=True):
+                if ok:
+                    both_ways.append(v)
+                else:
+                    conflicts.append(
+                        _conflict(
+                            v,
+                            f"P(contradiction) {v.score:.2f} >= {threshold:.2f} in one "
+                            f"direction, {float(both):.2f} < {self.confirm.threshold:.2f} in both",
+                        )
+                    )
+            pending = both_ways
+        for v in pending:
+            older, newer = _in_time_order(v)
+            if covers(older.chunk.text, newer.chunk.text):
                 decided.append(v)
             else:
+                # κ read the pair whole; the older chunk's other statements are not its to drop
                 conflicts.append(
                     _conflict(
                         v,
-                        f"P(contradiction) {v.score:.2f} >= {threshold:.2f} in one direction, "
-                        f"{float(both):.2f} < {self.confirm.threshold:.2f} in both",
+                        f"{self.measure} {v.score:.2f} >= {threshold:.2f}, but the older chunk "
+                        "says more than the newer one restates",
                     )
                 )
         return decided, conflicts
@@ -395,6 +517,12 @@ def within_budget(
         return list(pairs)
     chosen = {(a.id, b.id) for a, b in sorted(pairs, key=priority)[:budget]}
     return [(a, b) for a, b in pairs if (a.id, b.id) in chosen]
+
+
+def _explained(v: PairVerdict) -> bool:
+    """The older chunk of the pair has statements the newer one was decided to supersede."""
+    older, newer = _in_time_order(v)
+    return any(s.superseded_by == newer.id for s in older.stale_sentences)
 
 
 def _in_time_order(v: PairVerdict) -> tuple[ScoredChunk, ScoredChunk]:

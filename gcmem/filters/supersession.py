@@ -176,10 +176,35 @@ class SupersessionStage:
             if not chunk.explicit_facts:
                 rows[chunk.namespace].append(i)
         for namespace, idx in rows.items():
-            part, ids = self._align_namespace(namespace, [chunks[i] for i in idx], vectors[idx])
+            batch = [chunks[i] for i in idx]
+            part, ids = self._align_namespace(namespace, batch, vectors[idx])
             framed.update(part)
             touched[namespace] |= ids
+            touched[namespace] |= self._grammar_maps(namespace, batch, ids)
         return framed, touched
+
+    def _grammar_maps(
+        self, namespace: str, chunks: Sequence[Chunk], written: Collection[str]
+    ) -> set[str]:
+        """Unit maps for the batch's chunks of several statements that the grammar keys and
+        alignment did not map: such a chunk is then decided by its units like an aligned one
+        (a superseded statement does not take a still-true one beside it along)."""
+        if not self.grammar or self.facts is not None:
+            return set()
+        writes = []
+        for chunk in chunks:
+            if chunk.id in written:
+                continue
+            units = units_of(chunk.text)
+            stating = [u.index for u in units if u.content]
+            if len(stating) < 2:
+                continue
+            keys = _grammar_keys(chunk.text, len(units))
+            if keys:
+                skip = [u.index for u in units if not u.content]
+                writes.append(UnitWrite(chunk.id, len(units), skip=skip, keys=list(keys)))
+        self.units.write(namespace, writes)
+        return {w.chunk_id for w in writes}
 
     def _pairs(
         self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
@@ -270,6 +295,7 @@ class SupersessionStage:
         if self.reworded:
             align_turn_revisions(alignments, units)
         superseded: set[tuple[str, int]] = set()  # (chunk, unit) of frames' old values
+        mentioned: dict[str, set[int]] = defaultdict(set)  # units keyed as stale mentions
         keyed_by_grammar: dict[str, list[tuple[Chunk, Chunk, FrameMatch]]] = defaultdict(list)
         for older, newer, al in alignments:
             for f in al.frames:
@@ -305,6 +331,7 @@ class SupersessionStage:
             for m in stale_mentions(changes, units, involved, _same_thing, settled):
                 subject, relation = m.key
                 state(m.chunk, m.unit, relation, m.value, subject)
+                mentioned[m.chunk.id].add(m.unit)
                 for older, newer, f in keyed_by_grammar.pop(relation, []):
                     state(older, f.old_unit, f.frame, f.old_value)
                     state(newer, f.new_unit, f.frame, f.new_value)
@@ -352,6 +379,7 @@ class SupersessionStage:
                     + grammar_keys,
                     restated=restated.get(cid, []),
                     restates=restates.get(cid, []),
+                    mentions=sorted(mentioned.get(cid, ())),
                 )
             )
         self.units.write(namespace, writes)
@@ -665,6 +693,7 @@ class UnitVerdict:
                     superseded_by=successor.chunk_id if successor else None,
                     superseded_by_turn_id=successor.turn_id if successor else None,
                     since=version.valid_to,
+                    evidence="mention" if i in self.units.mentions else "statement",
                 )
             )
         return tuple(out)

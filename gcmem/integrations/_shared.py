@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -29,6 +30,9 @@ DROPPED_KEY = "gcmem_dropped"
 # On a kept chunk that is one side of a surfaced conflict (e.g. a value held pending
 # confirmation against the incumbent): the conflicts, both sides named. Absent otherwise.
 CONFLICTS_KEY = "gcmem_conflicts"
+# On a kept chunk with statements a newer chunk superseded: those statements (the text the
+# adapters return has them excised). Absent otherwise.
+STALE_KEY = "gcmem_stale_statements"
 
 
 def document_filter_for(given: DocumentFilter | None, memory: Memory | None) -> DocumentFilter:
@@ -41,7 +45,9 @@ def document_filter_for(given: DocumentFilter | None, memory: Memory | None) -> 
 
 def chunk_metadata(sc: ScoredChunk) -> dict[str, Any]:
     """Metadata for a retrieved chunk: the turn's own metadata, then gcmem's keys (which win
-    on a name clash, so ``ts`` is always the event time gcmem filtered with)."""
+    on a name clash, so ``ts`` is always the event time gcmem filtered with). A chunk with
+    superseded statements (excised from the text the adapters return) lists them under
+    ``STALE_KEY``."""
     c = sc.chunk
     meta: dict[str, Any] = dict(c.metadata)
     meta.update(
@@ -57,7 +63,28 @@ def chunk_metadata(sc: ScoredChunk) -> dict[str, Any]:
             "sources": list(sc.sources),
         }
     )
+    if sc.stale_sentences:
+        meta[STALE_KEY] = stale_records(sc)
     return meta
+
+
+def stale_records(sc: ScoredChunk) -> list[dict[str, Any]]:
+    """A kept chunk's superseded statements (the originals of what its text shows excised),
+    as plain JSON-able values."""
+    return [
+        {
+            "text": s.text,
+            "key": s.key,
+            "value": s.value,
+            "current_value": s.current_value,
+            "superseded_by": s.superseded_by,
+            "superseded_by_turn_id": s.superseded_by_turn_id,
+            "since": s.since.isoformat() if s.since else None,
+            "stage": s.stage,
+            "evidence": s.evidence,  # "statement": excised from the text; "mention": kept
+        }
+        for s in sc.stale_sentences
+    ]
 
 
 def decision_record(decision: Decision) -> dict[str, Any]:
@@ -124,14 +151,34 @@ def attribute_conflicts(result: RetrievalResult) -> dict[str, list[dict[str, Any
     return out
 
 
-def kept_conflicts(outcome: DocumentFilterResult) -> list[tuple[int, list[dict[str, Any]]]]:
-    """The surviving documents' positions (input order), each with the conflicts its chunk is a
-    side of ([] for none): what the document adapters attach as ``CONFLICTS_KEY``."""
+@dataclass(frozen=True)
+class KeptDocument:
+    """A surviving document of a ``DocumentFilter`` run, as the document adapters return it."""
+
+    position: int  # in the caller's input
+    notes: dict[str, Any]  # metadata to add: CONFLICTS_KEY and/or STALE_KEY ({} for none)
+    text: str | None  # the text with superseded statements excised (None: unchanged)
+
+
+def kept_documents(outcome: DocumentFilterResult) -> list[KeptDocument]:
+    """The surviving documents (input order), each with the conflicts its chunk is a side of
+    and the statements in it a newer document superseded (excised from its text)."""
     conflicts = attribute_conflicts(outcome.result)
-    return [
-        (i, conflicts.get(cid, []) if (cid := outcome.chunk_ids[i]) is not None else [])
-        for i in outcome.kept_positions()
-    ]
+    kept = {sc.chunk.id: sc for sc in outcome.result.kept}
+    out: list[KeptDocument] = []
+    for i in outcome.kept_positions():
+        cid = outcome.chunk_ids[i]
+        sc = kept.get(cid) if cid is not None else None
+        notes: dict[str, Any] = {}
+        if cid is not None and cid in conflicts:
+            notes[CONFLICTS_KEY] = conflicts[cid]
+        text = None
+        if sc is not None and sc.stale_sentences:
+            notes[STALE_KEY] = stale_records(sc)
+            if any(s.excised for s in sc.stale_sentences):
+                text = sc.visible_text
+        out.append(KeptDocument(i, notes, text))
+    return out
 
 
 def timezone_named(name: str | None) -> tzinfo | None:

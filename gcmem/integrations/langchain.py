@@ -32,6 +32,8 @@ from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
     CONFLICTS_KEY,
     DROPPED_KEY,
+    STALE_KEY,
+    KeptDocument,
     MemorySink,
     MissingTimestamp,
     TurnSink,
@@ -41,7 +43,7 @@ from gcmem.integrations._shared import (
     decision_record,
     document_filter_for,
     fallback_time,
-    kept_conflicts,
+    kept_documents,
     message_turn,
     timezone_named,
     to_external,
@@ -57,6 +59,7 @@ from gcmem.models import Decision, RetrievalResult, Turn
 
 __all__ = [
     "CONFLICTS_KEY",
+    "STALE_KEY",
     "ConsistencyFilter",
     "GCMemChatMessageHistory",
     "GCMemEmbeddings",
@@ -133,7 +136,7 @@ class GCMemRetriever(BaseRetriever):
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
             if sc.chunk.id in conflicts:
                 meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
-            docs.append(Document(id=sc.chunk.id, page_content=sc.chunk.text, metadata=meta))
+            docs.append(Document(id=sc.chunk.id, page_content=sc.visible_text, metadata=meta))
         return docs
 
 
@@ -225,18 +228,21 @@ class ConsistencyFilter(BaseDocumentCompressor):
     def _split(
         documents: Sequence[Document], outcome: DocumentFilterResult
     ) -> tuple[list[Document], list[tuple[Document, Decision]]]:
-        # a document that is one side of a surfaced conflict carries it (a copy: the caller's
-        # documents are not edited)
-        kept = [
-            documents[i].model_copy(
-                update={"metadata": {**documents[i].metadata, CONFLICTS_KEY: notes}}
-            )
-            if notes
-            else documents[i]
-            for i, notes in kept_conflicts(outcome)
-        ]
+        # a document that is one side of a surfaced conflict carries it, one with superseded
+        # statements comes back with them excised and listed (a copy: the caller's documents
+        # are not edited)
+        kept = [_annotated(documents[k.position], k) for k in kept_documents(outcome)]
         dropped = [(documents[i], d) for i, d in outcome.dropped_positions()]
         return kept, dropped
+
+
+def _annotated(doc: Document, kept: KeptDocument) -> Document:
+    if not kept.notes:
+        return doc
+    update: dict[str, Any] = {"metadata": {**doc.metadata, **kept.notes}}
+    if kept.text is not None:
+        update["page_content"] = kept.text
+    return doc.model_copy(update=update)
 
 
 # --- chat history -> gcmem -------------------------------------------------------------------

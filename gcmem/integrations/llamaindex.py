@@ -27,13 +27,15 @@ from gcmem.filters.base import CandidateFilter
 from gcmem.integrations._shared import (
     CONFLICTS_KEY,
     DROPPED_KEY,
+    STALE_KEY,
     TS_KEY,
+    KeptDocument,
     MissingTimestamp,
     attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     document_filter_for,
-    kept_conflicts,
+    kept_documents,
     timezone_named,
     to_external,
 )
@@ -56,6 +58,7 @@ _HIDDEN_FROM_LLM = [
     "sources",
     DROPPED_KEY,
     CONFLICTS_KEY,
+    STALE_KEY,  # the superseded statements' text, excised from what the LLM reads
 ]
 
 
@@ -122,7 +125,7 @@ class GCMemRetriever(BaseRetriever):
                 meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
             node = TextNode(
                 id_=sc.chunk.id,
-                text=sc.chunk.text,
+                text=sc.visible_text,
                 metadata=meta,
                 excluded_llm_metadata_keys=[k for k in meta if k in _HIDDEN_FROM_LLM],
                 excluded_embed_metadata_keys=list(meta),
@@ -173,19 +176,10 @@ class ConsistencyPostprocessor(BaseNodePostprocessor):
         if not nodes:
             return [], []
         outcome = self.chain().filter(query, self._external(nodes), as_of=as_of)
-        # a node that is one side of a surfaced conflict carries it (a copy: the caller's nodes
-        # are not edited)
-        kept = [
-            NodeWithScore(
-                node=nodes[i].node.model_copy(
-                    update={"metadata": {**nodes[i].node.metadata, CONFLICTS_KEY: notes}}
-                ),
-                score=nodes[i].score,
-            )
-            if notes
-            else nodes[i]
-            for i, notes in kept_conflicts(outcome)
-        ]
+        # a node that is one side of a surfaced conflict carries it, one with superseded
+        # statements comes back with them excised and listed (a copy: the caller's nodes are
+        # not edited)
+        kept = [_annotated(nodes[k.position], k) for k in kept_documents(outcome)]
         dropped = [(nodes[i], d) for i, d in outcome.dropped_positions()]
         return kept, dropped
 
@@ -216,6 +210,18 @@ class ConsistencyPostprocessor(BaseNodePostprocessor):
             )
             for i, n in enumerate(nodes)
         ]
+
+
+def _annotated(node: NodeWithScore, kept: KeptDocument) -> NodeWithScore:
+    if not kept.notes:
+        return node
+    update: dict[str, Any] = {"metadata": {**node.node.metadata, **kept.notes}}
+    if kept.text is not None:
+        update["text"] = kept.text
+    inner = node.node.model_copy(update=update)
+    if kept.text is not None and STALE_KEY not in inner.excluded_llm_metadata_keys:
+        inner.excluded_llm_metadata_keys = [*inner.excluded_llm_metadata_keys, STALE_KEY]
+    return NodeWithScore(node=inner, score=node.score)
 
 
 class GCMemEmbedding(BaseEmbedding):

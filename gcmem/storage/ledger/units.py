@@ -11,7 +11,9 @@ need no read-modify-write:
 - ``k:<unit>:<key id>``: JSON ``[subject, relation, object]`` of a key the unit states;
 - ``r:<unit>:<chunk id>``: JSON ``[event time (µs), turn id]`` of a newer chunk restating it;
 - ``b:<unit>:<older unit>:<chunk id>``: ``1`` where the unit restates that unit of an older chunk
-  (the reverse of ``r:``, so a decision about this unit reaches the older identical ones).
+  (the reverse of ``r:``, so a decision about this unit reaches the older identical ones);
+- ``m:<unit>``: ``1`` where the unit's keys come from naming a replaced value (a stale mention,
+  ``gcmem.facts.mentions``), not from its own statement of the key.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class ChunkUnits:
     restated: dict[int, list[Restatement]] = field(default_factory=lambda: defaultdict(list))
     # unit -> (older chunk id, its unit) that this unit restates
     restates: dict[int, set[tuple[str, int]]] = field(default_factory=lambda: defaultdict(set))
+    mentions: set[int] = field(default_factory=set)  # units keyed as stale mentions
 
     def content_units(self) -> list[int]:
         return [i for i in range(self.units) if i not in self.skip]
@@ -65,6 +68,7 @@ class UnitWrite:
     keys: list[tuple[int, UnitKey]] = field(default_factory=list)
     restated: list[tuple[int, Restatement]] = field(default_factory=list)
     restates: list[tuple[int, str, int]] = field(default_factory=list)  # (unit, older, its unit)
+    mentions: Sequence[int] = ()
 
 
 class UnitStore:
@@ -85,6 +89,8 @@ class UnitStore:
                 mapping[f"r:{unit}:{r.chunk_id}"] = json.dumps([r.at_us, r.turn_id])
             for unit, older, older_unit in w.restates:
                 mapping[f"b:{unit}:{older_unit}:{older}"] = "1"
+            for unit in w.mentions:
+                mapping[f"m:{unit}"] = "1"
             pipe.hset(self.keys.ledger_units(namespace, w.chunk_id), mapping=cast(Any, mapping))
             queued = True
         if queued:
@@ -119,6 +125,8 @@ class UnitStore:
                 elif name.startswith("b:"):
                     _, unit, older_unit, older = name.split(":", 3)
                     cu.restates[int(unit)].add((older, int(older_unit)))
+                elif name.startswith("m:"):
+                    cu.mentions.add(int(name[2:]))
             out[cid] = cu
         return out
 
