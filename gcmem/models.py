@@ -280,8 +280,8 @@ def excise(text: str, sentences: Sequence[StaleSentence]) -> str:
     or lines, so each is found word by word across any whitespace; one that cannot be found is
     left as it is."""
     for s in sentences:
-        words = s.text.split() if s.excised else []
-        if not words:
+        words = s.text.split()
+        if not s.excised or not words:
             continue
         pattern = r"\s+".join(map(re.escape, words))
         # the marker is literal text (a value may hold a backslash), never a template

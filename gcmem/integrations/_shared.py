@@ -31,7 +31,7 @@ DROPPED_KEY = "gcmem_dropped"
 # confirmation against the incumbent): the conflicts, both sides named. Absent otherwise.
 CONFLICTS_KEY = "gcmem_conflicts"
 # On a kept chunk with statements a newer chunk superseded: those statements (the text the
-# adapters return has them excised). Absent otherwise.
+# adapters return has them excised; a mention of a replaced value stays). Absent otherwise.
 STALE_KEY = "gcmem_stale_statements"
 
 
