@@ -177,20 +177,19 @@ class SupersessionStage:
                 rows[chunk.namespace].append(i)
         for namespace, idx in rows.items():
             batch = [chunks[i] for i in idx]
-            part, ids = self._align_namespace(namespace, batch, vectors[idx])
+            part, writes = self._align_namespace(namespace, batch, vectors[idx])
+            writes += self._grammar_maps(batch, {w.chunk_id for w in writes})
+            self.units.write(namespace, writes)  # one pipeline per namespace and batch
             framed.update(part)
-            touched[namespace] |= ids
-            touched[namespace] |= self._grammar_maps(namespace, batch, ids)
+            touched[namespace] |= {w.chunk_id for w in writes}
         return framed, touched
 
-    def _grammar_maps(
-        self, namespace: str, chunks: Sequence[Chunk], written: Collection[str]
-    ) -> set[str]:
+    def _grammar_maps(self, chunks: Sequence[Chunk], written: Collection[str]) -> list[UnitWrite]:
         """Unit maps for the batch's chunks of several statements that the grammar keys and
         alignment did not map: such a chunk is then decided by its units like an aligned one
         (a superseded statement does not take a still-true one beside it along)."""
         if not self.grammar or self.facts is not None:
-            return set()
+            return []
         writes = []
         for chunk in chunks:
             if chunk.id in written:
@@ -203,8 +202,7 @@ class SupersessionStage:
             if keys:
                 skip = [u.index for u in units if not u.content]
                 writes.append(UnitWrite(chunk.id, len(units), skip=skip, keys=list(keys)))
-        self.units.write(namespace, writes)
-        return {w.chunk_id for w in writes}
+        return writes
 
     def _pairs(
         self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
@@ -242,10 +240,12 @@ class SupersessionStage:
 
     def _align_namespace(
         self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
-    ) -> tuple[dict[str, tuple[Chunk, list[Fact]]], set[str]]:
+    ) -> tuple[dict[str, tuple[Chunk, list[Fact]]], list[UnitWrite]]:
+        """Frame assertions per chunk, and the unit maps to write (the caller writes them with
+        the batch's other maps)."""
         pairs = self._pairs(namespace, chunks, vectors)
         if not pairs:
-            return {}, set()
+            return {}, []
         units: dict[str, list[Unit]] = {}
         involved: dict[str, Chunk] = {}
         for older, newer in pairs:
@@ -382,12 +382,11 @@ class SupersessionStage:
                     mentions=sorted(mentioned.get(cid, ())),
                 )
             )
-        self.units.write(namespace, writes)
         framed = {
             cid: (involved[cid], [Fact(subject=s, relation=r, object=o) for (s, r), o in f.items()])
             for cid, f in facts.items()
         }
-        return framed, write_ids
+        return framed, writes
 
     def _restated_earlier(
         self,
