@@ -310,3 +310,10 @@ def test_a_single_valued_label_and_a_record_of_one_change_still_align() -> None:
     assert frames("web:\n  tags: backend\n  port: 80", "web:\n  tags: frontend\n  port: 80") == [
         ("web > tags : _", "backend", "frontend")
     ]
+
+
+def test_a_long_token_that_names_no_setting_is_read_once() -> None:
+    # the setting-name test used to backtrack exponentially on such a token (a hang)
+    token = "a_" * 2000 + "1"
+    [(frame, old, new)] = frames(f"Our deploy flag is {token} 10.", "Our deploy flag is b_2 20.")
+    assert (frame, old, new) == ("our deploy flag is _", f"{token} 10", "b_2 20")

@@ -83,3 +83,11 @@ def test_no_inline_fact_where_the_sentence_does_not_say_it_holds(text: str) -> N
     assert not any(
         r in ("version", "is") and s in ("requests", "log_level", "page_size") for s, r, _ in found
     ), found
+
+
+def test_a_long_run_before_a_setting_is_read_once() -> None:
+    # the path test used to rescan a long run without "/" from every offset
+    assert triples("run " + "a-" * 20000 + " now has LOG_LEVEL=warn") == {
+        ("log_level", "is", "warn")
+    }
+    assert triples("run " + "a-" * 20000 + "/x now has LOG_LEVEL=warn") == set()

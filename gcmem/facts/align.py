@@ -573,14 +573,21 @@ def _align_runs(
     return frame, _surface(old, sx), _surface(new, sy)
 
 
-# A setting's name: an identifier in dotted or snake form ("user.email", "max_connections").
-_SETTING_NAME = re.compile(r"[A-Za-z][\w-]*(?:[._][A-Za-z][\w-]*)+")
+# A setting's name: an identifier in dotted or snake form ("user.email", "max_connections"):
+# dot-separated words, with a "." or "_" before a letter somewhere after the first character.
+# Two linear patterns (one nested pattern backtracks exponentially on "a_a_a_...!").
+_IDENTIFIER = re.compile(r"[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)*")
+_SEPARATED = re.compile(r"[._][A-Za-z]")
+
+
+def _setting_name(text: str) -> bool:
+    return _IDENTIFIER.fullmatch(text) is not None and _SEPARATED.search(text, 1) is not None
 
 
 def _names_setting(span: Sequence[Token]) -> bool:
     """The span opens on a setting's name and goes on to its value."""
     words = [t for t in span if not t.punct]
-    return len(words) > 1 and _SETTING_NAME.fullmatch(span[0].text) is not None
+    return len(words) > 1 and _setting_name(span[0].text)
 
 
 def _narrates_event(words: Sequence[Token]) -> bool:

@@ -1228,8 +1228,9 @@ _INLINE_BARE = _INLINE_CUES | _lexicon(
     value"""
 )
 _INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
-# A path with a directory names which of several files (``inventory-svc/.env.production``)
-_INLINE_PATH = re.compile(r"[\w.-]+/[\w./-]*")
+# A path with a directory names which of several files (``inventory-svc/.env.production``);
+# matched from the start of a run only, so a long run without "/" is read once, not per offset
+_INLINE_PATH = re.compile(r"(?<![\w.-])[\w.-]+/")
 _INLINE_ADDITIVE = re.compile(r"\b(?:also|too|as well|likewise)\b", re.IGNORECASE)
 _INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n")
 
