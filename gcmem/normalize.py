@@ -21,6 +21,7 @@ __all__ = [
     "normalize_key",
     "normalize_object",
     "normalize_term",
+    "word_stem",
 ]
 
 ARTICLES = frozenset({"a", "an", "the"})
@@ -62,3 +63,32 @@ def display_key(key: str) -> str:
 def normalize_object(text: str) -> str:
     """Objects compare exactly after whitespace collapse: case and punctuation are content."""
     return collapse_whitespace(text)
+
+
+_CODE_CHARS = re.compile(r"[\d\-_./#]")
+
+
+def word_stem(word: str) -> str:
+    """A word with its inflection cut, for comparing words across forms ("listens" / "listen",
+    "hosted" / "host", "cities" / "city"): case-folded, possessive removed; a token with
+    digits or code punctuation (``payments-api``, ``v2``) is kept whole. Crude on purpose:
+    both sides of a comparison go through it, so only collisions matter, not real stems."""
+    word = word.casefold().replace("\u2019", "'")
+    for clitic in ("'s", "'"):
+        if word.endswith(clitic):
+            word = word[: -len(clitic)]
+    if _CODE_CHARS.search(word):
+        return word
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith("sses"):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word

@@ -302,8 +302,9 @@ class MemorySettings(_Section):
         default=480, ge=32, le=100_000, description="Sentences are packed into chunks up to this."
     )
     filters: Annotated[list[str], NoDecode] = Field(
-        # The full chain: the ledger rule first (no model), then κ + Φ_T on what survives.
-        default_factory=lambda: ["supersession", "dominance"],
+        # The full chain: the ledger rule first (no model), announced changes for the query's
+        # question (no model), then κ + Φ_T on what survives.
+        default_factory=lambda: ["supersession", "announced", "dominance"],
         description="Filter stages in order (JSON list or comma-separated). [] = standard RAG.",
     )
     ingest: Annotated[list[str], NoDecode] = Field(

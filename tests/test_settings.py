@@ -271,8 +271,8 @@ def test_reference_lists_every_variable_with_its_default() -> None:
     for variable, (_, where, _) in EVERY_VARIABLE.items():
         assert f"| `{variable}` | `{where}` |" in table
     assert (
-        '| `GCMEM_FILTERS` | `memory.filters` | list[str] | `["supersession", "dominance"]` |'
-        in table
+        "| `GCMEM_FILTERS` | `memory.filters` | list[str] | "
+        '`["supersession", "announced", "dominance"]` |' in table
     )
     assert "| `GCMEM_REDIS_URL` | `storage.redis_url` | str \\| unset | unset |" in table
     for section in Settings.model_fields:

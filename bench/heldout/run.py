@@ -78,6 +78,8 @@ CONDITIONS: dict[str, dict[str, Any]] = {
     "rag": {"filters": [], "supersession_exclude": False},
     "v0.1": V01,
     "default": {},
+    # the default before the announced-change stage (stop 28)
+    "stop27": {"filters": ["supersession", "dominance"]},
     "adapter": {"oracle_adapter": "auto"},
 }
 

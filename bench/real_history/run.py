@@ -9,7 +9,8 @@ filter chain on that same candidate set (``Memory.filter``):
 - ``timestamp``: timestamp re-ranking (``TimestampRerank``), newest ``rerank_k`` kept;
 - ``supersession``: the deterministic ledger pre-filter alone;
 - ``kappa``: Φ_T with κ deciding every pair (the NLI cross-encoder; no ledger keys);
-- ``gcmem``: ``Memory()``'s default chain (supersession, then dominance with κ);
+- ``gcmem``: ``Memory()``'s default chain (supersession, announced changes, then dominance
+  with κ);
 - ``best``: the sweep's best NLI configuration, full gcmem on R'_k (the MTM search leaves
   write-time GC flagged chunks out before top-k). The one condition on its own candidate set.
 
@@ -63,7 +64,7 @@ LABELS = {
     "timestamp": "timestamp re-ranking",
     "supersession": "supersession pre-filter alone",
     "kappa": "κ only (Φ_T, NLI, no ledger)",
-    "gcmem": "gcmem default chain (supersession + dominance)",
+    "gcmem": "gcmem default chain (supersession + announced + dominance)",
     "best": "best: gcmem + write-time GC (R'_k)",
 }
 READERS = ("majority", "top", "allowed")
@@ -125,7 +126,6 @@ def make_settings(data_dir: Path, config: RunConfig) -> Settings:
         nli_model=config.nli_model,
         device=config.device,
         top_k=config.top_k,
-        filters=["supersession", "dominance"],
         ingest=[],
     )
 

@@ -388,7 +388,7 @@ class WriteGCPhase:
     def run(self, scenario: Scenario) -> dict[str, Any]:
         update: dict[str, Any] = {
             "ingest": ["supersession", DOMINANCE_GC],
-            "filters": ["supersession", "dominance"],
+            "filters": ["supersession", "announced", "dominance"],
         }
         if self.model_oracle is None:
             # Gold κ is the sweep's perfect detector: the anchor is a precision guard for a

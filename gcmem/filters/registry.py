@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gcmem.filters import baselines, dominance, dominance_gc, precompute, supersession
+from gcmem.filters import (
+    announced,
+    baselines,
+    dominance,
+    dominance_gc,
+    precompute,
+    supersession,
+)
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.resources import Resources
 
@@ -19,6 +26,7 @@ Constructor = Callable[[Resources], Any]
 
 STAGES: dict[str, Constructor] = {
     supersession.STAGE: supersession.build,  # the ledger at ingest, the pre-filter at query time
+    announced.STAGE: announced.build,  # newer announced values for the query's question
     dominance.STAGE: dominance.build,  # Φ_T over κ
     precompute.STAGE: precompute.build,  # κ verdicts for new chunks' neighbours, at ingest
     dominance_gc.STAGE: dominance_gc.build,  # κ write-time GC flags, at ingest

@@ -1,0 +1,310 @@
+"""Announced changes, anchored on the question.
+
+People rarely restate a changed value in the words they first used. "payments-api listens on
+8443" is replaced by "ops moved payments-api over to port 9443", "my sister Priya works at
+Deloitte" by "Priya's at Stripe now!": no grammar key and no frame is shared, and the NLI
+checkpoint sees no contradiction it can defend. What the two do share is the question they
+answer. Given the question, the rule is:
+
+- the older statement **answers** it: it names the question's subject, and its verb or its
+  type word ("Which *team* is Jonah on?"; "Which city does Leandro *live* in?"); for a name
+  the type word or the verb must be there, for a number or a weekday the value's kind says
+  it; and it gives a value of the answer's kind (a name for which/what/who/where, a number
+  for "what port", a weekday for "what day"). "The user" of a question is the statements'
+  first person;
+- the newer statement **announces** a new value: a clause with a change word ("now", "moved
+  to", "switched", "renamed", "going forward", ...) about the question's subject (named, by a
+  bare head word when nothing else modifies it, or by a pronoun in a sentence that names it)
+  gives a value of the same kind that the older statement does not have.
+
+Precision first (a wrong excision hides a still-true fact), so the rule refuses whenever the
+older statement may be about something else: it says the value holds on or is shared
+("still", "too", "as well", "also"), it hedges ("might", "thinking about"), it negates, or
+the question's subject is the modifier of another thing in it ("payments-api's *health
+check*", "*Band* practice", "Leandro's *parents*"). A clause that hedges or negates announces
+nothing. A query that is no wh-question gives no frame and the rule stays silent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from gcmem.normalize import word_stem
+
+ValueKind = Literal["number", "day", "month", "name"]
+
+# Words that carry no part of what a question asks about.
+_STOP = frozenset(
+    str.split(
+        """a an the is are was were be been being am i me my mine we our us you your he she it its
+    they them their this that these those of in on at to for from with by and or but so as do
+    does did have has had will would can could should may must there here just only very then
+    than about into over under after before again since per s m re ve ll d t which who whom
+    whose what when where why how if one get got any some all each every it's what's who's
+    where's called named call name kind type current currently now right use used using like
+    know go going much many"""
+    )
+)
+_WH = frozenset({"which", "what", "who", "where", "when", "how"})
+_AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "am", "has", "have", "can"})
+_AUX_DO = frozenset({"does", "do", "did"})
+_AUX_BE = frozenset({"is", "are", "was", "were"})
+_PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
+# Type words whose answer is a number (a port, a version, a limit).
+_NUMBER_HEADS = frozenset(
+    word_stem(w)
+    for w in str.split(
+        """port version number size limit price cost age time year count rate timeout
+    amount floor height weight temperature budget salary rent fee score capacity quota
+    retention interval length duration speed"""
+    )
+)
+_WEEKDAYS = frozenset(str.split("monday tuesday wednesday thursday friday saturday sunday"))
+_MONTHS = frozenset(
+    str.split("january february march april june july august september october november december")
+)  # "may" is a modal far more often than a month
+
+# A change word: the clause says the value is new. "for now" and "now that" do not.
+_CUE = re.compile(
+    r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
+    r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
+    r"started at|starting|as of|effective|hired)\b",
+    re.IGNORECASE,
+)
+# The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
+_REFUSE = re.compile(
+    r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
+    r"thought about|considered|proposed|planned|planning|plan to|if|unless|separate|except|"
+    r"other|besides|instead|wants?|hoping|would|could|unchanged|same)\b|n't\b",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[#@]?[A-Za-z0-9][A-Za-z0-9'’\-_./:#@+]*[A-Za-z0-9%+#]|[A-Za-z0-9]")
+_NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
+_IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
+# Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
+_CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
+_POSSESSIVE = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-]*)(?:'s|’s|s'|s’)\s+([A-Za-z][A-Za-z\-]*)")
+_PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]*) ([a-z][a-z\-]*)\b")
+_NOT_MODIFIED = frozenset({"still", "too", "also", "now"})
+_PRONOUNS = frozenset({"he", "she", "they", "it", "he's", "she's", "they're", "it's"})
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
+
+
+@dataclass(frozen=True)
+class QuestionFrame:
+    """What a wh-question asks: the words an answer must say (``words``; ``subject`` is them
+    without the question's verb), its type word (``head``: "team" in "Which team is Jonah
+    on?") and the kinds of value an answer gives."""
+
+    words: frozenset[str]
+    subject: frozenset[str]
+    verb: str | None
+    head: frozenset[str]
+    kinds: frozenset[ValueKind]
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """``older`` answers the question with ``old_values``; ``newer`` announces ``new_values``."""
+
+    old_values: tuple[str, ...]
+    new_values: tuple[str, ...]
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(word_stem(t) for t in _tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def question_frame(query: str) -> QuestionFrame | None:
+    """The frame of a wh-question; None for anything else (a keyword query, a statement)."""
+    words = [t.lower().replace("’", "'") for t in _tokens(query)]
+    if len(words) > 1 and words[0] in _PREPOSITIONS and words[1] in _WH:
+        words = words[1:]  # "On which day is the code freeze?"
+    if words and words[0].endswith("'s") and words[0][:-2] in _WH:
+        words[0:1] = [words[0][:-2], "is"]  # "What's the band called?"
+    if not words or words[0] not in _WH:
+        return None
+    head: set[str] = set()
+    if words[0] in ("which", "what"):
+        i = 1
+        if words[i : i + 2] in (["kind", "of"], ["type", "of"], ["sort", "of"]):
+            i += 2
+        while i < len(words) and words[i] not in _AUX and words[i] not in _STOP:
+            head.add(word_stem(words[i]))
+            i += 1
+    content = [w for w in words if w not in _STOP and w not in _WH and w not in _AUX]
+    asked = frozenset(word_stem(w) for w in content) - head
+    if not asked and _FIRST_PERSON.intersection(words):
+        asked = frozenset({"user"})  # "What phone plan am I on?": the user's
+    if not asked:
+        return None
+    # The verb of "does payments-api listen on", "is the wiki hosted": the question's last word
+    # (before a closing preposition), unless a preposition governs it ("... use for incidents").
+    aux = next((w for w in words if w in _AUX), None)
+    tail = list(words)
+    while tail and tail[-1] in _PREPOSITIONS:
+        tail.pop()
+    verb = None
+    if tail and tail[-1] not in _STOP and tail[-1] not in _WH:
+        last, before = tail[-1], tail[-2] if len(tail) > 1 else ""
+        if before not in _PREPOSITIONS and (
+            aux in _AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last))
+        ):
+            verb = word_stem(last)
+    subject = asked - {verb} if verb else asked
+    return QuestionFrame(asked, subject or asked, verb, frozenset(head), _answer_kinds(query, head))
+
+
+def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
+    asked = {word_stem(w) for w in _tokens(query.lower())}
+    if "day" in head:
+        return frozenset({"day"})
+    if "month" in head:
+        return frozenset({"month"})
+    if asked & _NUMBER_HEADS:
+        return frozenset({"number"})
+    low = query.lower().lstrip()
+    if re.match(r"how (?:many|much|long|often|big|old|far|fast)\b", low):
+        return frozenset({"number"})
+    if low.startswith("when"):
+        return frozenset({"day", "month", "number"})
+    return frozenset({"name"})
+
+
+def values(sentence: str) -> list[tuple[ValueKind, str]]:
+    """The value-like tokens of a sentence, case-folded, with their kind: numbers, weekdays,
+    months, identifiers (``acme-raw-events``, ``#ops-alerts``) and capitalised words that do
+    not start the sentence."""
+    out: list[tuple[ValueKind, str]] = []
+    for m in _TOKEN.finditer(sentence):
+        token = m.group(0)
+        low = token.lower().rstrip(".")
+        before = sentence[: m.start()].rstrip()
+        initial = not before or before[-1] in ".!?:"
+        day = low[:-1] if low.endswith("s") and low[:-1] in _WEEKDAYS else low
+        if _NUMBER.fullmatch(low):
+            out.append(("number", low))
+        elif day in _WEEKDAYS:
+            out.append(("day", day))
+        elif low in _MONTHS:
+            out.append(("month", low))
+        elif _IDENTIFIER.search(low) or (
+            # a capitalised word is a name unless it only starts the sentence
+            token[0].isupper() and not initial and low not in _STOP and low not in _FIRST_PERSON
+        ):
+            out.append(("name", low))
+    return out
+
+
+def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) -> bool:
+    """The question's subject is the modifier of another thing here: "payments-api's health
+    check", "Band practice"."""
+    for m in _POSSESSIVE.finditer(sentence):
+        owned = m.group(2)
+        if (
+            word_stem(m.group(1)) in frame.subject
+            and word_stem(owned) not in asked
+            and owned.lower() not in _STOP
+        ):
+            return True
+    for m in _PAIR.finditer(sentence):
+        noun = m.group(2)
+        if (
+            word_stem(m.group(1)) in frame.subject
+            and word_stem(noun) not in asked
+            and noun not in _STOP
+            and noun not in _AUX
+            and noun not in _NOT_MODIFIED
+            and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
+        ):
+            return True
+    return False
+
+
+def _said(text: str) -> frozenset[str]:
+    """The stems of a statement, first person standing for "user" (a memory's questions ask
+    about "the user"; its statements say "I" and "my")."""
+    have = _stems(text)
+    return have | {"user"} if have & _FIRST_PERSON else have
+
+
+def answers(frame: QuestionFrame, sentence: str) -> bool:
+    """The sentence states an answer to the question (see the module docstring)."""
+    have = _said(sentence)
+    if not frame.subject <= have:
+        return False
+    # What is asked about the subject: the question's verb, or its type word standing for it
+    # ("Platform team room is 4B" for "Which room does the platform team sit in?"); without a
+    # verb, the type word of a name ("Which team is Jonah on?"), while a number's or a
+    # weekday's kind says it ("What day is the sync?": "the sync is on Monday").
+    head_said = bool(frame.head) and frame.head <= have
+    if frame.verb is not None:
+        if frame.verb not in have and not head_said:
+            return False
+    elif frame.head and not head_said and frame.kinds == {"name"}:
+        return False
+    found = [v for kind, v in values(sentence) if kind in frame.kinds]
+    if not found:
+        return False
+    # a clause that gives the value says it holds on, is shared, hedged or negated
+    for clause in _CLAUSE_SPLIT.split(sentence):
+        if clause and _REFUSE.search(clause) and any(v in clause.lower() for v in found):
+            return False
+    asked = frame.words | frame.head
+    return not _modifies_another(sentence, frame, asked)
+
+
+def _covers(subject: frozenset[str], have: frozenset[str]) -> bool:
+    # A clause may drop one modifier of a long subject ("the timeout on the API gateway" for
+    # "the API gateway's request timeout"), never one of two words ("prod db" for "staging db").
+    got = len(subject & have)
+    return got == len(subject) or (len(subject) >= 3 and 3 * got >= 2 * len(subject))
+
+
+def _names_subject(subject: frozenset[str], clause: str, sentence: str) -> bool:
+    """The clause is about the question's subject: it names it (a long subject may lose one
+    modifier in three), or a two-word subject by one bare word ("we moved standup to 10:15"
+    for the daily standup: nothing else modifies it, where "the production gateway" for the
+    staging gateway is another thing), or it opens on a pronoun in a sentence that names it
+    ("Caught up with Tomasz, he's at Zalando these days")."""
+    if _covers(subject, _said(clause)):
+        return True
+    words = _tokens(clause)
+    if words and words[0].lower() in _PRONOUNS and _covers(subject, _said(sentence)):
+        return True
+    if len(subject) != 2:
+        return False
+    for i, token in enumerate(words):
+        if word_stem(token) in subject:
+            before = words[i - 1].lower() if i else ""
+            return not before or before in _STOP or bool(_CUE.fullmatch(before))
+    return False
+
+
+def announcement(frame: QuestionFrame, older: str, newer: str) -> Announcement | None:
+    """``newer`` announces a new value for the answer ``older`` gives, or None."""
+    if not answers(frame, older):
+        return None
+    in_older = {t.lower() for t in _tokens(older)}
+    in_newer = {t.lower() for t in _tokens(newer)}
+    old = tuple(v for kind, v in values(older) if kind in frame.kinds and v not in in_newer)
+    if not old:
+        return None
+    for clause in _CLAUSE_SPLIT.split(newer):
+        if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
+            continue
+        if not _names_subject(frame.subject, clause, newer):
+            continue
+        kinds = {kind for kind, v in values(older) if v in old}
+        new = tuple(v for kind, v in values(clause) if kind in kinds and v not in in_older)
+        if new:
+            return Announcement(old, new)
+    return None

@@ -1,0 +1,320 @@
+"""Announced changes anchored on the question: the text rule (``gcmem.facts.announced``) with
+the near misses that must stay still true, and the query-time stage's unit rule."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gcmem.facts.announced import announcement, answers, question_frame, values
+from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
+from gcmem.filters.base import QueryContext
+from gcmem.filters.registry import build_filters
+from gcmem.models import Chunk, ScoredChunk, StaleSentence, chunk_id, content_hash
+from gcmem.normalize import word_stem
+
+T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
+NS = "ns"
+
+
+def cand(text: str, day: float, turn: str | None = None) -> ScoredChunk:
+    turn_id = turn or f"t{day}"
+    return ScoredChunk(
+        chunk=Chunk(
+            id=chunk_id(NS, turn_id, 0),
+            namespace=NS,
+            turn_id=turn_id,
+            index=0,
+            text=text,
+            ts=T0 + timedelta(days=day),
+            content_hash=content_hash(text),
+        ),
+        score=0.5,
+    )
+
+
+def ctx(query: str) -> QueryContext:
+    return QueryContext(query=query, namespace=NS, as_of=T0 + timedelta(days=365))
+
+
+# (question, older statement, newer statement): the newer announces a new value.
+REPLACED = [
+    (
+        "Which port does the ledger service listen on?",
+        "The ledger service listens on 7001 inside the cluster.",
+        "We moved the ledger service to port 7443 last night.",
+    ),
+    (
+        "Where does Ilse work?",
+        "My friend Ilse works at Siemens in the Munich office.",
+        "Ilse is at Bosch now, she started in March.",
+    ),
+    (
+        "What day is the book club?",
+        "Our book club is on Tuesday evenings at the library.",
+        "Book club meets on Wednesdays now because the library closes early.",
+    ),
+    (
+        "Which team is Anouk on?",
+        "Anouk is on the Search team, ask her about ranking.",
+        "Anouk got moved to the Billing team in the reshuffle.",
+    ),
+    (
+        "What's the retention period for audit logs?",
+        "Audit logs have a retention period of 90 days in the SIEM.",
+        "Security raised the audit logs retention period to 365 days.",
+    ),
+    (
+        "Where is the team wiki hosted?",
+        "The team wiki is hosted on Confluence, ask IT for access.",
+        "The team wiki is hosted on Notion going forward.",
+    ),
+    # "the user" is the memory's first person
+    (
+        "Which gym does the user train at?",
+        "I train at Ironside Gym three times a week.",
+        "I switched my training to Corefit Gym.",
+    ),
+    # the announcing clause opens on a pronoun; the sentence names the subject
+    (
+        "Where does Ilse work?",
+        "Ilse works at Siemens in Munich.",
+        "Had coffee with Ilse, she's at Bosch these days.",
+    ),
+    # a two-word subject named by one bare word; a time keeps its colon
+    (
+        "When is the weekly retro?",
+        "Our weekly retro is at 16:00 on Fridays.",
+        "We moved retro to 14:30 so the Berlin folks can join.",
+    ),
+    # the question's verb stands for its type word
+    (
+        "Which city does Marta live in?",
+        "Marta lives in Valencia with her partner.",
+        "Marta lives in Bilbao now, closer to her parents.",
+    ),
+]
+
+# (question, older statement, newer statement): the older statement stays still true.
+STILL_TRUE = [
+    # another subject of the same kind (parallel keys): the newer clause names the other one
+    (
+        "Which port does the staging gateway listen on?",
+        "The staging gateway listens on 8081.",
+        "We moved the production gateway to port 9443.",
+    ),
+    # the question's subject modifies another thing in the older statement
+    (
+        "Which port does the ledger service listen on?",
+        "The ledger service's metrics exporter listens on 9100.",
+        "We moved the ledger service to port 7443 last night.",
+    ),
+    (
+        "What's the band called?",
+        "Band rehearsal is at Marco's place on Sundays.",
+        "The band is called Velvet Coast from now on.",
+    ),
+    # the value holds on, is shared, hedged or negated
+    (
+        "Where does Ilse work?",
+        "Ilse's husband Tom still works at Siemens too.",
+        "Ilse is at Bosch now, she started in March.",
+    ),
+    (
+        "Where does Ilse work?",
+        "Ilse works at Siemens.",
+        "Ilse might switch to Bosch next year.",
+    ),
+    (
+        "Which team is Anouk on?",
+        "Anouk is on the Search team.",
+        "Anouk did not move to the Billing team after all.",
+    ),
+    # the older statement does not answer the question (no type word, no verb)
+    (
+        "Which team is Anouk on?",
+        "Anouk is based in the Lisbon office.",
+        "Anouk got moved to the Billing team in the reshuffle.",
+    ),
+    # no change word: a second statement, not an announcement
+    (
+        "Where does Ilse work?",
+        "Ilse works at Siemens.",
+        "Ilse works at Bosch on weekends.",
+    ),
+    # the same value: a restatement
+    (
+        "Which team is Anouk on?",
+        "Anouk is on the Search team.",
+        "Anouk is on the Search team now, for good.",
+    ),
+    # the announced value is of another kind than the answer (a day for a port question)
+    (
+        "Which port does the ledger service listen on?",
+        "The ledger service listens on 7001.",
+        "We moved the ledger service deploys to Thursday.",
+    ),
+    # a bare word stands for a two-word subject only when nothing else modifies it
+    (
+        "When is the weekly retro?",
+        "Our weekly retro is at 16:00 on Fridays.",
+        "We moved the design retro to 14:30.",
+    ),
+    # the pronoun's sentence does not name the subject
+    (
+        "Where does Ilse work?",
+        "Ilse works at Siemens in Munich.",
+        "Had coffee with Tom, he's at Bosch these days.",
+    ),
+    # without the type word and without the verb, the older statement answers nothing asked
+    (
+        "Which city does Marta live in?",
+        "Marta studied in Valencia.",
+        "Marta lives in Bilbao now.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "older", "newer"), REPLACED)
+def test_an_announced_value_replaces_the_answer(question: str, older: str, newer: str) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    found = announcement(frame, older, newer)
+    assert found is not None, (older, newer)
+    assert set(found.old_values).isdisjoint(found.new_values)
+
+
+@pytest.mark.parametrize(("question", "older", "newer"), STILL_TRUE)
+def test_near_misses_stay_still_true(question: str, older: str, newer: str) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    assert announcement(frame, older, newer) is None
+
+
+def test_only_wh_questions_have_a_frame() -> None:
+    assert question_frame("ledger service port") is None
+    assert question_frame("The ledger service listens on 7001.") is None
+    frame = question_frame("Which port does the ledger service listen on?")
+    assert frame is not None
+    assert frame.head == {"port"}
+    assert frame.kinds == {"number"}
+    assert frame.verb == "listen" and "listen" not in frame.subject
+    assert question_frame("What's the band called?") is not None  # "what's" = "what is"
+    assert question_frame("On which day is the code freeze?") is not None
+    # a preposition governs the last word: no verb
+    incidents = question_frame("Which Slack channel do we use for incidents?")
+    assert incidents is not None and incidents.verb is None
+    mine = question_frame("What phone plan am I on?")
+    assert mine is not None and mine.subject == {"user"}
+
+
+def test_the_answer_needs_the_type_word_or_a_value_of_its_kind() -> None:
+    frame = question_frame("What day is the book club?")
+    assert frame is not None and frame.kinds == {"day"}
+    assert answers(frame, "Our book club is on Tuesday evenings.")  # a weekday says "day"
+    team = question_frame("Which team is Anouk on?")
+    assert team is not None
+    assert answers(team, "Anouk is on the Search team.")
+    assert not answers(team, "Anouk works with Pedro.")  # no "team": another attribute
+
+
+def test_values_have_kinds() -> None:
+    found = values("Moved acme-raw-events to Thursdays, port 8443, see Priya in May.")
+    assert ("name", "acme-raw-events") in found
+    assert ("day", "thursday") in found
+    assert ("number", "8443") in found
+    assert ("name", "priya") in found
+    assert not any(v == "may" for _, v in found)  # "may" is a modal far more often
+    assert not any(v == "moved" for _, v in found)  # a sentence's first word is no name
+    assert ("number", "10:15") in values("Standup is at 10:15 now.")
+
+
+def test_word_stem_compares_inflections() -> None:
+    assert word_stem("listens") == word_stem("listen")
+    assert word_stem("hosted") == word_stem("host")
+    assert word_stem("cities") == word_stem("city")
+    assert word_stem("Priya's") == "priya"
+    assert word_stem("payments-api") == "payments-api"  # code tokens stay whole
+
+
+def test_stage_excises_the_statement_and_keeps_the_rest() -> None:
+    old = cand("The ledger service listens on 7001. It writes to the events topic.", 0)
+    new = cand("We moved the ledger service to port 7443 last night.", 5)
+    outcome = AnnouncedChangeFilter().apply(
+        [old, new], ctx("Which port does the ledger service listen on?")
+    )
+    assert outcome.dropped == []
+    kept_old = next(c for c in outcome.kept if c.id == old.id)
+    (stale,) = kept_old.stale_sentences
+    assert stale.stage == STAGE
+    assert stale.text == "The ledger service listens on 7001."
+    assert stale.value == "7001" and stale.current_value == "7443"
+    assert stale.superseded_by == new.id and stale.since == new.chunk.ts
+    assert "7001" not in kept_old.visible_text
+    assert "It writes to the events topic." in kept_old.visible_text
+
+
+def test_stage_drops_a_chunk_whose_every_statement_is_superseded() -> None:
+    old = cand("The ledger service listens on 7001.", 0)
+    new = cand("We moved the ledger service to port 7443 last night.", 5)
+    outcome = AnnouncedChangeFilter().apply(
+        [old, new], ctx("Which port does the ledger service listen on?")
+    )
+    assert [c.id for c in outcome.kept] == [new.id]
+    (decision,) = outcome.dropped
+    assert decision.stage == STAGE and decision.dominated_by == new.id
+    assert "7001 -> 7443" in decision.reason
+
+
+def test_stage_marks_the_latest_announcement() -> None:
+    a = cand("The ledger service listens on 7001.", 0)
+    b = cand("We moved the ledger service to port 7443.", 3)
+    c = cand("We moved the ledger service to port 8443 this morning.", 6)
+    outcome = AnnouncedChangeFilter().apply(
+        [a, b, c], ctx("Which port does the ledger service listen on?")
+    )
+    (decision,) = [d for d in outcome.dropped if d.chunk.id == a.id]
+    assert decision.dominated_by == c.id
+    assert "8443" in decision.reason
+
+
+def test_stage_leaves_older_announcements_and_equal_times() -> None:
+    # the newer chunk is the old value: time order decides, not the words
+    new = cand("We moved the ledger service to port 7443.", 0)
+    old = cand("The ledger service listens on 7001.", 5)
+    same = cand("The ledger service listens on 7002.", 0)
+    outcome = AnnouncedChangeFilter().apply(
+        [new, old, same], ctx("Which port does the ledger service listen on?")
+    )
+    assert outcome.dropped == []
+    assert all(not c.stale_sentences for c in outcome.kept)
+
+
+def test_stage_does_nothing_without_a_question() -> None:
+    old = cand("The ledger service listens on 7001.", 0)
+    new = cand("We moved the ledger service to port 7443.", 5)
+    outcome = AnnouncedChangeFilter().apply([old, new], ctx("ledger service port"))
+    assert outcome.kept == [old, new] and outcome.dropped == []
+
+
+def test_stage_does_not_mark_a_statement_twice() -> None:
+    old = cand("The ledger service listens on 7001. It writes to the events topic.", 0)
+    earlier = StaleSentence(
+        index=0, text="The ledger service listens on 7001.", key="k", value="7001"
+    )
+    old = old.model_copy(update={"stale_sentences": (earlier,)})
+    new = cand("We moved the ledger service to port 7443.", 5)
+    outcome = AnnouncedChangeFilter().apply(
+        [old, new], ctx("Which port does the ledger service listen on?")
+    )
+    kept_old = next(c for c in outcome.kept if c.id == old.id)
+    assert kept_old.stale_sentences == (earlier,)
+
+
+def test_the_stage_is_registered_and_in_the_default_chain() -> None:
+    from gcmem.settings import Settings
+
+    assert STAGE in Settings().memory.filters
+    (stage,) = build_filters([STAGE], resources=None)  # type: ignore[arg-type]
+    assert isinstance(stage, AnnouncedChangeFilter)
