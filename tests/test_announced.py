@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gcmem.facts.announced import announcement, answers, question_frame, values
+from gcmem.facts.announced import announcement, answers, question_frame, revision, values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import QueryContext
 from gcmem.filters.registry import build_filters
@@ -192,6 +192,54 @@ def test_near_misses_stay_still_true(question: str, older: str, newer: str) -> N
     assert announcement(frame, older, newer) is None
 
 
+POLICY = (
+    "Remote work policy. Staff may work from home up to two days per week, agreed with "
+    "their lead in advance. Core hours are 10:00 to 16:00 local time. Laptops and "
+    "monitors for home can be expensed once a year."
+)
+POLICY_REVISED = (
+    "Remote work policy (revised). Staff can work from home up to three days per week, "
+    "as agreed with their lead in advance. Core hours stay 10:00 to 16:00 local time. "
+    "Laptops and monitors for home may be expensed once a year."
+)
+
+
+def test_a_revised_paragraph_replaces_the_older_version() -> None:
+    frame = question_frame("How many days per week can staff work from home?")
+    assert frame is not None
+    found = revision(frame, POLICY, POLICY_REVISED)
+    assert found is not None
+    assert found.index == 1 and "two days" in found.statement
+    assert (found.change.old_values, found.change.new_values) == (("two",), ("three",))
+
+
+def test_revision_near_misses() -> None:
+    frame = question_frame("How many days per week can staff work from home?")
+    assert frame is not None
+    # the older paragraph says something the newer does not restate
+    extra = POLICY + " Fridays are meeting-free for everyone."
+    assert revision(frame, extra, POLICY_REVISED) is None
+    # the same paragraph again: no change
+    assert revision(frame, POLICY, POLICY) is None
+    # a value changed in a statement the question does not ask about
+    hours = POLICY.replace("16:00", "17:00")
+    assert revision(frame, POLICY, hours) is None
+    # a parallel paragraph about another subject
+    bios = question_frame("Where does Dr. Ana Ruiz teach?")
+    assert bios is not None
+    ana = (
+        "Dr. Ana Ruiz is an associate professor of geology at the University of Leeds. "
+        "She studies glacial sediments and runs the department's field course."
+    )
+    ben = (
+        "Dr. Ben Cole is an associate professor of geology at the University of York. "
+        "He studies glacial sediments and runs the department's field course."
+    )
+    assert revision(bios, ana, ben) is None
+    ana_moved = ana.replace("University of Leeds", "University of Bristol")
+    assert revision(bios, ana, ana_moved) is not None
+
+
 def test_only_wh_questions_have_a_frame() -> None:
     assert question_frame("ledger service port") is None
     assert question_frame("The ledger service listens on 7001.") is None
@@ -289,6 +337,18 @@ def test_stage_leaves_older_announcements_and_equal_times() -> None:
     )
     assert outcome.dropped == []
     assert all(not c.stale_sentences for c in outcome.kept)
+
+
+def test_stage_drops_a_revised_paragraph() -> None:
+    old = cand(POLICY, 0)
+    new = cand(POLICY_REVISED, 30)
+    outcome = AnnouncedChangeFilter().apply(
+        [old, new], ctx("How many days per week can staff work from home?")
+    )
+    assert [c.id for c in outcome.kept] == [new.id]
+    (decision,) = outcome.dropped
+    assert decision.stage == STAGE and decision.dominated_by == new.id
+    assert decision.reason.startswith("revised by a newer version of the paragraph")
 
 
 def test_stage_does_nothing_without_a_question() -> None:

@@ -173,6 +173,26 @@ def test_default_chain_removes_a_reworded_stale_value_and_keeps_the_rest(
     assert (assertion["object"], assertion["superseded_by"]["object"]) == ("develop", "trunk")
 
 
+def test_default_chain_removes_an_announced_change_and_keeps_its_neighbours(
+    tmp_path: Path, embedder: TransformerEmbedder, nli_model_path: str
+) -> None:
+    # old and new share no grammar key and no frame; the question anchors them
+    texts = [
+        "The ledger service listens on 7001 behind the mesh gateway.",
+        "The ledger service only accepts traffic from the billing namespace.",
+        "The ledger service's metrics exporter listens on 9100.",
+        "Heads up: we moved the ledger service to port 7443 this morning.",
+    ]
+    with _memory(tmp_path, embedder, nli_model_path) as memory:
+        memory.ingest(_turns("ann", texts))
+        result = memory.retrieve("Which port does the ledger service listen on?", namespace="ann")
+    assert texts[0] not in result.texts
+    assert set(texts[1:]) <= set(result.texts)
+    (decision,) = result.dropped
+    assert decision.stage == "announced" and decision.dominated_by_turn_id == "ann-3"
+    assert "7001 -> 7443" in decision.reason
+
+
 # Reworded statements sharing a short local frame ("... default branch is _") around a
 # qualifier that differs just outside it: parallel keys, never one ledger key.
 REWORDED_PARALLEL_KEYS = [

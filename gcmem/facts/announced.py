@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from gcmem.facts.align import units_of
+from gcmem.facts.prose_align import counterparts
 from gcmem.normalize import word_stem
 
 ValueKind = Literal["number", "day", "month", "name"]
@@ -45,12 +47,13 @@ _STOP = frozenset(
     than about into over under after before again since per s m re ve ll d t which who whom
     whose what when where why how if one get got any some all each every it's what's who's
     where's called named call name kind type current currently now right use used using like
-    know go going much many"""
+    know go going"""
     )
 )
 _WH = frozenset({"which", "what", "who", "where", "when", "how"})
 _AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "am", "has", "have", "can"})
 _AUX_DO = frozenset({"does", "do", "did"})
+_HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
 _AUX_BE = frozenset({"is", "are", "was", "were"})
 _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
 # Type words whose answer is a number (a port, a version, a limit).
@@ -60,6 +63,13 @@ _NUMBER_HEADS = frozenset(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
     retention interval length duration speed"""
+    )
+)
+# "one" is left out: "the salmon one" is no number
+_NUMBER_WORDS = frozenset(
+    str.split(
+        """two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
+    forty fifty sixty ninety hundred"""
     )
 )
 _WEEKDAYS = frozenset(str.split("monday tuesday wednesday thursday friday saturday sunday"))
@@ -114,6 +124,17 @@ class Announcement:
     new_values: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Revision:
+    """The newer chunk is a revision of the older one: ``statement`` (the older chunk's unit
+    index and text) changed its answer to the question, ``change`` from what to what, and
+    every other statement is restated."""
+
+    index: int
+    statement: str
+    change: Announcement
+
+
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
@@ -132,6 +153,8 @@ def question_frame(query: str) -> QuestionFrame | None:
         words[0:1] = [words[0][:-2], "is"]  # "What's the band called?"
     if not words or words[0] not in _WH:
         return None
+    if words[0] == "how" and len(words) > 1 and words[1] in _HOW:
+        words = [words[0], *words[2:]]  # "how long", "how often": the question word, no topic
     head: set[str] = set()
     if words[0] in ("which", "what"):
         i = 1
@@ -190,7 +213,7 @@ def values(sentence: str) -> list[tuple[ValueKind, str]]:
         before = sentence[: m.start()].rstrip()
         initial = not before or before[-1] in ".!?:"
         day = low[:-1] if low.endswith("s") and low[:-1] in _WEEKDAYS else low
-        if _NUMBER.fullmatch(low):
+        if _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
             out.append(("number", low))
         elif day in _WEEKDAYS:
             out.append(("day", day))
@@ -307,4 +330,32 @@ def announcement(frame: QuestionFrame, older: str, newer: str) -> Announcement |
         new = tuple(v for kind, v in values(clause) if kind in kinds and v not in in_older)
         if new:
             return Announcement(old, new)
+    return None
+
+
+def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
+    """``newer`` revises the paragraph ``older`` and changes its answer to the question.
+
+    A revision restates every statement of the older paragraph (``prose_align.counterparts``:
+    each has its own counterpart sharing most of its words), both paragraphs name the
+    question's subject, and a statement about what the question asks has a value of the
+    answer's kind its counterpart does not have, and the counterpart one it does not have
+    ("Employees may work remotely up to two days per week" / "Staff may work remotely up to
+    three days per week"). No change word is needed: the revision says everything again."""
+    if sum(u.content for u in units_of(older)) < 2:
+        return None  # a single statement is no paragraph: the announcement rule's case
+    if not (_covers(frame.subject, _said(older)) and _covers(frame.subject, _said(newer))):
+        return None
+    pairs = counterparts(older, newer)
+    if pairs is None:
+        return None
+    asked = frame.words | frame.head
+    for old, new in pairs:
+        if not asked & _said(old.text):
+            continue
+        was = {v for kind, v in values(old.text) if kind in frame.kinds}
+        now = {v for kind, v in values(new.text) if kind in frame.kinds}
+        if was - now and now - was:
+            change = Announcement(tuple(sorted(was - now)), tuple(sorted(now - was)))
+            return Revision(old.index, old.text, change)
     return None

@@ -491,16 +491,22 @@ def covers(old_text: str, new_text: str) -> bool:
     or reworded as a whole, never the other sentences of a passage it merely shares a topic
     with."""
     old = [u for u in units_of(old_text) if u.content]
-    if len(old) < 2:
-        return True
+    return len(old) < 2 or counterparts(old_text, new_text) is not None
+
+
+def counterparts(old_text: str, new_text: str) -> list[tuple[Unit, Unit]] | None:
+    """Each content statement of the older chunk with its own counterpart in the newer one
+    (``covers``' pairing), or None when one has none."""
     new = units_of(new_text)
     taken: set[int] = set()
-    for unit in old:
+    pairs: list[tuple[Unit, Unit]] = []
+    for unit in (u for u in units_of(old_text) if u.content):
         match = _closest(unit, new, taken, least=REWORD_OVERLAP)
         if match is None:
-            return False
+            return None
         taken.add(match.index)
-    return True
+        pairs.append((unit, match))
+    return pairs
 
 
 def _closest(
