@@ -268,14 +268,19 @@ def test_the_answer_needs_the_type_word_or_a_value_of_its_kind() -> None:
 
 
 def test_values_have_kinds() -> None:
-    found = values("Moved acme-raw-events to Thursdays, port 8443, see Priya in May.")
+    found = [
+        (v.kind, v.key)
+        for v in values("Moved acme-raw-events to Thursdays, port 8443, see Priya in May.")
+    ]
     assert ("name", "acme-raw-events") in found
     assert ("day", "thursday") in found
     assert ("number", "8443") in found
     assert ("name", "priya") in found
     assert not any(v == "may" for _, v in found)  # "may" is a modal far more often
     assert not any(v == "moved" for _, v in found)  # a sentence's first word is no name
-    assert ("number", "10:15") in values("Standup is at 10:15 now.")
+    assert ("number", "10:15", "10:15") in values("Standup is at 10:15 now.")
+    (priya,) = values("We met Priya.")
+    assert (priya.key, priya.text) == ("priya", "Priya")  # compared folded, shown as written
 
 
 def test_word_stem_compares_inflections() -> None:

@@ -116,7 +116,12 @@ def test_demo_runs_the_default_chain_on_real_models(tmp_path: Path, nli_model_pa
     assert demo.returncode == 0, demo.stderr
     out = demo.stdout
     assert f"ingested {len(TIMELINE)} turns" in out
-    assert "filter chain: supersession, dominance" in out
+    assert "filter chain: supersession, announced, dominance" in out
+    # an announced change in other words than the old statement: the question anchors it
+    assert (
+        "[announced] every statement is superseded by a newer announced value for the "
+        "question (Deloitte -> Stripe)" in out
+    )
     assert "standard RAG context" in out
     # keyed change: the ledger drops the old port; behavioural change: the two statements
     # share a subject but no attribute word, so κ may neither drop nor flag it: both stay

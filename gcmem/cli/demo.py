@@ -33,6 +33,7 @@ TIMELINE: list[tuple[int, str, str]] = [
     (4, "user", "The payments service runs on port 8000."),
     (5, "user", "Sam's favourite food is ramen."),
     (6, "assistant", "The staging database is called orders_stage."),
+    (7, "user", "My sister Priya works at Deloitte in their audit practice."),
     (9, "user", "The API base path for the project is /api/v2."),
     (12, "user", "The payments service runs on port 8080."),
     (14, "assistant", "We pin fastapi at 0.110.0 in requirements.txt."),
@@ -40,6 +41,7 @@ TIMELINE: list[tuple[int, str, str]] = [
     (18, "user", "Sam shares a house with his wife and two kids."),
     (17, "user", "Maria reports to Dana."),
     (20, "user", "Maria reports to Lee."),
+    (21, "user", "Caught up with Priya, she's at Stripe these days and much happier."),
 ]
 
 QUESTIONS = [
@@ -50,6 +52,7 @@ QUESTIONS = [
     "Who does Sam live with?",
     "What is Sam's favourite food?",
     "Who does Maria report to?",
+    "Where does Priya work?",
     "What licence does the project use?",
 ]
 

@@ -28,9 +28,10 @@ nothing. A query that is no wh-question gives no frame and the rule stays silent
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from gcmem.facts.align import units_of
 from gcmem.facts.prose_align import counterparts
@@ -103,6 +104,15 @@ _PRONOUNS = frozenset({"he", "she", "they", "it", "he's", "she's", "they're", "i
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
 
 
+class Value(NamedTuple):
+    """A value-like token: its kind, its comparison key (case-folded; a plural weekday in the
+    singular) and its text as written."""
+
+    kind: ValueKind
+    key: str
+    text: str
+
+
 @dataclass(frozen=True)
 class QuestionFrame:
     """What a wh-question asks: the words an answer must say (``words``; ``subject`` is them
@@ -117,8 +127,8 @@ class QuestionFrame:
 
 
 @dataclass(frozen=True)
-class Announcement:
-    """``older`` answers the question with ``old_values``; ``newer`` announces ``new_values``."""
+class AnswerChange:
+    """The answer to the question was ``old_values`` and is ``new_values``."""
 
     old_values: tuple[str, ...]
     new_values: tuple[str, ...]
@@ -132,7 +142,7 @@ class Revision:
 
     index: int
     statement: str
-    change: Announcement
+    change: AnswerChange
 
 
 def _tokens(text: str) -> list[str]:
@@ -202,28 +212,28 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
     return frozenset({"name"})
 
 
-def values(sentence: str) -> list[tuple[ValueKind, str]]:
-    """The value-like tokens of a sentence, case-folded, with their kind: numbers, weekdays,
-    months, identifiers (``acme-raw-events``, ``#ops-alerts``) and capitalised words that do
-    not start the sentence."""
-    out: list[tuple[ValueKind, str]] = []
+def values(sentence: str) -> list[Value]:
+    """The value-like tokens of a sentence with their kind: numbers (digits or number words),
+    weekdays, months, identifiers (``acme-raw-events``, ``#ops-alerts``) and capitalised words
+    that do not start the sentence."""
+    out: list[Value] = []
     for m in _TOKEN.finditer(sentence):
-        token = m.group(0)
-        low = token.lower().rstrip(".")
+        token = m.group(0).rstrip(".")
+        low = token.lower()
         before = sentence[: m.start()].rstrip()
         initial = not before or before[-1] in ".!?:"
         day = low[:-1] if low.endswith("s") and low[:-1] in _WEEKDAYS else low
         if _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
-            out.append(("number", low))
+            out.append(Value("number", low, token))
         elif day in _WEEKDAYS:
-            out.append(("day", day))
+            out.append(Value("day", day, token))
         elif low in _MONTHS:
-            out.append(("month", low))
+            out.append(Value("month", low, token))
         elif _IDENTIFIER.search(low) or (
             # a capitalised word is a name unless it only starts the sentence
             token[0].isupper() and not initial and low not in _STOP and low not in _FIRST_PERSON
         ):
-            out.append(("name", low))
+            out.append(Value("name", low, token))
     return out
 
 
@@ -274,7 +284,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
             return False
     elif frame.head and not head_said and frame.kinds == {"name"}:
         return False
-    found = [v for kind, v in values(sentence) if kind in frame.kinds]
+    found = [v.key for v in values(sentence) if v.kind in frame.kinds]
     if not found:
         return False
     # a clause that gives the value says it holds on, is shared, hedged or negated
@@ -312,24 +322,24 @@ def _names_subject(subject: frozenset[str], clause: str, sentence: str) -> bool:
     return False
 
 
-def announcement(frame: QuestionFrame, older: str, newer: str) -> Announcement | None:
+def announcement(frame: QuestionFrame, older: str, newer: str) -> AnswerChange | None:
     """``newer`` announces a new value for the answer ``older`` gives, or None."""
     if not answers(frame, older):
         return None
     in_older = {t.lower() for t in _tokens(older)}
     in_newer = {t.lower() for t in _tokens(newer)}
-    old = tuple(v for kind, v in values(older) if kind in frame.kinds and v not in in_newer)
+    old = [v for v in values(older) if v.kind in frame.kinds and v.key not in in_newer]
     if not old:
         return None
+    kinds = {v.kind for v in old}
     for clause in _CLAUSE_SPLIT.split(newer):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
             continue
         if not _names_subject(frame.subject, clause, newer):
             continue
-        kinds = {kind for kind, v in values(older) if v in old}
-        new = tuple(v for kind, v in values(clause) if kind in kinds and v not in in_older)
+        new = [v for v in values(clause) if v.kind in kinds and v.key not in in_older]
         if new:
-            return Announcement(old, new)
+            return AnswerChange(_shown(old), _shown(new))
     return None
 
 
@@ -353,9 +363,15 @@ def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
     for old, new in pairs:
         if not asked & _said(old.text):
             continue
-        was = {v for kind, v in values(old.text) if kind in frame.kinds}
-        now = {v for kind, v in values(new.text) if kind in frame.kinds}
-        if was - now and now - was:
-            change = Announcement(tuple(sorted(was - now)), tuple(sorted(now - was)))
-            return Revision(old.index, old.text, change)
+        was = [v for v in values(old.text) if v.kind in frame.kinds]
+        now = [v for v in values(new.text) if v.kind in frame.kinds]
+        gone = [v for v in was if v.key not in {n.key for n in now}]
+        came = [v for v in now if v.key not in {w.key for w in was}]
+        if gone and came:
+            return Revision(old.index, old.text, AnswerChange(_shown(gone), _shown(came)))
     return None
+
+
+def _shown(found: Sequence[Value]) -> tuple[str, ...]:
+    """Values as written, each once, in order."""
+    return tuple(dict.fromkeys(v.text for v in found))

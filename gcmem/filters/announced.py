@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from gcmem.facts.align import Unit, units_of
 from gcmem.facts.announced import (
-    Announcement,
+    AnswerChange,
     QuestionFrame,
     announcement,
     question_frame,
@@ -114,7 +114,7 @@ def _announced(
     return out
 
 
-def _announcing(frame: QuestionFrame, unit: Unit, newer: Sequence[Unit]) -> Announcement | None:
+def _announcing(frame: QuestionFrame, unit: Unit, newer: Sequence[Unit]) -> AnswerChange | None:
     for other in newer:
         found = announcement(frame, unit.text, other.text)
         if found is not None:
@@ -122,7 +122,7 @@ def _announcing(frame: QuestionFrame, unit: Unit, newer: Sequence[Unit]) -> Anno
     return None
 
 
-def _stale(index: int, text: str, change: Announcement, newer: ScoredChunk) -> StaleSentence:
+def _stale(index: int, text: str, change: AnswerChange, newer: ScoredChunk) -> StaleSentence:
     return StaleSentence(
         index=index,
         text=text,
