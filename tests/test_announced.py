@@ -167,6 +167,36 @@ STILL_TRUE = [
         "Ilse works at Siemens in Munich.",
         "Had coffee with Tom, he's at Bosch these days.",
     ),
+    # the newer clause is about another thing of the subject ("the billing worker pool")
+    (
+        "Which port does the billing API listen on?",
+        "The billing API listens on 8443 behind the gateway.",
+        "The billing worker pool got bumped to 12 replicas.",
+    ),
+    # the new value names another thing ("the Leeds office"), not a new employer
+    (
+        "Where does Ilse work?",
+        "Ilse works at Siemens in the audit group.",
+        "Ilse moved to the Leeds office, a shorter commute for her.",
+    ),
+    # something added, not a value replaced
+    (
+        "Who owns billing-api?",
+        "billing-api is owned by the Payments Core team.",
+        "billing-api now has a new on-call alias, @pay-core-oncall.",
+    ),
+    # the clause leaves out the attribute a "what is the X of Y" question asks about
+    (
+        "What's the URL of the staging Kibana?",
+        "The staging kibana URL is kibana.stg.internal:5601.",
+        "Kibana got upgraded to v8 in staging.",
+    ),
+    # the older value sits in a clause about something else ("his dog Rufus")
+    (
+        "What kind of music does Omar play?",
+        "Omar plays jazz piano - he practises with his dog Rufus listening.",
+        "Omar switched to Yamaha keyboards now.",
+    ),
     # without the type word and without the verb, the older statement answers nothing asked
     (
         "Which city does Marta live in?",

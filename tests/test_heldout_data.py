@@ -28,6 +28,7 @@ SPLITS = {
     "test8": "written",
     "dev3": "traps",
     "dev6": "traps",
+    "dev12": "traps",
     "devconv": "chats",
 }
 

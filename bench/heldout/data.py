@@ -38,6 +38,11 @@ Three kinds of source, one schema (``Instance``):
   brief with an emphasis on still-true turns that look like changes (a neighbouring attribute
   of the changed entity, change words that change nothing the query asks, hedged plans,
   narrated past events).
+  ``dev12`` (development, static set only, 120 instances in ``dev3``'s six families) was
+  written in stop 28 after the held-out test2 showed one still-true drop by the new
+  announced-change stage (its text was not read): a brief asking for later still-true turns
+  about the same entity that use change words and carry a value of the answer's kind about
+  another attribute, a part or a companion of the entity.
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

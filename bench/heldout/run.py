@@ -105,6 +105,8 @@ class Tally:
     # decisions the chain made on labelled chunks, by stage: (right, wrong)
     decisions: dict[str, list[int]] = field(default_factory=dict)
     filter_ms: list[float] = field(default_factory=list)
+    # each stage's own time per query (``RetrievalResult.timings_ms``)
+    stage_ms: dict[str, list[float]] = field(default_factory=dict)
     drops: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -135,6 +137,9 @@ class Tally:
             "unlabelled_dropped": self.unlabelled_dropped,
             "excluded_at_write": self.excluded_at_write,
             "filter_ms_p50": round(float(np.median(self.filter_ms)), 2) if self.filter_ms else None,
+            "stage_ms_p50": {
+                stage: round(float(np.median(ms)), 2) for stage, ms in sorted(self.stage_ms.items())
+            },
         }
 
 
@@ -364,6 +369,9 @@ def evaluate(
                     for fam in (inst.family, "all"):
                         tally = tallies[name].setdefault(fam, Tally())
                         tally.filter_ms.append(ms)
+                        for stage, stage_ms in result.timings_ms.items():
+                            if stage != "total":
+                                tally.stage_ms.setdefault(stage, []).append(stage_ms)
                         tally.excluded_at_write += len(excluded)
                         score(inst, result, tally, ns)
             results[set_name] = {
@@ -443,7 +451,7 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev, dev2, dev3, dev5 ... dev11, devconv (for development); test ... test8 (held "
+        help="dev, dev2, dev3, dev5 ... dev12, devconv (for development); test ... test8 (held "
         "out); all but dev and test for written sets only.",
     ),
     condition: list[str] = typer.Option(

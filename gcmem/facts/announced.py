@@ -56,6 +56,10 @@ _AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "am", "has", 
 _AUX_DO = frozenset({"does", "do", "did"})
 _HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
 _AUX_BE = frozenset({"is", "are", "was", "were"})
+_ATTRIBUTE = re.compile(
+    r"(?:what|which) (?:is|are|was|were) (?:the |your |my |our |his |her |their )?"
+    r"([a-z0-9\- ]+?) (?:of|on|for|in|at)\b"
+)
 _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
 # Type words whose answer is a number (a port, a version, a limit).
 _NUMBER_HEADS = frozenset(
@@ -98,8 +102,18 @@ _IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
 _CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
 _POSSESSIVE = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-]*)(?:'s|’s|s'|s’)\s+([A-Za-z][A-Za-z\-]*)")
-_PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]*) ([a-z][a-z\-]*)\b")
-_NOT_MODIFIED = frozenset({"still", "too", "also", "now"})
+# A word and the next one (a lookahead, so "the production worker pool" gives every pair).
+_PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]*)(?= ([a-z][a-z\-]*)\b)")
+# Words that may follow a value without making it the modifier of another thing.
+_AFTER_VALUE = frozenset(
+    str.split(
+        """last next this today tonight tomorrow yesterday morning afternoon evening week
+    month year instead again already anyway though"""
+    )
+)
+# The clause adds something to the subject rather than replacing a value.
+_ADDS = re.compile(r"\b(?:has|have|got) (?:a |an )?new\b|\bnow (?:has|have)\b|\badded\b", re.I)
+_NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
 _PRONOUNS = frozenset({"he", "she", "they", "it", "he's", "she's", "they're", "it's"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
 
@@ -124,6 +138,8 @@ class QuestionFrame:
     verb: str | None
     head: frozenset[str]
     kinds: frozenset[ValueKind]
+    # the attribute noun of "what is the X of Y" (a clause may not leave it out)
+    attribute: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,7 +209,17 @@ def question_frame(query: str) -> QuestionFrame | None:
         ):
             verb = word_stem(last)
     subject = asked - {verb} if verb else asked
-    return QuestionFrame(asked, subject or asked, verb, frozenset(head), _answer_kinds(query, head))
+    # "What's the URL of the staging Grafana?": the attribute is the noun before "of"
+    named = _ATTRIBUTE.match(" ".join(words))
+    attribute = word_stem(named.group(1).split()[-1]) if named else None
+    return QuestionFrame(
+        asked,
+        subject or asked,
+        verb,
+        frozenset(head),
+        _answer_kinds(query, head),
+        attribute if attribute in asked else None,
+    )
 
 
 def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
@@ -241,22 +267,24 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
     """The question's subject is the modifier of another thing here: "payments-api's health
     check", "Band practice"."""
     for m in _POSSESSIVE.finditer(sentence):
-        owned = m.group(2)
+        owned = m.group(2).lower()
         if (
             word_stem(m.group(1)) in frame.subject
             and word_stem(owned) not in asked
-            and owned.lower() not in _STOP
+            and owned not in _STOP
+            and owned not in _NOT_MODIFIED
         ):
             return True
     for m in _PAIR.finditer(sentence):
-        noun = m.group(2)
+        word, noun = m.group(1), m.group(2)
         if (
-            word_stem(m.group(1)) in frame.subject
+            word_stem(word) in frame.subject
             and word_stem(noun) not in asked
             and noun not in _STOP
             and noun not in _AUX
             and noun not in _NOT_MODIFIED
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
+            and not (word.endswith("s") and word.islower())  # "the kids see": a plural's verb
         ):
             return True
     return False
@@ -302,13 +330,17 @@ def _covers(subject: frozenset[str], have: frozenset[str]) -> bool:
     return got == len(subject) or (len(subject) >= 3 and 3 * got >= 2 * len(subject))
 
 
-def _names_subject(subject: frozenset[str], clause: str, sentence: str) -> bool:
+def _names_subject(frame: QuestionFrame, clause: str, sentence: str) -> bool:
     """The clause is about the question's subject: it names it (a long subject may lose one
     modifier in three), or a two-word subject by one bare word ("we moved standup to 10:15"
     for the daily standup: nothing else modifies it, where "the production gateway" for the
     staging gateway is another thing), or it opens on a pronoun in a sentence that names it
-    ("Caught up with Tomasz, he's at Zalando these days")."""
-    if _covers(subject, _said(clause)):
+    ("Caught up with Tomasz, he's at Zalando these days"). A subject word it leaves out is
+    never the attribute a "what is the X of Y" question asks about."""
+    subject, have = frame.subject, _said(clause)
+    if frame.attribute is not None and frame.attribute not in have:
+        return False
+    if _covers(subject, have):
         return True
     words = _tokens(clause)
     if words and words[0].lower() in _PRONOUNS and _covers(subject, _said(sentence)):
@@ -322,22 +354,61 @@ def _names_subject(subject: frozenset[str], clause: str, sentence: str) -> bool:
     return False
 
 
+def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
+    """The sentence's values in clauses that name something the question asks ("his dog
+    Rufus" after "Alex loves trail running though -" is no answer about running)."""
+    asked = frame.words | frame.head
+    return [
+        v
+        for clause in _CLAUSE_SPLIT.split(sentence)
+        if clause and asked & _said(clause)
+        for v in values(clause)
+    ]
+
+
+def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
+    """The clause's values that are not the modifier of another thing: in "moved to the
+    Frankfurt office" the office moved, Frankfurt is no new employer; a number's unit and the
+    question's own words may follow ("port 9443", "90 seconds", "the Billing team")."""
+    asked = frame.words | frame.head
+    out: list[Value] = []
+    for v in values(clause):
+        after = re.match(r"\s+([a-z][a-z\-]*)\b", clause[clause.find(v.text) + len(v.text) :])
+        word = after.group(1) if after else ""
+        if (
+            v.kind == "name"
+            and word
+            and word not in _STOP
+            and word not in _PREPOSITIONS
+            and word not in _AFTER_VALUE
+            and word_stem(word) not in asked
+            and not re.search(r"(?:s|ed)$", word)
+        ):
+            continue
+        out.append(v)
+    return out
+
+
 def announcement(frame: QuestionFrame, older: str, newer: str) -> AnswerChange | None:
     """``newer`` announces a new value for the answer ``older`` gives, or None."""
     if not answers(frame, older):
         return None
     in_older = {t.lower() for t in _tokens(older)}
     in_newer = {t.lower() for t in _tokens(newer)}
-    old = [v for v in values(older) if v.kind in frame.kinds and v.key not in in_newer]
+    old = [
+        v for v in _asked_values(frame, older) if v.kind in frame.kinds and v.key not in in_newer
+    ]
     if not old:
         return None
     kinds = {v.kind for v in old}
     for clause in _CLAUSE_SPLIT.split(newer):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
             continue
-        if not _names_subject(frame.subject, clause, newer):
+        if not _names_subject(frame, clause, newer):
             continue
-        new = [v for v in values(clause) if v.kind in kinds and v.key not in in_older]
+        if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
+            continue  # "the production worker pool got bumped"; "now has a new on-call alias"
+        new = [v for v in _heads(clause, frame) if v.kind in kinds and v.key not in in_older]
         if new:
             return AnswerChange(_shown(old), _shown(new))
     return None
