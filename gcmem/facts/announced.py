@@ -54,8 +54,8 @@ _STOP = frozenset(
 _WH = frozenset({"which", "what", "who", "where", "when", "how"})
 _AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "am", "has", "have", "can"})
 _AUX_DO = frozenset({"does", "do", "did"})
-_HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
 _AUX_BE = frozenset({"is", "are", "was", "were"})
+_HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
 _ATTRIBUTE = re.compile(
     r"(?:what|which) (?:is|are|was|were) (?:the |your |my |our |his |her |their )?"
     r"([a-z0-9\- ]+?) (?:of|on|for|in|at)\b"
@@ -101,9 +101,13 @@ _NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
 _IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
 _CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
-_POSSESSIVE = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-]*)(?:'s|’s|s'|s’)\s+([A-Za-z][A-Za-z\-]*)")
+# Words are bounded (60 characters) so that a long run of letters and hyphens is read in
+# linear time, not rescanned from every position.
+_POSSESSIVE = re.compile(
+    r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?:'s|’s|s'|s’)\s+([A-Za-z][A-Za-z\-]{0,60})"
+)
 # A word and the next one (a lookahead, so "the production worker pool" gives every pair).
-_PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]*)(?= ([a-z][a-z\-]*)\b)")
+_PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?= ([a-z][a-z\-]{0,60})\b)")
 # Words that may follow a value without making it the modifier of another thing.
 _AFTER_VALUE = frozenset(
     str.split(
