@@ -128,7 +128,6 @@ async def main() -> None:
     settings = load_settings(
         ephemeral=True,
         namespace=NAMESPACE,
-        filters=["supersession", "dominance"],
         ingest=["supersession"],
         stm_size=0,
         key_prefix=f"gcmem-fleet-{uuid.uuid4().hex[:8]}",

@@ -99,7 +99,6 @@ def main() -> None:
     settings = load_settings(
         ephemeral=True,
         namespace=NAMESPACE,
-        filters=["supersession", "dominance"],
         ingest=["supersession"],
         stm_size=0,
     )

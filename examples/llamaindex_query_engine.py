@@ -55,7 +55,6 @@ def main() -> None:
     settings = load_settings(
         ephemeral=True,
         namespace="infra",
-        filters=["supersession", "dominance"],
         ingest=["supersession"],
         stm_size=0,
     )
