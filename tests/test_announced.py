@@ -88,6 +88,12 @@ REPLACED = [
         "Our weekly retro is at 16:00 on Fridays.",
         "We moved retro to 14:30 so the Berlin folks can join.",
     ),
+    # a title is no value: the name after it changed
+    (
+        "Who is the kids' dentist?",
+        "The kids' dentist is Dr. Okafor on Main Street.",
+        "The kids' dentist is Dr. Lindqvist now, near the school.",
+    ),
     # the question's verb stands for its type word
     (
         "Which city does Marta live in?",
@@ -196,6 +202,18 @@ STILL_TRUE = [
         "What kind of music does Omar play?",
         "Omar plays jazz piano - he practises with his dog Rufus listening.",
         "Omar switched to Yamaha keyboards now.",
+    ),
+    # the newer statement names the old answer again, with a detail ("Year 3 at Oakwood")
+    (
+        "Which school does Mia go to?",
+        "Mia goes to Oakwood Primary on Mill Lane.",
+        "Mia is now in Year 3 at Oakwood, in Mrs. Khan's class.",
+    ),
+    # the new value is the modifier of an object noun ("Gradle dependencies")
+    (
+        "What OS do the build runners use?",
+        "All build runners use Debian 12.",
+        "The runners now cache Maven dependencies on a shared disk.",
     ),
     # without the type word and without the verb, the older statement answers nothing asked
     (

@@ -29,6 +29,7 @@ SPLITS = {
     "dev3": "traps",
     "dev6": "traps",
     "dev12": "traps",
+    "dev13": "traps",
     "devconv": "chats",
 }
 

@@ -42,7 +42,11 @@ Three kinds of source, one schema (``Instance``):
   written in stop 28 after the held-out test2 showed one still-true drop by the new
   announced-change stage (its text was not read): a brief asking for later still-true turns
   about the same entity that use change words and carry a value of the answer's kind about
-  another attribute, a part or a companion of the entity.
+  another attribute, a part or a companion of the entity. ``dev13`` (the same, static only)
+  was written after the guards found on ``dev12`` still left that test2 drop (only the
+  decision's kind was read: an announcement, not a revision), from a brief asking for every
+  family to be hard in the elaboration way (later news about the entity, change words,
+  pronouns, details that refine the asked fact).
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

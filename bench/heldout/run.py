@@ -451,7 +451,7 @@ def cli(
     ),
     split: str = typer.Option(
         "test",
-        help="dev, dev2, dev3, dev5 ... dev12, devconv (for development); test ... test8 (held "
+        help="dev, dev2, dev3, dev5 ... dev13, devconv (for development); test ... test8 (held "
         "out); all but dev and test for written sets only.",
     ),
     condition: list[str] = typer.Option(

@@ -77,6 +77,7 @@ _NUMBER_WORDS = frozenset(
     forty fifty sixty ninety hundred"""
     )
 )
+_TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
 _WEEKDAYS = frozenset(str.split("monday tuesday wednesday thursday friday saturday sunday"))
 _MONTHS = frozenset(
     str.split("january february march april june july august september october november december")
@@ -251,7 +252,11 @@ def values(sentence: str) -> list[Value]:
         token = m.group(0).rstrip(".")
         low = token.lower()
         before = sentence[: m.start()].rstrip()
-        initial = not before or before[-1] in ".!?:"
+        # after "Dr." a name starts no sentence
+        titled = re.search(r"\b(\w+)\.$", before)
+        initial = not before or (
+            before[-1] in ".!?:" and not (titled and titled.group(1).lower() in _TITLES)
+        )
         day = low[:-1] if low.endswith("s") and low[:-1] in _WEEKDAYS else low
         if _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
             out.append(Value("number", low, token))
@@ -259,6 +264,8 @@ def values(sentence: str) -> list[Value]:
             out.append(Value("day", day, token))
         elif low in _MONTHS:
             out.append(Value("month", low, token))
+        elif low in _TITLES:
+            continue  # "Dr. Okafor": the name is the value, not the title
         elif _IDENTIFIER.search(low) or (
             # a capitalised word is a name unless it only starts the sentence
             token[0].isupper() and not initial and low not in _STOP and low not in _FIRST_PERSON
@@ -377,16 +384,21 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     asked = frame.words | frame.head
     out: list[Value] = []
     for v in values(clause):
-        after = re.match(r"\s+([a-z][a-z\-]*)\b", clause[clause.find(v.text) + len(v.text) :])
+        at = clause.find(v.text)
+        after = re.match(r"\s+([a-z][a-z\-]*)\b", clause[at + len(v.text) :])
         word = after.group(1) if after else ""
+        # a word in -s or -ed after a clause's first word is its verb ("Priya works ..."); after
+        # an object it is a noun ("now cache Gradle dependencies")
+        verb = not _tokens(clause[:at]) and re.search(r"(?:s|ed)$", word) is not None
         if (
             v.kind == "name"
             and word
             and word not in _STOP
             and word not in _PREPOSITIONS
             and word not in _AFTER_VALUE
+            and not _CUE.fullmatch(word)
             and word_stem(word) not in asked
-            and not re.search(r"(?:s|ed)$", word)
+            and not verb
         ):
             continue
         out.append(v)
@@ -399,11 +411,14 @@ def announcement(frame: QuestionFrame, older: str, newer: str) -> AnswerChange |
         return None
     in_older = {t.lower() for t in _tokens(older)}
     in_newer = {t.lower() for t in _tokens(newer)}
-    old = [
-        v for v in _asked_values(frame, older) if v.kind in frame.kinds and v.key not in in_newer
+    answer = [
+        v
+        for v in _asked_values(frame, older)
+        if v.kind in frame.kinds and word_stem(v.key) not in frame.words | frame.head
     ]
-    if not old:
-        return None
+    if any(v.key in in_newer for v in answer):
+        return None  # the newer statement says the old answer again ("now in Year 3 at Oakwood")
+    old = answer
     kinds = {v.kind for v in old}
     for clause in _CLAUSE_SPLIT.split(newer):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
