@@ -248,15 +248,23 @@ def values(sentence: str) -> list[Value]:
     weekdays, months, identifiers (``acme-raw-events``, ``#ops-alerts``) and capitalised words
     that do not start the sentence."""
     out: list[Value] = []
+    previous: re.Match[str] | None = None
     for m in _TOKEN.finditer(sentence):
         token = m.group(0).rstrip(".")
         low = token.lower()
-        before = sentence[: m.start()].rstrip()
-        # after "Dr." a name starts no sentence
-        titled = re.search(r"\b(\w+)\.$", before)
-        initial = not before or (
-            before[-1] in ".!?:" and not (titled and titled.group(1).lower() in _TITLES)
+        # what stands between the previous token and this one says whether a sentence starts
+        # here ("." after "Dr" starts none: a name follows its title)
+        start = previous.end() if previous else 0
+        gap = sentence[start : m.start()].strip()
+        ended = (previous is not None and previous.group(0).endswith(".")) or gap[-1:] in (
+            ".",
+            "!",
+            "?",
+            ":",
         )
+        titled = previous is not None and previous.group(0).rstrip(".").lower() in _TITLES
+        initial = previous is None or (ended and not titled)
+        previous = m
         day = low[:-1] if low.endswith("s") and low[:-1] in _WEEKDAYS else low
         if _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
             out.append(Value("number", low, token))
