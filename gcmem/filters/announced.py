@@ -20,13 +20,14 @@ stage reads the candidates' texts and times; equal times never decide.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gcmem.facts.align import Unit, units_of
 from gcmem.facts.announced import (
     AnswerChange,
     QuestionFrame,
     announcement,
+    answers,
     question_frame,
     revision,
 )
@@ -49,6 +50,7 @@ class AnnouncedChangeFilter:
             return FilterOutcome(list(candidates), [])
         # newest first, so each statement is marked with the latest change
         newer_first = sorted(candidates, key=lambda c: c.chunk.ts, reverse=True)
+        prose = {c.id: _prose(c.chunk.text) for c in candidates}
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
         for cand in candidates:
@@ -63,7 +65,7 @@ class AnnouncedChangeFilter:
                     )
                 )
                 continue
-            stale = _announced(frame, cand, newer)
+            stale = _announced(frame, cand, newer, prose)
             known = {s.index for s in cand.stale_sentences if s.excised}
             added = tuple(s for s in stale if s.index not in known)
             if not added:
@@ -101,13 +103,18 @@ def _revised(
 
 
 def _announced(
-    frame: QuestionFrame, older: ScoredChunk, newer: Sequence[ScoredChunk]
+    frame: QuestionFrame,
+    older: ScoredChunk,
+    newer: Sequence[ScoredChunk],
+    prose: Mapping[str, Sequence[Unit]],
 ) -> list[StaleSentence]:
     """``older``'s statements a newer candidate announces another value for (the newest)."""
     out: list[StaleSentence] = []
-    for unit in _prose(older.chunk.text):
+    for unit in prose[older.id]:
+        if not answers(frame, unit.text):
+            continue  # nothing any newer clause could replace
         for cand in newer:
-            found = _announcing(frame, unit, _prose(cand.chunk.text))
+            found = _announcing(frame, unit, prose[cand.id])
             if found is not None:
                 out.append(_stale(unit.index, unit.text, found, cand))
                 break
