@@ -5,10 +5,31 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
+from gcmem.models import Chunk, ScoredChunk, chunk_id, content_hash
 from gcmem.oracle.base import OracleIdentity
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def scored_chunk(
+    text: str, day: float, turn: str | None = None, score: float = 0.5, *, namespace: str = "ns"
+) -> ScoredChunk:
+    """A one-chunk candidate ``day`` days after ``T0`` (its turn id from its text and day)."""
+    turn_id = turn or f"t-{text[:12]}-{day}"
+    chunk = Chunk(
+        id=chunk_id(namespace, turn_id, 0),
+        namespace=namespace,
+        turn_id=turn_id,
+        index=0,
+        text=text,
+        ts=T0 + timedelta(days=day),
+        content_hash=content_hash(text),
+    )
+    return ScoredChunk(chunk=chunk, score=score)
 
 
 class HashingEmbedder:

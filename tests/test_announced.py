@@ -3,7 +3,7 @@ the near misses that must stay still true, and the query-time stage's unit rule.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -11,27 +11,12 @@ from gcmem.facts.announced import announcement, answers, question_frame, revisio
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import QueryContext
 from gcmem.filters.registry import build_filters
-from gcmem.models import Chunk, ScoredChunk, StaleSentence, chunk_id, content_hash
+from gcmem.models import StaleSentence
 from gcmem.normalize import word_stem
+from tests.doubles import T0, scored_chunk
 
-T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
 NS = "ns"
-
-
-def cand(text: str, day: float, turn: str | None = None) -> ScoredChunk:
-    turn_id = turn or f"t{day}"
-    return ScoredChunk(
-        chunk=Chunk(
-            id=chunk_id(NS, turn_id, 0),
-            namespace=NS,
-            turn_id=turn_id,
-            index=0,
-            text=text,
-            ts=T0 + timedelta(days=day),
-            content_hash=content_hash(text),
-        ),
-        score=0.5,
-    )
+cand = scored_chunk
 
 
 def ctx(query: str) -> QueryContext:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import fakeredis
 import numpy as np
@@ -25,30 +25,16 @@ from gcmem.filters.registry import build_chain, build_filters
 from gcmem.filters.resources import Resources
 from gcmem.memory import Memory
 from gcmem.memory.candidates import CandidateSet, run_filter_chain
-from gcmem.models import Chunk, Fact, ScoredChunk, StaleSentence, Turn, chunk_id, content_hash
+from gcmem.models import Chunk, Fact, ScoredChunk, StaleSentence, Turn
 from gcmem.oracle.adapter import Adapter
 from gcmem.oracle.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
 from gcmem.storage.redis import Keyspace
-from tests.doubles import HashingEmbedder, ScriptedOracle
+from tests.doubles import T0, HashingEmbedder, ScriptedOracle, scored_chunk
 
-T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 NS = "ns"
-
-
-def cand(text: str, day: float, turn: str | None = None, score: float = 0.5) -> ScoredChunk:
-    turn_id = turn or f"t-{text[:12]}-{day}"
-    chunk = Chunk(
-        id=chunk_id(NS, turn_id, 0),
-        namespace=NS,
-        turn_id=turn_id,
-        index=0,
-        text=text,
-        ts=T0 + timedelta(days=day),
-        content_hash=content_hash(text),
-    )
-    return ScoredChunk(chunk=chunk, score=score)
+cand = scored_chunk
 
 
 def ctx(vectors: dict[str, np.ndarray] | None = None) -> QueryContext:
