@@ -25,6 +25,23 @@ def ctx(query: str) -> QueryContext:
 
 # (question, older statement, newer statement): the newer announces a new value.
 REPLACED = [
+    # "Which X <verb>s Y?": the type word is the verb's subject, Y the question's subject
+    (
+        "Which team owns ledger-api?",
+        "ledger-api is owned by team Kestrel.",
+        "Ownership of ledger-api was transferred to team Osprey this morning.",
+    ),
+    # a number with a thousands separator is one value, not two ("1" is no shared answer)
+    (
+        "How much is the gym membership?",
+        "The gym membership is $1,200 a year.",
+        "The gym membership is now $1,350 a year.",
+    ),
+    (
+        "What day is the pottery class?",
+        "The pottery class is on Tuesdays.",
+        "The pottery class got rescheduled to Thursdays.",
+    ),
     (
         "Which port does the ledger service listen on?",
         "The ledger service listens on 7001 inside the cluster.",
@@ -89,6 +106,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # another service's ownership moved
+    (
+        "Which team owns ledger-api?",
+        "ledger-api is owned by team Kestrel.",
+        "Ownership of billing-api was transferred to team Osprey this morning.",
+    ),
     # another subject of the same kind (parallel keys): the newer clause names the other one
     (
         "Which port does the staging gateway listen on?",
@@ -288,6 +311,10 @@ def test_only_wh_questions_have_a_frame() -> None:
     assert incidents is not None and incidents.verb is None
     mine = question_frame("What phone plan am I on?")
     assert mine is not None and mine.subject == {"user"}
+    # no auxiliary: "Which <type> <verb>s <subject>?"
+    owns = question_frame("Which cloud provider hosts the wiki?")
+    assert owns is not None
+    assert (owns.head, owns.verb, owns.subject) == ({"cloud", "provider"}, "host", {"wiki"})
 
 
 def test_the_answer_needs_the_type_word_or_a_value_of_its_kind() -> None:
@@ -312,6 +339,7 @@ def test_values_have_kinds() -> None:
     assert not any(v == "may" for _, v in found)  # "may" is a modal far more often
     assert not any(v == "moved" for _, v in found)  # a sentence's first word is no name
     assert ("number", "10:15", "10:15") in values("Standup is at 10:15 now.")
+    assert [v.key for v in values("Rent is $1,450, due on the 1st.")] == ["1,450", "1st"]
     (priya,) = values("We met Priya.")
     assert (priya.key, priya.text) == ("priya", "Priya")  # compared folded, shown as written
 

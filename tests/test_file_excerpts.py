@@ -150,6 +150,34 @@ def test_keys_inside_yaml_list_items_and_local_bindings_are_not_line_keys() -> N
     assert triples("release.yml:\nrun: |") == []
 
 
+def test_json_lines_inside_an_unseen_object_are_not_line_keys() -> None:
+    # cut from inside one message's plural forms: every message has a "one" and an "other"
+    nested = 'locales/tr.json:\n    "one": "Eksik argüman: %s",\n    "other": "Eksik: %s"\n  },'
+    assert triples(nested) == []
+    # the closer's own level, and lines under an opener the excerpt shows, still name one key
+    shown = (
+        'locales/tr.json:\n      "x": 1\n    },\n  "count": "sayı",\n  "plural": {\n'
+        '    "one": "bir"'
+    )
+    assert triples(shown) == [
+        ("count", "is in locales/tr.json", "sayı"),
+        ("one", "is in locales/tr.json > plural", "bir"),
+    ]
+    # an excerpt with no closer is read as before: its keys are the file's
+    flat = 'locales/tr.json:\n  "Examples:": "Örnekler:",\n  "count": "sayı",'
+    assert ("count", "is in locales/tr.json", "sayı") in triples(flat)
+    # a version pin names its package whatever block it was cut from
+    deps = 'package.json:\n    "through2": "^4.0.0",\n    "typescript": "~5.1"\n  },'
+    assert triples(deps) == [
+        ("through2", "is in package.json", "^4.0.0"),
+        ("typescript", "is in package.json", "~5.1"),
+    ]
+    # the root's own closer says nothing about the lines above it
+    assert triples('package.json:\n  "version": "1.2.0"\n}') == [
+        ("version", "is in package.json", "1.2.0")
+    ]
+
+
 # --- alignment of lines ---------------------------------------------------------------------------
 
 

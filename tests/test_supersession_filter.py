@@ -119,6 +119,26 @@ def test_chain_drops_every_stale_link(memory: Memory) -> None:
     assert valid["turn_id"] == "c"  # ...and the value valid at query time
 
 
+def test_a_value_that_holds_again_keeps_its_older_statement(memory: Memory) -> None:
+    # a revert: 8000, then 8080, then 8000 again. The first chunk states what holds now.
+    memory.ingest(
+        [
+            turn("a", "The payments service runs on port 8000.", 0),
+            turn("b", "The payments service runs on port 8080.", 1),
+            turn("c", "The payments service runs on port 8000 again.", 2),
+        ]
+    )
+    assert by_turn(memory.retrieve(QUESTION, namespace=NS, k=10)) == {
+        "a": "kept",
+        "b": "dropped",
+        "c": "kept",
+    }
+    # while 8080 held, the first chunk was stale
+    assert by_turn(memory.retrieve(QUESTION, namespace=NS, k=10, as_of=day(1.5)))["a"] == (
+        "dropped"
+    )
+
+
 def test_out_of_order_ingest_and_write_time_gc(memory: Memory) -> None:
     memory.ingest([TIMELINE[1]])  # 8080 first
     memory.ingest([TIMELINE[0], TIMELINE[2]])  # the older 8000 arrives later

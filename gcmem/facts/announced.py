@@ -87,7 +87,8 @@ _MONTHS = frozenset(
 _CUE = re.compile(
     r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
-    r"started at|starting|as of|effective|hired)\b",
+    r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
+    r"took over|from next (?:week|month|year|term|season))\b",
     re.IGNORECASE,
 )
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
@@ -97,7 +98,10 @@ _REFUSE = re.compile(
     r"other|besides|instead|wants?|hoping|would|could|unchanged|same)\b|n't\b",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"[#@]?[A-Za-z0-9][A-Za-z0-9'’\-_./:#@+]*[A-Za-z0-9%+#]|[A-Za-z0-9]")
+# A comma between digits is a thousands separator ("$1,450" is one number, not "1" and "450").
+_TOKEN = re.compile(
+    r"[#@]?[A-Za-z0-9](?:[A-Za-z0-9'’\-_./:#@+]|,(?=\d))*[A-Za-z0-9%+#]|[A-Za-z0-9]"
+)
 _NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
 _IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
@@ -187,11 +191,16 @@ def question_frame(query: str) -> QuestionFrame | None:
     if words[0] == "how" and len(words) > 1 and words[1] in _HOW:
         words = [words[0], *words[2:]]  # "how long", "how often": the question word, no topic
     head: set[str] = set()
+    own_verb = None  # "Which team owns search-api?": the type word is the verb's subject
     if words[0] in ("which", "what"):
         i = 1
         if words[i : i + 2] in (["kind", "of"], ["type", "of"], ["sort", "of"]):
             i += 2
+        no_aux = not _AUX.intersection(words[i:])
         while i < len(words) and words[i] not in _AUX and words[i] not in _STOP:
+            if no_aux and head and re.search(r"(?:s|ed)$", words[i]) and i + 1 < len(words):
+                own_verb = word_stem(words[i])
+                break
             head.add(word_stem(words[i]))
             i += 1
     content = [w for w in words if w not in _STOP and w not in _WH and w not in _AUX]
@@ -206,8 +215,8 @@ def question_frame(query: str) -> QuestionFrame | None:
     tail = list(words)
     while tail and tail[-1] in _PREPOSITIONS:
         tail.pop()
-    verb = None
-    if tail and tail[-1] not in _STOP and tail[-1] not in _WH:
+    verb = own_verb
+    if verb is None and tail and tail[-1] not in _STOP and tail[-1] not in _WH:
         last, before = tail[-1], tail[-2] if len(tail) > 1 else ""
         if before not in _PREPOSITIONS and (
             aux in _AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last))

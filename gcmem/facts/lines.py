@@ -15,6 +15,7 @@ its own, not a context: a changed condition must not change the keys of the line
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,6 +52,10 @@ _CODE_EXTENSIONS = frozenset(
     )
 )
 _YAML_EXTENSIONS = frozenset({"yml", "yaml"})
+_JSON_EXTENSIONS = frozenset({"json", "jsonc", "json5"})
+# A JSON member that pins a version (``"through2": "^4.0.0"``): its key is a package, which a
+# manifest lists once, whatever block the excerpt cut it from.
+_JSON_PIN = re.compile(r'^"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$')
 _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
 _HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
 _INLINE = re.compile(r"^(?P<path>[^\s:]+):\s+(?P<rest>\S.*)$")
@@ -153,6 +158,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     section: str | None = None
     path: str | None = None
     item_indent: int | None = None  # indent of the list item the lines are in
+    excerpt = 0  # which excerpt of the text (a header starts the next)
+    # JSON lines: (position in out, excerpt, indent, indent of the outermost visible opener)
+    braced_lines: list[tuple[int, int, int, int | None]] = []
+    floor: dict[int, int] = {}  # excerpt -> lowest indent of a closer whose opener is unseen
     for raw, line in units:
         if not line:
             out.append(None)
@@ -160,6 +169,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         header = file_header(raw)
         if header is not None:
             path, stack, section = header, [], None
+            excerpt += 1
             out.append(ExcerptLine(raw.strip(), 0, (), False, header))
             continue
         line_path = path
@@ -181,6 +191,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
                 stack.pop()
             if stack:
                 stack.pop()
+            elif indent > 0:
+                floor[excerpt] = min(indent, floor.get(excerpt, indent))
             content = False
         sec = _SECTION.match(body)
         if sec is not None:
@@ -199,7 +211,21 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         item = item_indent is not None
         rooted = indent == 0 or section is not None or bool(stack and stack[0][0] == 0)
         keyed = _keyed(line_path, indent, item, rooted)
+        json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
+        if json_member and _JSON_PIN.match(stripped) is None:
+            braced_lines.append((len(out), excerpt, indent, stack[0][0] if stack else None))
         out.append(ExcerptLine(stripped, indent, context, content, line_path, item, keyed))
+    # A JSON excerpt cut from inside a nested object shows a closer (``},``) whose opener it
+    # does not: the lines deeper than that closer sit in a block the excerpt does not name
+    # (``"one": ...`` under one message and under another), so their keys name nothing; a
+    # version pin names its package wherever it sits.
+    for pos, exc, indent, outer in braced_lines:
+        lowest = floor.get(exc)
+        if lowest is None or indent <= lowest or (outer is not None and outer <= lowest):
+            continue
+        where = out[pos]
+        assert where is not None
+        out[pos] = dataclasses.replace(where, keyed=False)
     return out
 
 
@@ -208,7 +234,8 @@ def _keyed(path: str | None, indent: int, item: bool, rooted: bool) -> bool:
     source code only top-level lines: an indented binding is local, and the same file binds
     the name again in every function. In YAML not a line inside a list item (each item has
     the same keys) nor one whose enclosing blocks the excerpt does not show (it may be in
-    one). Elsewhere (and outside file excerpts) yes."""
+    one); in JSON the same, where a closer shows such a block (``describe``). Elsewhere (and
+    outside file excerpts) yes."""
     if path is None:
         return True
     if is_code_path(path):

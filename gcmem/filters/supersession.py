@@ -534,12 +534,17 @@ def _held(a: AssertionStatus, now: datetime) -> bool:
 
 
 def _lost(a: AssertionStatus, as_of: datetime, now: datetime) -> bool:
-    """Superseded as of the query, or a held value past its deadline (the ledger retires it
-    on the key's next call; reads do not wait for that)."""
+    """Superseded as of the query (unless its value is the one valid then), or a held value
+    past its deadline (the ledger retires it on the key's next call; reads do not wait)."""
     version = a.version
     if version is not None and version.pending and not version.pending_at(now):
         return True
-    return a.superseded_at(as_of)
+    if not a.superseded_at(as_of):
+        return False
+    # A value that holds again at the asked time (a, then b, then a: a revert) is not stale:
+    # the chunk states what the key says now.
+    assert version is not None
+    return a.valid is None or a.valid.object != version.object
 
 
 def _conflicts(
