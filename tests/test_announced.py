@@ -106,6 +106,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # "started" adds as often as it replaces (a multi-valued attribute): no change word
+    (
+        "Which languages do I speak?",
+        "I speak Portuguese with my parents.",
+        "I have started speaking some Japanese with my tutor.",
+    ),
     # another service's ownership moved
     (
         "Which team owns ledger-api?",
