@@ -56,5 +56,11 @@ def test_run_from_the_committed_jsonl(
     assert trio[3]["supersession"]["stale_answer_majority"] == 0.0
     pre = trio[3]["supersession"]
     assert pre["stale_in_candidates"] >= 1 and pre["stale_dropped"] == pre["stale_in_candidates"]
+    # R'_k keeps every still-true chunk of R_k that write-time GC did not leave out
+    excluded = [r["conditions"]["best"]["still_true_excluded_at_write"] for r in rows]
+    assert results["conditions"]["best"]["still_true_excluded_at_write"] == sum(excluded)
+    for r, gone in zip(rows, excluded, strict=True):
+        kept_true = r["conditions"]["best"]["still_true_in_candidates"]
+        assert r["conditions"]["gcmem"]["still_true_in_candidates"] - gone <= kept_true
     assert (out / "stale_error_vs_ratio.png").stat().st_size > 0
     assert "| plain RAG |" in (out / "results.md").read_text()

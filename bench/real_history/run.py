@@ -318,10 +318,16 @@ class Runner:
         t0 = time.perf_counter()
         result = mem.filter(gc, filters=self.chains["gcmem"])
         ms = (time.perf_counter() - t0) * 1e3
+        present = {c.id for c in gc.candidates}
         out["best"] = {
-            **result_metrics(cl.labels, result, [c.id for c in gc.candidates], inst.stale_line),
+            **result_metrics(cl.labels, result, list(present), inst.stale_line),
             "latency_ms": ms + gc_gather,
             "filter_ms": ms,
+            # still-true chunks of R_k that write-time GC left out of R'_k: absent, not dropped,
+            # so ``still_true_dropped`` does not count them
+            "still_true_excluded_at_write": sum(
+                c not in present and cl.labels.role.get(c) in ("distractor", "new") for c in pool
+            ),
         }
         return {
             "id": inst.id,
@@ -458,6 +464,10 @@ def _agg(rows: Sequence[dict[str, Any]], cond: str) -> dict[str, Any]:
     for m in ms:
         by_stage.update(m.get("still_true_dropped_by_stage", {}))
     out["still_true_dropped_by_stage"] = dict(sorted(by_stage.items()))
+    if any("still_true_excluded_at_write" in m for m in ms):
+        out["still_true_excluded_at_write"] = sum(
+            m.get("still_true_excluded_at_write", 0) for m in ms
+        )
     out["distractors_dropped"] = sum(m["distractors_dropped"] for m in ms)
     out["current_dropped"] = sum(m["current_dropped"] for m in ms)
     stale_in = sum(m["stale_in_candidates"] for m in ms)
