@@ -16,9 +16,15 @@ T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
 def scored_chunk(
-    text: str, day: float, turn: str | None = None, score: float = 0.5, *, namespace: str = "ns"
+    text: str,
+    day: float,
+    turn: str | None = None,
+    score: float = 0.5,
+    *,
+    namespace: str = "ns",
+    t0: datetime = T0,
 ) -> ScoredChunk:
-    """A one-chunk candidate ``day`` days after ``T0`` (its turn id from its text and day)."""
+    """A one-chunk candidate ``day`` days after ``t0`` (its turn id from its text and day)."""
     turn_id = turn or f"t-{text[:12]}-{day}"
     chunk = Chunk(
         id=chunk_id(namespace, turn_id, 0),
@@ -26,7 +32,7 @@ def scored_chunk(
         turn_id=turn_id,
         index=0,
         text=text,
-        ts=T0 + timedelta(days=day),
+        ts=t0 + timedelta(days=day),
         content_hash=content_hash(text),
     )
     return ScoredChunk(chunk=chunk, score=score)

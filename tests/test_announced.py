@@ -9,9 +9,9 @@ import pytest
 
 from gcmem.facts.announced import announcement, answers, question_frame, revision, values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
-from gcmem.filters.base import QueryContext
+from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import build_filters
-from gcmem.models import StaleSentence
+from gcmem.models import ScoredChunk, StaleSentence
 from gcmem.normalize import word_stem
 from tests.doubles import T0, scored_chunk
 
@@ -21,6 +21,14 @@ cand = scored_chunk
 
 def ctx(query: str) -> QueryContext:
     return QueryContext(query=query, namespace=NS, as_of=T0 + timedelta(days=365))
+
+
+PORT = "Which port does the ledger service listen on?"
+
+
+def apply(candidates: list[ScoredChunk], query: str = PORT) -> FilterOutcome:
+    """The stage on ``candidates`` for ``query`` (the ledger service's port by default)."""
+    return AnnouncedChangeFilter().apply(candidates, ctx(query))
 
 
 # (question, older statement, newer statement): the newer announces a new value.
@@ -361,9 +369,7 @@ def test_word_stem_compares_inflections() -> None:
 def test_stage_excises_the_statement_and_keeps_the_rest() -> None:
     old = cand("The ledger service listens on 7001. It writes to the events topic.", 0)
     new = cand("We moved the ledger service to port 7443 last night.", 5)
-    outcome = AnnouncedChangeFilter().apply(
-        [old, new], ctx("Which port does the ledger service listen on?")
-    )
+    outcome = apply([old, new])
     assert outcome.dropped == []
     kept_old = next(c for c in outcome.kept if c.id == old.id)
     (stale,) = kept_old.stale_sentences
@@ -378,9 +384,7 @@ def test_stage_excises_the_statement_and_keeps_the_rest() -> None:
 def test_stage_drops_a_chunk_whose_every_statement_is_superseded() -> None:
     old = cand("The ledger service listens on 7001.", 0)
     new = cand("We moved the ledger service to port 7443 last night.", 5)
-    outcome = AnnouncedChangeFilter().apply(
-        [old, new], ctx("Which port does the ledger service listen on?")
-    )
+    outcome = apply([old, new])
     assert [c.id for c in outcome.kept] == [new.id]
     (decision,) = outcome.dropped
     assert decision.stage == STAGE and decision.dominated_by == new.id
@@ -391,9 +395,7 @@ def test_stage_marks_the_latest_announcement() -> None:
     a = cand("The ledger service listens on 7001.", 0)
     b = cand("We moved the ledger service to port 7443.", 3)
     c = cand("We moved the ledger service to port 8443 this morning.", 6)
-    outcome = AnnouncedChangeFilter().apply(
-        [a, b, c], ctx("Which port does the ledger service listen on?")
-    )
+    outcome = apply([a, b, c])
     (decision,) = [d for d in outcome.dropped if d.chunk.id == a.id]
     assert decision.dominated_by == c.id
     assert "8443" in decision.reason
@@ -404,9 +406,7 @@ def test_stage_leaves_older_announcements_and_equal_times() -> None:
     new = cand("We moved the ledger service to port 7443.", 0)
     old = cand("The ledger service listens on 7001.", 5)
     same = cand("The ledger service listens on 7002.", 0)
-    outcome = AnnouncedChangeFilter().apply(
-        [new, old, same], ctx("Which port does the ledger service listen on?")
-    )
+    outcome = apply([new, old, same])
     assert outcome.dropped == []
     assert all(not c.stale_sentences for c in outcome.kept)
 
@@ -414,9 +414,7 @@ def test_stage_leaves_older_announcements_and_equal_times() -> None:
 def test_stage_drops_a_revised_paragraph() -> None:
     old = cand(POLICY, 0)
     new = cand(POLICY_REVISED, 30)
-    outcome = AnnouncedChangeFilter().apply(
-        [old, new], ctx("How many days per week can staff work from home?")
-    )
+    outcome = apply([old, new], "How many days per week can staff work from home?")
     assert [c.id for c in outcome.kept] == [new.id]
     (decision,) = outcome.dropped
     assert decision.stage == STAGE and decision.dominated_by == new.id
@@ -426,7 +424,7 @@ def test_stage_drops_a_revised_paragraph() -> None:
 def test_stage_does_nothing_without_a_question() -> None:
     old = cand("The ledger service listens on 7001.", 0)
     new = cand("We moved the ledger service to port 7443.", 5)
-    outcome = AnnouncedChangeFilter().apply([old, new], ctx("ledger service port"))
+    outcome = apply([old, new], "ledger service port")
     assert outcome.kept == [old, new] and outcome.dropped == []
 
 
@@ -437,9 +435,7 @@ def test_stage_does_not_mark_a_statement_twice() -> None:
     )
     old = old.model_copy(update={"stale_sentences": (earlier,)})
     new = cand("We moved the ledger service to port 7443.", 5)
-    outcome = AnnouncedChangeFilter().apply(
-        [old, new], ctx("Which port does the ledger service listen on?")
-    )
+    outcome = apply([old, new])
     kept_old = next(c for c in outcome.kept if c.id == old.id)
     assert kept_old.stale_sentences == (earlier,)
 

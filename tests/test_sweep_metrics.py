@@ -28,13 +28,13 @@ from gcmem.filters.baselines import (
 from gcmem.filters.dominance import TemporalDominance
 from gcmem.filters.registry import build_filters
 from gcmem.filters.resources import Resources
-from gcmem.models import Chunk, ScoredChunk, chunk_id, content_hash
+from gcmem.models import ScoredChunk
 from gcmem.oracle.base import ConflictOracle
 from gcmem.oracle.pairs import no_facts
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import load_settings
 from gcmem.storage.redis import Keyspace, open_redis
-from tests.doubles import HashingEmbedder
+from tests.doubles import HashingEmbedder, scored_chunk
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 NS = "ns"
@@ -147,17 +147,8 @@ def test_bootstrap_and_paired_delta() -> None:
 # --- oracles ---------------------------------------------------------------------------------
 
 
-def cand(text: str, day: int, turn: str) -> ScoredChunk:
-    chunk = Chunk(
-        id=chunk_id(NS, turn, 0),
-        namespace=NS,
-        turn_id=turn,
-        index=0,
-        text=text,
-        ts=T0 + timedelta(days=day),
-        content_hash=content_hash(text),
-    )
-    return ScoredChunk(chunk=chunk, score=0.5)
+def cand(text: str, day: float, turn: str, score: float = 0.5) -> ScoredChunk:
+    return scored_chunk(text, day, turn, score, namespace=NS, t0=T0)
 
 
 def test_gold_oracle_through_gcmems_dominance_stage(inst: Scenario) -> None:
@@ -286,14 +277,8 @@ def test_detector_summary_states_the_threshold_from_the_numbers() -> None:
 # --- baselines ---------------------------------------------------------------------------------
 
 
-def scored(text: str, day: float, score: float, turn: str) -> ScoredChunk:
-    c = cand(text, 0, turn)
-    chunk = c.chunk.model_copy(update={"ts": T0 + timedelta(days=day)})
-    return ScoredChunk(chunk=chunk, score=score)
-
-
 def test_timestamp_rerank_keeps_the_newest_k() -> None:
-    cands = [scored("a", 1, 0.9, "a"), scored("b", 5, 0.1, "b"), scored("c", 3, 0.5, "c")]
+    cands = [cand("a", 1, "a", 0.9), cand("b", 5, "b", 0.1), cand("c", 3, "c", 0.5)]
     ctx = QueryContext(query="q", namespace=NS, as_of=T0 + timedelta(days=10))
     kept, dropped = TimestampRerank(2).apply(cands, ctx)
     assert [c.turn_id for c in kept] == ["b", "c"]  # newest first, whatever the relevance
@@ -307,11 +292,11 @@ def test_multi_factor_behaves_as_defined() -> None:
     embed = HashingEmbedder(dim=32)
     texts = ["Sam was out of breath on the stairs"] * 3 + ["Sam ran a marathon", "printer jam"]
     cands = [
-        scored(texts[0], 1, 0.80, "old1"),
-        scored(texts[1] + " again", 40, 0.82, "old2"),
-        scored(texts[2] + " twice", 80, 0.81, "old3"),
-        scored(texts[3], 100, 0.79, "new"),
-        scored(texts[4], 99, 0.20, "noise"),
+        cand(texts[0], 1, "old1", 0.80),
+        cand(texts[1] + " again", 40, "old2", 0.82),
+        cand(texts[2] + " twice", 80, "old3", 0.81),
+        cand(texts[3], 100, "new", 0.79),
+        cand(texts[4], 99, "noise", 0.20),
     ]
     vecs = embed.embed([c.chunk.text for c in cands])
     ctx = QueryContext(
