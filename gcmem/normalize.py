@@ -16,6 +16,8 @@ from gcmem.models import collapse_whitespace
 
 __all__ = [
     "KEY_SEPARATOR",
+    "MONTHS",
+    "WEEKDAYS",
     "display_key",
     "fact_key",
     "normalize_key",
@@ -25,6 +27,12 @@ __all__ = [
 ]
 
 ARTICLES = frozenset({"a", "an", "the"})
+WEEKDAYS = frozenset(str.split("monday tuesday wednesday thursday friday saturday sunday"))
+MONTHS = frozenset(
+    str.split(
+        "january february march april may june july august september october november december"
+    )
+)
 _QUOTE_CHARS = '`"“”„«»'
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
 _SINGLE_QUOTE = re.compile(r"(?<!\w)'|'(?!\w)")

@@ -35,7 +35,7 @@ from typing import Literal, NamedTuple
 
 from gcmem.facts.align import units_of
 from gcmem.facts.prose_align import counterparts
-from gcmem.normalize import word_stem
+from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 ValueKind = Literal["number", "day", "month", "name"]
 
@@ -78,10 +78,7 @@ _NUMBER_WORDS = frozenset(
     )
 )
 _TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
-_WEEKDAYS = frozenset(str.split("monday tuesday wednesday thursday friday saturday sunday"))
-_MONTHS = frozenset(
-    str.split("january february march april june july august september october november december")
-)  # "may" is a modal far more often than a month
+_MONTHS = MONTHS - {"may"}  # "may" is a modal far more often than a month
 
 # A change word: the clause says the value is new. "for now" and "now that" do not.
 _CUE = re.compile(
@@ -274,10 +271,10 @@ def values(sentence: str) -> list[Value]:
         titled = previous is not None and previous.group(0).rstrip(".").lower() in _TITLES
         initial = previous is None or (ended and not titled)
         previous = m
-        day = low[:-1] if low.endswith("s") and low[:-1] in _WEEKDAYS else low
+        day = low[:-1] if low.endswith("s") and low[:-1] in WEEKDAYS else low
         if _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
             out.append(Value("number", low, token))
-        elif day in _WEEKDAYS:
+        elif day in WEEKDAYS:
             out.append(Value("day", day, token))
         elif low in _MONTHS:
             out.append(Value("month", low, token))

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from gcmem.facts.align import _MODALS, _NEGATIONS, FRAME_SUBJECT, SLOT, PairAlignment, Unit
 from gcmem.facts.prose_align import _ADDITIVE, _NEUTRAL
 from gcmem.models import Chunk
+from gcmem.normalize import MONTHS, WEEKDAYS
 
 __all__ = [
     "MIN_SHARED_WORDS",
@@ -138,12 +139,11 @@ def _key_words(subject: str, relation: str, value: str) -> frozenset[str]:
     )
 
 
-_COMMON_PROPER = frozenset(
-    re.findall(
-        r"\w+",
-        """january february march april may june july august september october november
-        december monday tuesday wednesday thursday friday saturday sunday english spanish
-        french german italian portuguese chinese japanese korean""",
+_COMMON_PROPER = (
+    MONTHS
+    | WEEKDAYS
+    | frozenset(
+        str.split("english spanish french german italian portuguese chinese japanese korean")
     )
 )
 
