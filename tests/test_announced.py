@@ -33,6 +33,11 @@ def apply(candidates: list[ScoredChunk], query: str = PORT) -> FilterOutcome:
 
 # (question, older statement, newer statement): the newer announces a new value.
 REPLACED = [
+    (
+        "Who coaches the chess club?",
+        "The chess club is coached by Mr. Varga.",
+        "Ms. Lindgren is taking over the chess club this term.",
+    ),
     # "Which X <verb>s Y?": the type word is the verb's subject, Y the question's subject
     (
         "Which team owns ledger-api?",
@@ -446,3 +451,59 @@ def test_the_stage_is_registered_and_in_the_default_chain() -> None:
     assert STAGE in Settings().memory.filters
     (stage,) = build_filters([STAGE], resources=None)  # type: ignore[arg-type]
     assert isinstance(stage, AnnouncedChangeFilter)
+
+
+CITY = "Which city does Ilse live in?"
+
+
+def test_stage_excises_older_mentions_of_an_announced_old_value() -> None:
+    answer = cand("Ilse lives in Leipzig, near the zoo.", 0)
+    mention = cand("Took the train to Leipzig to see Ilse, five hours each way.", 2)
+    other = cand("Ilse plays cello in a string quartet.", 3)
+    new = cand("Ilse is in Dresden now, the new job started in May.", 6)
+    outcome = apply([answer, mention, other, new], CITY)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+    (decision,) = [d for d in outcome.dropped if d.chunk.id == mention.id]
+    assert decision.dominated_by == new.id and "Leipzig -> Dresden" in decision.reason
+    assert {c.id for c in outcome.kept} == {other.id, new.id}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My cousin Jonas moved to Leipzig in March.",  # the question's subject is not named
+        "Ilse still visits Leipzig every summer.",  # the old value holds on for something
+        "Ilse and her brother both love Leipzig too.",  # shared
+        "Ilse might keep a flat in Leipzig.",  # hedged
+        "Ilse's brother lives in Leipzig.",  # the subject owns another thing
+        "Ilse drove from Leipzig to Dresden with the last boxes.",  # the new value too
+        "Ilse loves Leipzig's old town.",  # the old value owns another thing
+    ],
+)
+def test_stage_leaves_what_is_no_mention_of_the_old_answer(text: str) -> None:
+    answer = cand("Ilse lives in Leipzig, near the zoo.", 0)
+    near = cand(text, 2)
+    new = cand("Ilse is in Dresden now, the new job started in May.", 6)
+    outcome = apply([answer, near, new], CITY)
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+    (kept_near,) = [c for c in outcome.kept if c.id == near.id]
+    assert kept_near.stale_sentences == ()
+
+
+def test_a_mention_after_the_announcement_is_no_mention() -> None:
+    answer = cand("Ilse lives in Leipzig, near the zoo.", 0)
+    new = cand("Ilse is in Dresden now, the new job started in May.", 6)
+    later = cand("Ilse misses Leipzig already.", 9)
+    outcome = apply([answer, new, later], CITY)
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+
+
+def test_a_pronoun_right_after_the_subject_announces_for_it() -> None:
+    question = "What's the guest wifi password?"
+    old = cand("The guest wifi password is maple42.", 0)
+    new = cand("Changed the guest wifi password after the party. It's birch77 now.", 5)
+    outcome = apply([old, new], question)
+    assert [d.chunk.id for d in outcome.dropped] == [old.id]
+    # the sentence before names something else: the pronoun is not the question's subject
+    other = cand("Changed the router admin login after the party. It's birch77 now.", 5)
+    assert apply([old, other], question).dropped == []

@@ -150,6 +150,19 @@ def test_keys_inside_yaml_list_items_and_local_bindings_are_not_line_keys() -> N
     assert triples("release.yml:\nrun: |") == []
 
 
+def test_a_yaml_list_element_with_a_version_pins_its_name() -> None:
+    # a CI matrix cut without its "rvm:" key: the versioned element still names its runtime
+    rubies = ".travis.yml:\n  - ruby-head\n  - rbx-2\n  - jruby-9.1.8.0\n  - jruby-head"
+    assert triples(rubies) == [("jruby", "version in .travis.yml", "9.1.8.0")]
+    shown = "ci.yml:\n  python:\n    - pypy-3.10\n    - '3.12'"
+    assert triples(shown) == [("pypy", "version in ci.yml > python", "3.10")]
+    # two versions of one name side by side: a matrix testing both, no one value
+    assert triples(".travis.yml:\n  - jruby-9.1.8.0\n  - jruby-9.2.0.0") == []
+    # no dot: a build number or an OS image, not a version; and a list outside YAML says nothing
+    assert triples("ci.yml:\n  - windows-2019\n  - rbx-3") == []
+    assert triples("NOTES.md:\n- jruby-9.1.8.0") == []
+
+
 def test_json_lines_inside_an_unseen_object_are_not_line_keys() -> None:
     # cut from inside one message's plural forms: every message has a "one" and an "other"
     nested = 'locales/tr.json:\n    "one": "Eksik argüman: %s",\n    "other": "Eksik: %s"\n  },'

@@ -85,7 +85,7 @@ _CUE = re.compile(
     r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
-    r"took over|from next (?:week|month|year|term|season))\b",
+    r"took over|taking over|takes over|cut over|from next (?:week|month|year|term|season))\b",
     re.IGNORECASE,
 )
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
@@ -150,10 +150,19 @@ class QuestionFrame:
 
 @dataclass(frozen=True)
 class AnswerChange:
-    """The answer to the question was ``old_values`` and is ``new_values``."""
+    """The answer to the question was ``old_values`` and is ``new_values`` (as written; the
+    keys are how ``values`` compares them)."""
 
     old_values: tuple[str, ...]
     new_values: tuple[str, ...]
+    old_keys: frozenset[str] = frozenset()
+    new_keys: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, old: Sequence[Value], new: Sequence[Value]) -> AnswerChange:
+        return cls(
+            _shown(old), _shown(new), frozenset(v.key for v in old), frozenset(v.key for v in new)
+        )
 
 
 @dataclass(frozen=True)
@@ -291,15 +300,8 @@ def values(sentence: str) -> list[Value]:
 def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) -> bool:
     """The question's subject is the modifier of another thing here: "payments-api's health
     check", "Band practice"."""
-    for m in _POSSESSIVE.finditer(sentence):
-        owned = m.group(2).lower()
-        if (
-            word_stem(m.group(1)) in frame.subject
-            and word_stem(owned) not in asked
-            and owned not in _STOP
-            and owned not in _NOT_MODIFIED
-        ):
-            return True
+    if _owns_another(sentence, frame, asked):
+        return True
     for m in _PAIR.finditer(sentence):
         word, noun = m.group(1), m.group(2)
         if (
@@ -310,6 +312,20 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
             and noun not in _NOT_MODIFIED
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
             and not (word.endswith("s") and word.islower())  # "the kids see": a plural's verb
+        ):
+            return True
+    return False
+
+
+def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) -> bool:
+    """The question's subject owns another thing here: "payments-api's health check"."""
+    for m in _POSSESSIVE.finditer(sentence):
+        owned = m.group(2).lower()
+        if (
+            word_stem(m.group(1)) in frame.subject
+            and word_stem(owned) not in asked
+            and owned not in _STOP
+            and owned not in _NOT_MODIFIED
         ):
             return True
     return False
@@ -355,20 +371,22 @@ def _covers(subject: frozenset[str], have: frozenset[str]) -> bool:
     return got == len(subject) or (len(subject) >= 3 and 3 * got >= 2 * len(subject))
 
 
-def _names_subject(frame: QuestionFrame, clause: str, sentence: str) -> bool:
+def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str = "") -> bool:
     """The clause is about the question's subject: it names it (a long subject may lose one
     modifier in three), or a two-word subject by one bare word ("we moved standup to 10:15"
     for the daily standup: nothing else modifies it, where "the production gateway" for the
     staging gateway is another thing), or it opens on a pronoun in a sentence that names it
-    ("Caught up with Tomasz, he's at Zalando these days"). A subject word it leaves out is
-    never the attribute a "what is the X of Y" question asks about."""
+    ("Caught up with Tomasz, he's at Zalando these days") or right after one (``before``:
+    "Changed the cabin wifi password. It's larchwood77 now."). A subject word it leaves out
+    is never the attribute a "what is the X of Y" question asks about."""
     subject, have = frame.subject, _said(clause)
     if frame.attribute is not None and frame.attribute not in have:
         return False
     if _covers(subject, have):
         return True
     words = _tokens(clause)
-    if words and words[0].lower() in _PRONOUNS and _covers(subject, _said(sentence)):
+    named = _covers(subject, _said(sentence)) or bool(before and _covers(subject, _said(before)))
+    if words and words[0].lower() in _PRONOUNS and named:
         return True
     if len(subject) != 2:
         return False
@@ -419,8 +437,11 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     return out
 
 
-def announcement(frame: QuestionFrame, older: str, newer: str) -> AnswerChange | None:
-    """``newer`` announces a new value for the answer ``older`` gives, or None."""
+def announcement(
+    frame: QuestionFrame, older: str, newer: str, before: str = ""
+) -> AnswerChange | None:
+    """``newer`` announces a new value for the answer ``older`` gives, or None; ``before`` is
+    the statement that precedes ``newer`` in its text (what a pronoun opening it refers to)."""
     if not answers(frame, older):
         return None
     in_older = {t.lower() for t in _tokens(older)}
@@ -437,14 +458,38 @@ def announcement(frame: QuestionFrame, older: str, newer: str) -> AnswerChange |
     for clause in _CLAUSE_SPLIT.split(newer):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
             continue
-        if not _names_subject(frame, clause, newer):
+        if not _names_subject(frame, clause, newer, before):
             continue
         if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
             continue  # "the production worker pool got bumped"; "now has a new on-call alias"
         new = [v for v in _heads(clause, frame) if v.kind in kinds and v.key not in in_older]
         if new:
-            return AnswerChange(_shown(old), _shown(new))
+            return AnswerChange.of(old, new)
     return None
+
+
+def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str) -> bool:
+    """``sentence`` takes a value the question's answer no longer has for granted: once an
+    announcement decided the change, an older statement that names the question's subject and
+    the old value, not the new one ("Flying to Portland in June to see Maya" after "Maya's in
+    Denver now"), repeats the old answer in other words. It refuses what ``answers`` refuses
+    (the value holds on, is shared, hedged or negated; the subject owns another thing:
+    "Maya's roommate") and a sentence where the old value owns another thing ("Oakwood's
+    playground"). A bare word after the subject is read as its verb ("Maya sent more Portland
+    rain photos"): the old value names the subject's thing, not the word after it."""
+    if not _covers(frame.subject, _said(sentence)):
+        return False
+    found = {v.key for v in values(sentence)}
+    old = change.old_keys
+    if not old or not old <= found or found & change.new_keys:
+        return False
+    for clause in _CLAUSE_SPLIT.split(sentence):
+        said = bool(clause) and bool({v.key for v in values(clause)} & old)
+        if said and (_REFUSE.search(clause) or _ADDS.search(clause)):
+            return False
+    if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)):
+        return False
+    return not _owns_another(sentence, frame, frame.words | frame.head)
 
 
 def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
@@ -472,7 +517,7 @@ def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
         gone = [v for v in was if v.key not in {n.key for n in now}]
         came = [v for v in now if v.key not in {w.key for w in was}]
         if gone and came:
-            return Revision(old.index, old.text, AnswerChange(_shown(gone), _shown(came)))
+            return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
 
 

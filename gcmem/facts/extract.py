@@ -45,7 +45,7 @@ from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
 from gcmem.facts.labels import collection_label
-from gcmem.facts.lines import ExcerptLine, describe, qualifier
+from gcmem.facts.lines import ExcerptLine, describe, is_yaml_path, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
@@ -1175,6 +1175,28 @@ def _package_facts(where: ExcerptLine) -> list[Fact] | None:
     return [fact] if fact else []
 
 
+# A YAML list element naming a versioned runtime or tool (``- jruby-9.1.8.0``, ``- pypy-3.10``):
+# its name is the package and the rest its version, as in a pin. A list names one version of a
+# name (two in one excerpt give the key two values, so neither is kept: ``extract_triples``);
+# a version needs a dot, so ``- rbx-2`` or ``- windows-2019`` (build numbers, OS images that a
+# matrix lists side by side) are no pins.
+_LIST_PIN = re.compile(
+    r"^-\s+[\"']?(?P<name>[A-Za-z][A-Za-z_]*(?:-[A-Za-z][A-Za-z_]*)*)-"
+    r"(?P<ver>v?\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z]+)*)[\"']?$"
+)
+
+
+def _list_pin_facts(where: ExcerptLine) -> list[Fact] | None:
+    """The version a YAML list element pins (``_LIST_PIN``), else None."""
+    if not is_yaml_path(where.path):
+        return None
+    m = _LIST_PIN.match(where.text)
+    if m is None:
+        return None
+    fact = _fact(m.group("name"), "version", m.group("ver"))
+    return [fact] if fact else []
+
+
 def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
     """A file line's facts: a manifest form, else the sentence forms on the line without its
     member separator (``"debug": "2.6.9",``); a line whose own key does not identify it
@@ -1334,6 +1356,8 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             continue
         else:
             own = _package_facts(where)
+            if own is None:
+                own = _list_pin_facts(where)
             if own is None:
                 own = _line_facts(where.text, where.keyed)
             facts = [_scoped(f, where.scope) for f in own]

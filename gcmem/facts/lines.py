@@ -26,6 +26,7 @@ __all__ = [
     "file_header",
     "inline_header",
     "is_code_path",
+    "is_yaml_path",
     "qualifier",
 ]
 
@@ -105,6 +106,10 @@ def inline_header(line: str) -> tuple[str, str] | None:
 def is_code_path(path: str | None) -> bool:
     """Whether the excerpt is source code (not config or a manifest), by the file's type."""
     return _extension(path) in _CODE_EXTENSIONS
+
+
+def is_yaml_path(path: str | None) -> bool:
+    return _extension(path) in _YAML_EXTENSIONS
 
 
 def _extension(path: str | None) -> str:

@@ -11,6 +11,10 @@ sentence around the changed value. This stage reads the question and decides bot
   question's subject. The statement is listed on the kept candidate (``stale_sentences``,
   excised from what a reader sees); the chunk is dropped only when every statement in it is
   superseded (the unit rule of the other stages);
+- **a mention**: once an announcement decided that the answer changed, an older candidate's
+  statement that names the question's subject and the old value (not the new one) repeats
+  the old answer in other words ("Took the train to Leipzig to see Ilse" after "Ilse is in
+  Dresden now") and is marked the same way (``mentions_old_value``);
 - **a revision**: a newer candidate that restates every statement of an older paragraph and
   changes its answer to the question replaces it: the older chunk is dropped.
 
@@ -21,6 +25,7 @@ stage reads the candidates' texts and times; equal times never decide.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from gcmem.facts.align import Unit, units_of
 from gcmem.facts.announced import (
@@ -28,6 +33,7 @@ from gcmem.facts.announced import (
     QuestionFrame,
     announcement,
     answers,
+    mentions_old_value,
     question_frame,
     revision,
 )
@@ -51,21 +57,36 @@ class AnnouncedChangeFilter:
         # newest first, so each statement is marked with the latest change
         newer_first = sorted(candidates, key=lambda c: c.chunk.ts, reverse=True)
         prose = {c.id: _prose(c.chunk.text) for c in candidates}
+        revised: dict[str, StaleSentence] = {}
+        found: dict[str, list[tuple[StaleSentence, Decided]]] = {}
+        for cand in candidates:
+            newer = [c for c in newer_first if c.chunk.ts > cand.chunk.ts]
+            rev = _revised(frame, cand, newer)
+            if rev is not None:
+                revised[cand.id] = rev
+            else:
+                found[cand.id] = _announced(frame, cand, newer, prose)
+        # the announced changes, latest first: an older statement that repeats an old value of
+        # one is marked with the latest
+        decided = sorted(
+            (d for marked in found.values() for _, d in marked),
+            key=lambda d: d.newer.chunk.ts,
+            reverse=True,
+        )
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
         for cand in candidates:
-            newer = [c for c in newer_first if c.chunk.ts > cand.chunk.ts]
-            revised = _revised(frame, cand, newer)
-            if revised is not None:
+            if cand.id in revised:
                 dropped.append(
                     _decision(
                         cand,
-                        [revised],
+                        [revised[cand.id]],
                         "revised by a newer version of the paragraph that restates the rest",
                     )
                 )
                 continue
-            stale = _announced(frame, cand, newer, prose)
+            stale = [s for s, _ in found[cand.id]]
+            stale += _mentioned(frame, cand, prose[cand.id], decided, {s.index for s in stale})
             known = {s.index for s in cand.stale_sentences if s.excised}
             added = tuple(s for s in stale if s.index not in known)
             if not added:
@@ -102,28 +123,57 @@ def _revised(
     return None
 
 
+@dataclass(frozen=True)
+class Decided:
+    """An announced change of the question's answer, and the candidate that announced it."""
+
+    change: AnswerChange
+    newer: ScoredChunk
+
+
 def _announced(
     frame: QuestionFrame,
     older: ScoredChunk,
     newer: Sequence[ScoredChunk],
     prose: Mapping[str, Sequence[Unit]],
-) -> list[StaleSentence]:
+) -> list[tuple[StaleSentence, Decided]]:
     """``older``'s statements a newer candidate announces another value for (the newest)."""
-    out: list[StaleSentence] = []
+    out: list[tuple[StaleSentence, Decided]] = []
     for unit in prose[older.id]:
         if not answers(frame, unit.text):
             continue  # nothing any newer clause could replace
         for cand in newer:
             found = _announcing(frame, unit, prose[cand.id])
             if found is not None:
-                out.append(_stale(unit.index, unit.text, found, cand))
+                out.append((_stale(unit.index, unit.text, found, cand), Decided(found, cand)))
+                break
+    return out
+
+
+def _mentioned(
+    frame: QuestionFrame,
+    older: ScoredChunk,
+    units: Sequence[Unit],
+    decided: Sequence[Decided],
+    marked: set[int],
+) -> list[StaleSentence]:
+    """``older``'s other statements that repeat the old value of an announced change made
+    after it (``mentions_old_value``), each marked with the latest such change."""
+    out: list[StaleSentence] = []
+    for unit in units:
+        if unit.index in marked:
+            continue
+        for d in decided:
+            after = d.newer.chunk.ts > older.chunk.ts and d.newer.id != older.id
+            if after and mentions_old_value(frame, d.change, unit.text):
+                out.append(_stale(unit.index, unit.text, d.change, d.newer))
                 break
     return out
 
 
 def _announcing(frame: QuestionFrame, unit: Unit, newer: Sequence[Unit]) -> AnswerChange | None:
-    for other in newer:
-        found = announcement(frame, unit.text, other.text)
+    for i, other in enumerate(newer):
+        found = announcement(frame, unit.text, other.text, newer[i - 1].text if i else "")
         if found is not None:
             return found
     return None
