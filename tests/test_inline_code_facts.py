@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gcmem.facts.extract import extract_triples
+from gcmem.facts.extract import extract_triples, owned_code_tokens
 
 
 def triples(text: str) -> set[tuple[str, str, str]]:
@@ -91,3 +91,38 @@ def test_a_long_run_before_a_setting_is_read_once() -> None:
         ("log_level", "is", "warn")
     }
     assert triples("run " + "a-" * 20000 + "/x now has LOG_LEVEL=warn") == set()
+
+
+def owned(text: str) -> list[tuple[str, str, str, list[str]]]:
+    return [
+        (t.fact.subject, t.fact.relation, t.fact.object, sorted(t.owner))
+        for t in owned_code_tokens(text)
+    ]
+
+
+def test_a_setting_after_its_owner_is_an_owned_token() -> None:
+    # left out of the sentence's facts, kept with the words that name the owner
+    text = "set the worker to LOG_LEVEL=warn in compose"
+    assert not any(s == "log_level" for s, _, _ in triples(text))
+    assert owned(text) == [("log_level", "is", "warn", ["worker"])]
+    # "key: value" after a word that says it holds: a YAML line's form, owned even bare
+    assert owned("the cache now uses image: redis:7.2-alpine") == [
+        ("image", "is", "redis:7.2-alpine", ["cache"])
+    ]
+    assert owned("updated budget.yaml -> groceries: 750") == [("groceries", "is", "750", [])]
+    # what inline_code_facts keys is no owned token
+    assert owned("so we set LOG_LEVEL=warn") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Heads up: the build is red",  # a label, not a key
+        "Black Friday prep: checkout is frozen",  # a label after a word that says nothing
+        "the staging cache uses image: redis:7.2 too",  # beside another owner's
+        "the cache might use image: redis:7.2",  # hedged
+        "inventory-svc/.env.production has LOG_LEVEL=warn",  # a path names the file
+    ],
+)
+def test_no_owned_token_where_the_sentence_does_not_say_it_holds(text: str) -> None:
+    assert owned(text) == []

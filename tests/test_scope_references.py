@@ -111,3 +111,36 @@ def test_a_sentence_naming_another_section_is_another_key(memory: Memory) -> Non
     result = memory.retrieve("editorconfig indent_style", namespace=NS, k=10)
     assert outcome(result)["makefile"] == "kept"
     assert stale_lines(result)["makefile"] == []
+
+
+DEPLOYMENT = (
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: checkout\nspec:\n  replicas: 2\n"
+    "  template:\n    spec:\n      containers:\n        - name: api"
+)
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        "Holiday prep: the checkout deployment is set to replicas: 6 for the weekend.",
+        "Scaled up. checkout now runs with replicas: 6, HPA off for the week.",
+    ],
+)
+def test_a_setting_after_its_owner_states_the_key_of_the_excerpt_naming_it(
+    memory: Memory, newer: str
+) -> None:
+    memory.ingest([turn("old", DEPLOYMENT, 0), turn("new", newer, 9)])
+    result = memory.retrieve("checkout deployment replicas", namespace=NS, k=10)
+    assert outcome(result)["old"] == "kept"  # its other lines still hold
+    assert stale_lines(result)["old"] == ["replicas: 2"]
+
+
+def test_an_owner_the_older_excerpt_does_not_name_is_another_thing(memory: Memory) -> None:
+    memory.ingest(
+        [
+            turn("old", DEPLOYMENT, 0),
+            turn("new", "The search deployment is set to replicas: 6 for the weekend.", 9),
+        ]
+    )
+    result = memory.retrieve("deployment replicas", namespace=NS, k=10)
+    assert stale_lines(result)["old"] == []

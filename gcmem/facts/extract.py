@@ -49,7 +49,14 @@ from gcmem.facts.lines import ExcerptLine, describe, is_yaml_path, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
-__all__ = ["chunk_facts", "extract_triples", "line_speaker", "unit_facts"]
+__all__ = [
+    "OwnedToken",
+    "chunk_facts",
+    "extract_triples",
+    "line_speaker",
+    "owned_code_tokens",
+    "unit_facts",
+]
 
 # --- lexicon ---------------------------------------------------------------------------------
 
@@ -1257,22 +1264,92 @@ _INLINE_ADDITIVE = re.compile(r"\b(?:also|too|as well|likewise)\b", re.IGNORECAS
 _INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n")
 
 
+# ``key: value`` written into a sentence ("the cache now uses image: redis:7.2-alpine"): a
+# YAML line's form. A colon after a word is a label in prose ("Heads up: ..."), so the token
+# is read only as an owned token (below), which an older line with that very key must confirm.
+_INLINE_COLON = re.compile(
+    r"(?<![\w.\-:/])(?P<name>[a-z][a-z0-9_\-]*):\s(?P<value>'[^'\n]+'|\"[^\"\n]+\"|"
+    r"[^\s\"',;()]*[^\s\"',;().:])"
+)
+
+_INLINE_COLON_LEAD = re.compile(
+    r"(?:(?<![\w'])(?:" + "|".join(sorted(_INLINE_CUES)) + r")|->|→)\s+$", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class OwnedToken:
+    """A setting written into a sentence after the words that name its owner ("worker now has
+    instance_type = m6i.large", "changed the Night heat automation to temperature: 17"): the
+    key is that owner's, which only an older excerpt naming the same owner can tell."""
+
+    fact: Fact
+    owner: frozenset[str]
+
+
 def inline_code_facts(sentence: str) -> list[Fact]:
     """The code tokens of a prose sentence as the facts their lines would give: a pin
     (``name==1.2``: its version), a ``FROM image:tag`` (its image tag), ``NAME=VALUE`` and a
     JSON ``"key": "value"`` pair (``is``). In a clause with words, only a token after a word
     that says it holds (``_INLINE_CUES``), and a setting only with no word before it that
-    names its owner (``_INLINE_BARE``: a package or an image names itself); none from a
-    clause that is hedged, negated or about an old value (its words read with the code
-    tokens left out), and none for a key the sentence gives two values (a change written as
-    "from A to B")."""
-    found: list[tuple[str, str, str]] = []
+    names its owner (``_INLINE_BARE``: a package or an image names itself; see
+    ``owned_code_tokens``); none from a clause that is hedged, negated or about an old value
+    (its words read with the code tokens left out), and none for a key the sentence gives two
+    values (a change written as "from A to B")."""
+    found = [(n, r, v) for n, r, v, owner in _code_tokens(sentence) if owner is None]
+    values: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for name, relation, value in found:
+        values[(name.lower(), relation)].add(value)
+    facts: list[Fact] = []
+    for name, relation, value in found:
+        if len(values[(name.lower(), relation)]) == 1:
+            fact = _fact(name, relation, value)
+            if fact is not None and fact not in facts:
+                facts.append(fact)
+    return facts
+
+
+def owned_code_tokens(sentence: str) -> list[OwnedToken]:
+    """The settings of a sentence that ``inline_code_facts`` leaves out because words before
+    them name an owner, and ``key: value`` tokens, each with its owner's words (empty when
+    none is named): what the supersession stage may read as an older excerpt's line when that
+    excerpt names the same owner and has exactly one line with that key."""
+    out: list[OwnedToken] = []
+    for name, relation, value, owner in _code_tokens(sentence, colon=True):
+        fact = _fact(name, relation, value)
+        if fact is not None and owner is not None:
+            out.append(OwnedToken(fact, owner))
+    return out
+
+
+def _code_tokens(
+    sentence: str, *, colon: bool = False
+) -> list[tuple[str, str, str, frozenset[str] | None]]:
+    """(name, relation, value, owner words) of each code token said to hold; the owner is None
+    for a token ``inline_code_facts`` keys, the words that name another owner otherwise (a
+    setting after them, or a ``key: value`` token: ``colon``)."""
+    found: list[tuple[str, str, str, frozenset[str] | None]] = []
+    forms = (*_INLINE_FORMS, _INLINE_COLON) if colon else _INLINE_FORMS
     start = 0
     for brk in [*_INLINE_CLAUSE_BREAK.finditer(sentence), None]:
         end = brk.start() if brk is not None else len(sentence)
         clause = sentence[start:end]
         start = brk.end() if brk is not None else end
-        hits = [(form, m) for form in _INLINE_FORMS for m in form.finditer(clause)]
+        hits = [(form, m) for form in forms for m in form.finditer(clause)]
+        if colon:
+            # a "key: value" inside another token ("image: redis:7.2") is that token's; one is
+            # read only right after a word that says it holds ("uses image: ...", "to
+            # temperature: 17", "-> groceries: 750"), never as a label ("prep: checkout ...")
+            spans = [m.span() for form, m in hits if form is not _INLINE_COLON]
+            hits = [
+                (form, m)
+                for form, m in hits
+                if form is not _INLINE_COLON
+                or (
+                    not any(a <= m.start() < b or a < m.end() <= b for a, b in spans)
+                    and _INLINE_COLON_LEAD.search(clause[: m.start()]) is not None
+                )
+            ]
         if not hits:
             continue
         plain = clause
@@ -1298,32 +1375,28 @@ def inline_code_facts(sentence: str) -> list[Fact]:
             # said to hold "as well" or "too" is another owner's beside this one
             owner_text = clause[lead.rfind(":") + 1 : m.start()]
             owner = _words(words.cut(lead.rfind(":") + 1, m.start()))
-            if form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON) and (
-                any(w not in _INLINE_BARE for w in owner)
-                or _INLINE_PATH.search(owner_text)
-                or _INLINE_ADDITIVE.search(plain)
-            ):
+            setting = form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_COLON)
+            if setting and _INLINE_ADDITIVE.search(plain):
                 continue
+            named: frozenset[str] | None = None
+            if setting:
+                others = frozenset(w for w in owner if w not in _INLINE_BARE)
+                pathed = _INLINE_PATH.search(owner_text) is not None
+                if others or pathed or form is _INLINE_COLON:
+                    if pathed:
+                        continue  # the path's words are no owner words; left to the grammar
+                    named = others
             if form is _INLINE_PIN:
-                found.append((m.group("name"), "version", m.group("ver")))
+                found.append((m.group("name"), "version", m.group("ver"), named))
             elif form is _INLINE_IMAGE:
-                found.append((m.group("name"), "image tag", m.group("tag")))
+                found.append((m.group("name"), "image tag", m.group("tag"), named))
             else:
                 # a section the sentence names ("[Makefile] uses indent_style = tab") scopes
                 # the setting as its header line would
                 section = _INLINE_SECTION.findall(clause[lead.rfind(":") + 1 : m.start()])
                 relation = _with_qualifiers("is", ["in", section[-1]]) if section else "is"
-                found.append((m.group("name"), relation, _unwrap(m.group("value"))))
-    values: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for name, relation, value in found:
-        values[(name.lower(), relation)].add(value)
-    facts: list[Fact] = []
-    for name, relation, value in found:
-        if len(values[(name.lower(), relation)]) == 1:
-            fact = _fact(name, relation, value)
-            if fact is not None and fact not in facts:
-                facts.append(fact)
-    return facts
+                found.append((m.group("name"), relation, _unwrap(m.group("value")), named))
+    return found
 
 
 def unit_facts(text: str) -> list[tuple[int, Fact]]:

@@ -45,6 +45,7 @@ selects frames by relation pattern (``{"subject": "frame", "relation": "*speak*"
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from gcmem.facts.align import FRAME_SUBJECT, FrameMatch, Unit, align_units, units_of
-from gcmem.facts.extract import chunk_facts, inline_code_facts, unit_facts
+from gcmem.facts.extract import chunk_facts, inline_code_facts, owned_code_tokens, unit_facts
 from gcmem.facts.lines import qualifier
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
@@ -801,8 +802,12 @@ def _scope_references(
     line's) is among the older neighbours' lines, and the newer chunk names the key in no
     other scope: two candidates (a web and a db ``image``, a staging and a production
     section) are parallel keys, and nothing is recorded. The newer side is a code line or a
-    code token of a sentence (``inline_code_facts``), never a prose statement. Returns
-    ((newer chunk, unit, its key), the older (chunk, unit, scoped key) lines it states)."""
+    code token of a sentence (``inline_code_facts``), never a prose statement; a token after
+    words that name its owner, or a ``key: value`` token (``owned_code_tokens``), only
+    against an older excerpt that names every one of those words ("checkout deployment set
+    to replicas: 6" after a Deployment excerpt named checkout), with its context or none.
+    Returns ((newer chunk, unit, its key), the older (chunk, unit, scoped key) lines it
+    states)."""
     olders: dict[str, list[Chunk]] = defaultdict(list)
     newers: dict[str, Chunk] = {}
     for older, newer in pairs:
@@ -811,23 +816,28 @@ def _scope_references(
     out = []
     for nid, newer in newers.items():
         keys = found.get(nid, ())
-        for unit, key in keys:
+        owned = _owned_keys(units[nid])
+        for unit, key, owner in [(u, k, None) for u, k in keys] + owned:
             nu = units[nid][unit]
             mine = _scope_of(nu, key.relation)
             if mine is None:
                 continue
-            if not nu.line and (key.subject, key.relation) not in _inline_keys(nu):
+            token = owner is not None or (key.subject, key.relation) in _inline_keys(nu)
+            if not nu.line and not token:
                 continue
             base, scope = mine
             scoped: list[tuple[Chunk, int, UnitKey]] = []
             for older in olders[nid]:
+                if owner is not None and not owner <= _text_words(older.text):
+                    continue
                 for ounit, okey in found.get(older.id, ()):
                     ou = units[older.id][ounit]
                     theirs = _scope_of(ou, okey.relation) if ou.line else None
                     if okey.subject != key.subject or theirs is None or theirs[0] != base:
                         continue
                     context = theirs[1]
-                    if len(context) > len(scope) and context[len(context) - len(scope) :] == scope:
+                    deeper = len(context) > len(scope) or (owner is not None and context == scope)
+                    if deeper and context[len(context) - len(scope) :] == scope:
                         scoped.append((older, ounit, okey))
             others = {
                 k.relation
@@ -837,6 +847,32 @@ def _scope_references(
             if len({k.relation for _, _, k in scoped}) == 1 and not others:
                 out.append(((newer, unit, key), scoped))
     return out
+
+
+def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str]]]:
+    """The owned code tokens of a chunk's prose units (``owned_code_tokens``): (unit, key,
+    the owner's words)."""
+    out = []
+    for unit in units:
+        if unit.line or not unit.content:
+            continue
+        for token in owned_code_tokens(unit.text):
+            s, r = normalize_key(token.fact.subject, token.fact.relation)
+            if s and r:
+                owner = frozenset(_word_stem(w) for w in token.owner)
+                out.append((unit.index, UnitKey(key_id(s, r), s, r, token.fact.object), owner))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _text_words(text: str) -> frozenset[str]:
+    """The words of a text, lower-cased and crudely stemmed, code tokens split at their
+    punctuation (``"worker"`` in ``resource "aws_instance" "worker"``)."""
+    return frozenset(_word_stem(w) for w in re.findall(r"[a-z]+", text.casefold()))
+
+
+def _word_stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _same_thing(mention: str, statement: str) -> bool:
