@@ -1380,11 +1380,10 @@ def _code_tokens(
                 continue
             named: frozenset[str] | None = None
             if setting:
+                if _INLINE_PATH.search(owner_text):
+                    continue  # the path names the file: left to the grammar
                 others = frozenset(w for w in owner if w not in _INLINE_BARE)
-                pathed = _INLINE_PATH.search(owner_text) is not None
-                if others or pathed or form is _INLINE_COLON:
-                    if pathed:
-                        continue  # the path's words are no owner words; left to the grammar
+                if others or form is _INLINE_COLON:
                     named = others
             if form is _INLINE_PIN:
                 found.append((m.group("name"), "version", m.group("ver"), named))

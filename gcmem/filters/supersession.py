@@ -70,6 +70,7 @@ from gcmem.normalize import (
     normalize_key,
     normalize_object,
     normalize_term,
+    word_stem,
 )
 from gcmem.oracle.relatedness import rival_subjects, same_subject
 from gcmem.storage.ledger import (
@@ -859,7 +860,7 @@ def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str
         for token in owned_code_tokens(unit.text):
             s, r = normalize_key(token.fact.subject, token.fact.relation)
             if s and r:
-                owner = frozenset(_word_stem(w) for w in token.owner)
+                owner = frozenset(word_stem(w) for w in token.owner)
                 out.append((unit.index, UnitKey(key_id(s, r), s, r, token.fact.object), owner))
     return out
 
@@ -868,11 +869,7 @@ def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str
 def _text_words(text: str) -> frozenset[str]:
     """The words of a text, lower-cased and crudely stemmed, code tokens split at their
     punctuation (``"worker"`` in ``resource "aws_instance" "worker"``)."""
-    return frozenset(_word_stem(w) for w in re.findall(r"[a-z]+", text.casefold()))
-
-
-def _word_stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return frozenset(word_stem(w) for w in re.findall(r"[a-z]+", text.casefold()))
 
 
 def _same_thing(mention: str, statement: str) -> bool:
