@@ -85,13 +85,17 @@ def test_separate_parallel_sections_are_not_merged(memory: Memory) -> None:
 
 def test_a_prose_statement_never_takes_a_scoped_key(memory: Memory) -> None:
     # a sentence with the key as its subject states the unscoped key only: no line, no token
-    memory.ingest(
-        [
-            turn("old", PGBOUNCER, 0),
-            turn("new", "Our max_client_conn is 800 now, see the runbook.", 9),
-        ]
+    assert_no_stale_line(
+        memory,
+        PGBOUNCER,
+        "Our max_client_conn is 800 now, see the runbook.",
+        "pgbouncer max_client_conn",
     )
-    result = memory.retrieve("pgbouncer max_client_conn", namespace=NS, k=10)
+
+
+def assert_no_stale_line(memory: Memory, old: str, new: str, query: str) -> None:
+    memory.ingest([turn("old", old, 0), turn("new", new, 9)])
+    result = memory.retrieve(query, namespace=NS, k=10)
     assert stale_lines(result)["old"] == []
 
 
@@ -136,11 +140,9 @@ def test_a_setting_after_its_owner_states_the_key_of_the_excerpt_naming_it(
 
 
 def test_an_owner_the_older_excerpt_does_not_name_is_another_thing(memory: Memory) -> None:
-    memory.ingest(
-        [
-            turn("old", DEPLOYMENT, 0),
-            turn("new", "The search deployment is set to replicas: 6 for the weekend.", 9),
-        ]
+    assert_no_stale_line(
+        memory,
+        DEPLOYMENT,
+        "The search deployment is set to replicas: 6 for the weekend.",
+        "deployment replicas",
     )
-    result = memory.retrieve("deployment replicas", namespace=NS, k=10)
-    assert stale_lines(result)["old"] == []

@@ -164,8 +164,7 @@ def _mentioned(
         if unit.index in marked:
             continue
         for d in decided:
-            after = d.newer.chunk.ts > older.chunk.ts and d.newer.id != older.id
-            if after and mentions_old_value(frame, d.change, unit.text):
+            if d.newer.chunk.ts > older.chunk.ts and mentions_old_value(frame, d.change, unit.text):
                 out.append(_stale(unit.index, unit.text, d.change, d.newer))
                 break
     return out

@@ -757,10 +757,16 @@ def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
     ledger records for the chunk), so a grammar supersession counts for its unit."""
     out: list[tuple[int, UnitKey]] = []
     for unit, fact in unit_facts(text):
-        s, r = normalize_key(fact.subject, fact.relation)
-        if s and r and unit < units:
-            out.append((unit, UnitKey(key_id(s, r), s, r, fact.object)))
+        key = _unit_key(fact)
+        if key is not None and unit < units:
+            out.append((unit, key))
     return tuple(out)
+
+
+def _unit_key(fact: Fact) -> UnitKey | None:
+    """The ledger key a fact states, as a unit map records it (None for an empty key)."""
+    s, r = normalize_key(fact.subject, fact.relation)
+    return UnitKey(key_id(s, r), s, r, fact.object) if s and r else None
 
 
 def _inline_keys(unit: Unit) -> frozenset[tuple[str, str]]:
@@ -853,16 +859,23 @@ def _scope_references(
 def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str]]]:
     """The owned code tokens of a chunk's prose units (``owned_code_tokens``): (unit, key,
     the owner's words)."""
+    return [
+        (unit.index, key, owner)
+        for unit in units
+        if unit.content and not unit.line
+        for key, owner in _owned_token_keys(unit.text)
+    ]
+
+
+# Read for every newer chunk on every ingest batch it is aligned in, as its facts are.
+@lru_cache(maxsize=8192)
+def _owned_token_keys(text: str) -> tuple[tuple[UnitKey, frozenset[str]], ...]:
     out = []
-    for unit in units:
-        if unit.line or not unit.content:
-            continue
-        for token in owned_code_tokens(unit.text):
-            s, r = normalize_key(token.fact.subject, token.fact.relation)
-            if s and r:
-                owner = frozenset(word_stem(w) for w in token.owner)
-                out.append((unit.index, UnitKey(key_id(s, r), s, r, token.fact.object), owner))
-    return out
+    for token in owned_code_tokens(text):
+        key = _unit_key(token.fact)
+        if key is not None:
+            out.append((key, frozenset(word_stem(w) for w in token.owner)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)
