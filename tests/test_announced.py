@@ -507,3 +507,45 @@ def test_a_pronoun_right_after_the_subject_announces_for_it() -> None:
     # the sentence before names something else: the pronoun is not the question's subject
     other = cand("Changed the router admin login after the party. It's birch77 now.", 5)
     assert apply([old, other], question).dropped == []
+
+
+def test_a_short_form_names_the_question_word() -> None:
+    physio = question_frame("Where does Grandma go for physiotherapy?")
+    assert physio is not None
+    assert answers(physio, "Grandma's physio sessions are at Riverside Clinic, Tuesdays at 10.")
+    limit = question_frame("What is the per-key rate limit on the public API?")
+    assert limit is not None
+    assert answers(limit, "Public API rate limit is 600 requests per minute per key.")
+    upload = question_frame("What is the upload limit on the support portal?")
+    assert upload is not None
+    assert answers(upload, "The support portal caps uploads at 25 MB per file.")
+
+
+def test_a_number_answers_another_type_word_only_beside_one_of_its_words() -> None:
+    version = question_frame("What Postgres version is production on?")
+    assert version is not None
+    assert answers(version, "We pin Postgres at 14.9 in prod, don't upgrade without sign-off.")
+    assert not answers(version, "Prod DB has two read replicas in eu-west-1.")
+    standup = question_frame("What time is the daily standup?")
+    assert standup is not None
+    assert answers(standup, "Daily standup is 9:30 sharp, cameras optional.")
+
+
+ISLAND = (
+    "Dunlaggan Island is an uninhabited island in the Sound of Jura, off the west coast of "
+    "Scotland. It covers about 51 hectares. It was farmed until 1923, when its last residents "
+    "left for the mainland. It is now a nature reserve noted for its grey seals."
+)
+
+
+def test_an_article_of_the_same_shape_about_another_thing_is_no_revision() -> None:
+    frame = question_frame("When did the last residents of Dunlaggan Island leave?")
+    assert frame is not None
+    other = (
+        "Inchmorrow is an uninhabited island in the Firth of Lorn, off the west coast of "
+        "Scotland. It covers about 84 hectares. It was farmed until 1948, when its last "
+        "residents left for the mainland. It is now a nature reserve noted for its terns."
+    )
+    assert revision(frame, ISLAND, other) is None
+    revised = revision(frame, ISLAND, ISLAND.replace("1923", "1931"))
+    assert revised is not None and revised.change.new_values == ("1931",)

@@ -30,6 +30,7 @@ SPLITS = {
     "dev6": "traps",
     "dev12": "traps",
     "dev13": "traps",
+    "dev14": "paragraphs",
     "devconv": "chats",
 }
 

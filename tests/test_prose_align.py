@@ -16,6 +16,9 @@ from gcmem.facts.prose_align import (
     reworded_restatements,
 )
 from gcmem.models import Chunk, Turn
+from gcmem.settings import Settings
+from tests.alignment_support import alignment_memory, outcome, stale_lines
+from tests.doubles import HashingEmbedder
 
 
 def frames(old: str, new: str) -> list[tuple[str, str, str]]:
@@ -424,3 +427,100 @@ def test_covers_needs_a_counterpart_for_every_statement_of_the_older_chunk() -> 
     assert covers(old, "Parking is behind the church. It opens at 10. The studio is on Via Roma.")
     assert not covers(old, "The studio is on Via Verdi now.")
     assert covers("The studio is on Via Roma.", "We moved the studio to Via Verdi.")
+
+
+# --- a pronoun's subject ---------------------------------------------------------------------
+
+BRIDGE = (
+    "The Old Mill Bridge spans the Rhine near the village of Kell. It was completed in 1890. "
+    "The bridge carries a single railway track."
+)
+CHAPEL = (
+    "St. Anne's Chapel stands on a hill above the harbour. It was completed in 1921. "
+    "The chapel holds services every Sunday."
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (BRIDGE, CHAPEL),
+        # no name before the pronoun: the words of the sentence before it differ
+        (
+            "The city library moved into the former customs house. Its reading room seats 120 "
+            "people.",
+            "The town hall sits on the market square. Its reading room seats 80 people.",
+        ),
+        (
+            "Marta Kovacs grew up in Split. She works as a translator in Zagreb.",
+            "Ivo Horvat studied law in Rijeka. She works as a translator in Vienna.",
+        ),
+    ],
+)
+def test_a_pronoun_after_a_different_subject_is_a_parallel_fact(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def test_a_pronoun_in_a_revised_paragraph_keeps_its_subject() -> None:
+    newer = BRIDGE.replace("1890", "1892")
+    assert [(v, w) for _, v, w in frames(BRIDGE, newer)] == [("1890", "1892")]
+    # a pronoun opening the chunk names no subject to compare: the frame stands
+    assert [(v, w) for _, v, w in frames("It listens on 8443.", "It listens on 9443 now.")] == [
+        ("8443", "9443")
+    ]
+
+
+def test_two_articles_pronoun_facts_keep_each_other(
+    settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    t0 = datetime(2024, 5, 1, tzinfo=UTC)
+    turns = [
+        Turn(id="bridge", namespace="wiki", text=BRIDGE, ts=t0),
+        Turn(id="chapel", namespace="wiki", text=CHAPEL, ts=t0.replace(month=9)),
+    ]
+    with alignment_memory(settings, hashing_embedder) as memory:
+        memory.ingest(turns)
+        result = memory.retrieve("When was it completed?", namespace="wiki", k=10)
+    assert outcome(result) == {"bridge": "kept", "chapel": "kept"}
+    assert stale_lines(result) == {"bridge": [], "chapel": []}
+
+
+def test_a_revision_that_changes_the_value_in_the_subjects_sentence_too() -> None:
+    old = (
+        "LOVE is an artwork by Robert Indiana, located at the Indianapolis Museum of Art. It "
+        "has been on continuous exhibition at the Indianapolis Museum of Art since 1975."
+    )
+    new = old.replace("Indianapolis Museum of Art", "Central Park")
+    assert ("Indianapolis Museum of Art", "Central Park") in [
+        (v, w) for _, v, w in frames(old, new)
+    ]
+
+
+def test_a_pronoun_statement_repeated_in_two_articles_restates_nothing(
+    settings: Settings, hashing_embedder: HashingEmbedder
+) -> None:
+    t0 = datetime(2024, 5, 1, tzinfo=UTC)
+    frog = (
+        "The Alcaraz painted frog is a small amphibian found in south-eastern Spain. It is "
+        "classified as endangered on the IUCN Red List. It measures about 6 centimetres."
+    )
+    toad = (
+        "The Sierra Morena midwife toad is a small amphibian found in southern Spain. It is "
+        "classified as endangered on the IUCN Red List. It measures about 4 centimetres."
+    )
+    toad_revised = toad.replace("classified as endangered", "classified as vulnerable")
+    turns = [
+        Turn(id="frog", namespace="wiki", text=frog, ts=t0),
+        Turn(id="toad", namespace="wiki", text=toad, ts=t0.replace(month=6)),
+        Turn(id="toad2", namespace="wiki", text=toad_revised, ts=t0.replace(month=9)),
+    ]
+    with alignment_memory(settings, hashing_embedder) as memory:
+        memory.ingest(turns)
+        result = memory.retrieve("IUCN Red List status", namespace="wiki", k=10)
+    lines = stale_lines(result)
+    # the toad's own older statement is superseded; the frog's identical one is its own fact
+    assert lines.get("frog") == []
+    assert outcome(result)["frog"] == "kept"
+    assert "toad" not in lines or lines["toad"] == [
+        "It is classified as endangered on the IUCN Red List."
+    ]

@@ -278,6 +278,9 @@ NEGATIVES = [
     "The port is 8080 — not sure though, ask Sam.",
     "The port is 8080 — unless ops changed it again.",
     "The port is 8000 — and the port is 8080 on staging.",
+    # a third-person pronoun in the subject: whose thing it is, an earlier sentence says
+    "She died in 1931, and the largest collection of her works is held by the Romsdal Museum.",
+    "The main span of its bridge is 46 metres.",
 ]
 
 

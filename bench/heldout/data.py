@@ -47,6 +47,11 @@ Three kinds of source, one schema (``Instance``):
   decision's kind was read: an announcement, not a revision), from a brief asking for every
   family to be hard in the elaboration way (later news about the entity, change words,
   pronouns, details that refine the asked fact).
+  ``dev14`` (development: 30 ``long_paragraphs``, 20 ``paragraph_revision``) was written in
+  stop 31 after the held-out test5 showed one still-true statement of a long paragraph
+  excised by frame alignment (only the decision's kind was read): a brief asking for
+  encyclopedic paragraphs about different entities of the same kind written in the same
+  shape, sentences opened by pronouns, and revisions of one paragraph among them.
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

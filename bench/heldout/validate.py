@@ -51,6 +51,10 @@ PROFILES = {
     ),
     # dev3, dev6: static traps only
     "traps": Profile(changes={}, static=dict.fromkeys(_STATIC_TRAPS, 20)),
+    # dev14: long encyclopedic paragraphs about parallel entities, and their revisions
+    "paragraphs": Profile(
+        changes={"paragraph_revision": 20}, static={"long_paragraphs": 30}, turns=(4, 8)
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

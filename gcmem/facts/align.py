@@ -64,6 +64,7 @@ __all__ = [
     "align_units",
     "excerpt_replacements",
     "frame_rank",
+    "referents_apart",
     "tokenize",
     "units_of",
 ]
@@ -654,9 +655,11 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                 if two_topics(o_topics[i], n_topics[k]):
                     continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
                 b = new.tokens[nc[k][0] : nc[last][1]]
-                if _named_apart(old, (oc[i][0], oc[j][1]), new, (nc[k][0], nc[last][1])):
-                    continue
                 found = None if continues(b) else _align_runs(old, a, new, b)
+                if found is not None and _named_apart(
+                    old, (oc[i][0], oc[j][1]), new, (nc[k][0], nc[last][1]), found
+                ):
+                    continue
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
     return best
@@ -679,14 +682,20 @@ def _names(unit: Unit, run: tuple[int, int]) -> set[str]:
     return out
 
 
-def _named_apart(old: Unit, a: tuple[int, int], new: Unit, b: tuple[int, int]) -> bool:
-    """Two clause runs beside other clauses that name different things: the frame is shared,
-    its subject is not ("The Subaru gets synthetic oil, change every 6,000 miles" / "The old
-    F-150 is on conventional oil, change every 3,000 miles")."""
+def _named_apart(
+    old: Unit, a: tuple[int, int], new: Unit, b: tuple[int, int], found: tuple[str, str, str]
+) -> bool:
+    """Two clause runs beside other clauses that name different things (each a name the other
+    lacks): the frame is shared, its subject is not ("The Subaru gets synthetic oil, change
+    every 6,000 miles" / "The old F-150 is on conventional oil, change every 3,000 miles";
+    "The River Haddon is a river in Norfolk, and a tributary of the River Yare" / "The River
+    Scarrow is a river in Norfolk, and a tributary of the River Bure")."""
     if a == (0, len(old.tokens)) and b == (0, len(new.tokens)):
         return False
-    x, y = _names(old, a), _names(new, b)
-    return bool(x) and bool(y) and x.isdisjoint(y)
+    # the changed value said again elsewhere in the sentence names nothing else
+    x = _names(old, a) - _words(found[1].casefold())
+    y = _names(new, b) - _words(found[2].casefold())
+    return bool(x - y) and bool(y - x)
 
 
 def members(old: Unit, new: Unit) -> bool:
@@ -740,6 +749,77 @@ def frame_rank(found: tuple[str, str, str]) -> tuple[int, int]:
     return len(found[0]), -(len(found[1]) + len(found[2]))
 
 
+# Personal pronouns that open a statement whose subject an earlier sentence of its chunk names.
+_REFERRING = _words("it its it's he his he's she her she's they their they're them")
+# Capitalised first words that name nothing.
+_NOT_NAMES = _REFERRING | _LEAD_FILLERS | _DISCOURSE_LABELS | _words("i we you this that there")
+
+
+def _leads_with_pronoun(unit: Unit) -> bool:
+    first = next(
+        (t.norm for t in unit.tokens if t.norm and not t.punct and t.norm not in _LEAD_FILLERS),
+        None,
+    )
+    return not unit.line and first in _REFERRING
+
+
+# A statement that names a subject says something about it ("41 in 2007." split off "world
+# No. 41 in 2007" names nothing).
+MIN_REFERENT_WORDS = 4
+
+
+def _referent(units: Sequence[Unit], index: int) -> Unit | None:
+    """The chunk's nearest prose statement before unit ``index`` that does not open on a
+    pronoun itself: the one that names what a pronoun opening unit ``index`` refers to."""
+    before = [
+        u
+        for u in units
+        if u.index < index
+        and u.content
+        and not u.line
+        and len(u.words) >= MIN_REFERENT_WORDS
+        and not _leads_with_pronoun(u)
+    ]
+    return max(before, key=lambda u: u.index) if before else None
+
+
+def _subject_names(unit: Unit) -> frozenset[str]:
+    """The names a statement says (``_names``), its first word too: the sentence that
+    introduces a subject opens on its name ("Saint-Aubin-des-Prés is a commune ...")."""
+    first = next((t for t in unit.tokens if t.norm and not t.punct), None)
+    lead = (
+        {first.norm}
+        if first is not None
+        and first.norm
+        and first.text[:1].isupper()
+        and first.norm not in _NOT_NAMES
+        else set()
+    )
+    return frozenset(_names(unit, (0, 0)) | lead)
+
+
+def referents_apart(
+    old: Sequence[Unit], o: Unit, new: Sequence[Unit], n: Unit, values: tuple[str, str]
+) -> bool:
+    """Two statements, one opened by a pronoun, whose chunks name different things before it:
+    "It was completed in 1890." after "The Harwell Bridge is a truss bridge over the River
+    Teme" and after "The Colford Bridge is a truss bridge over the River Lugg" share a frame,
+    not a subject (two articles' parallel facts, not one value changed). The sentences that
+    name the subject differ when each has a name, or a word, the other does not, the changed
+    ``values`` (old, new) aside: a revision restates that sentence, or changes the value
+    there too. A chunk that opens on the pronoun leaves it open."""
+    if not (_leads_with_pronoun(o) or _leads_with_pronoun(n)):
+        return False
+    a, b = _referent(old, o.index), _referent(new, n.index)
+    if a is None or b is None:
+        return False
+    was, now = _words(values[0].casefold()), _words(values[1].casefold())
+    for x, y in ((_subject_names(a), _subject_names(b)), (a.words, b.words)):
+        if (x - was) - (y - now) and (y - now) - (x - was):
+            return True
+    return False
+
+
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """Every restated unit and every one-value frame between an older and a newer chunk."""
     out = PairAlignment()
@@ -760,7 +840,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < 0.5:
                 continue
             found = align_pair(o, n)
-            if found is not None:
+            if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
     out.frames.extend(excerpt_replacements(old, new, out))
     return out

@@ -27,6 +27,7 @@ nothing. A query that is no wh-question gives no frame and the rule stays silent
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +39,28 @@ from gcmem.facts.prose_align import counterparts
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 ValueKind = Literal["number", "day", "month", "name"]
+
+# Short forms people use for a question's words, by stem: "prod db" is the production
+# database, "Dad's physio" his physiotherapy, "capped at 300 requests" the rate limit.
+_SHORT_FORMS = {
+    "prod": "production",
+    "physio": "physiotherapy",
+    "repo": "repository",
+    "max": "maximum",
+    "min": "minimum",
+    "db": "databas",
+    "config": "configuration",
+    "env": "environment",
+    "cap": "limit",
+    "capp": "limit",
+}
+
+
+def _word(word: str) -> str:
+    """A word's stem (``word_stem``), a short form as its full word."""
+    stem = word_stem(word)
+    return _SHORT_FORMS.get(stem, stem)
+
 
 # Words that carry no part of what a question asks about.
 _STOP = frozenset(
@@ -63,7 +86,7 @@ _ATTRIBUTE = re.compile(
 _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
 # Type words whose answer is a number (a port, a version, a limit).
 _NUMBER_HEADS = frozenset(
-    word_stem(w)
+    _word(w)
     for w in str.split(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
@@ -77,6 +100,8 @@ _NUMBER_WORDS = frozenset(
     forty fifty sixty ninety hundred"""
     )
 )
+# Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
+_KIND_HEADS = frozenset(map(word_stem, ("day", "month", "time", "date", "year", "hour")))
 _TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
 _MONTHS = MONTHS - {"may"}  # "may" is a modal far more often than a month
 
@@ -181,7 +206,10 @@ def _tokens(text: str) -> list[str]:
 
 
 def _stems(text: str) -> frozenset[str]:
-    return frozenset(word_stem(t) for t in _tokens(text))
+    """The words' stems, and two words in a row joined as one ("per key" for "per-key")."""
+    tokens = _tokens(text)
+    joined = (f"{a}-{b}".lower() for a, b in itertools.pairwise(tokens) if (a + b).isalpha())
+    return frozenset(_word(t) for t in tokens) | frozenset(joined)
 
 
 @lru_cache(maxsize=4096)
@@ -205,12 +233,12 @@ def question_frame(query: str) -> QuestionFrame | None:
         no_aux = not _AUX.intersection(words[i:])
         while i < len(words) and words[i] not in _AUX and words[i] not in _STOP:
             if no_aux and head and re.search(r"(?:s|ed)$", words[i]) and i + 1 < len(words):
-                own_verb = word_stem(words[i])
+                own_verb = _word(words[i])
                 break
-            head.add(word_stem(words[i]))
+            head.add(_word(words[i]))
             i += 1
     content = [w for w in words if w not in _STOP and w not in _WH and w not in _AUX]
-    asked = frozenset(word_stem(w) for w in content) - head
+    asked = frozenset(_word(w) for w in content) - head
     if not asked and _FIRST_PERSON.intersection(words):
         asked = frozenset({"user"})  # "What phone plan am I on?": the user's
     if not asked:
@@ -227,11 +255,11 @@ def question_frame(query: str) -> QuestionFrame | None:
         if before not in _PREPOSITIONS and (
             aux in _AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last))
         ):
-            verb = word_stem(last)
+            verb = _word(last)
     subject = asked - {verb} if verb else asked
     # "What's the URL of the staging Grafana?": the attribute is the noun before "of"
     named = _ATTRIBUTE.match(" ".join(words))
-    attribute = word_stem(named.group(1).split()[-1]) if named else None
+    attribute = _word(named.group(1).split()[-1]) if named else None
     return QuestionFrame(
         asked,
         subject or asked,
@@ -243,7 +271,7 @@ def question_frame(query: str) -> QuestionFrame | None:
 
 
 def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
-    asked = {word_stem(w) for w in _tokens(query.lower())}
+    asked = {_word(w) for w in _tokens(query.lower())}
     if "day" in head:
         return frozenset({"day"})
     if "month" in head:
@@ -305,8 +333,8 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
     for m in _PAIR.finditer(sentence):
         word, noun = m.group(1), m.group(2)
         if (
-            word_stem(word) in frame.subject
-            and word_stem(noun) not in asked
+            _word(word) in frame.subject
+            and _word(noun) not in asked
             and noun not in _STOP
             and noun not in _AUX
             and noun not in _NOT_MODIFIED
@@ -322,8 +350,8 @@ def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) ->
     for m in _POSSESSIVE.finditer(sentence):
         owned = m.group(2).lower()
         if (
-            word_stem(m.group(1)) in frame.subject
-            and word_stem(owned) not in asked
+            _word(m.group(1)) in frame.subject
+            and _word(owned) not in asked
             and owned not in _STOP
             and owned not in _NOT_MODIFIED
         ):
@@ -351,7 +379,14 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     if frame.verb is not None:
         if frame.verb not in have and not head_said:
             return False
-    elif frame.head and not head_said and frame.kinds == {"name"}:
+    elif (
+        frame.head
+        and not head_said
+        and (frame.kinds == {"name"} or not (frame.head & have or frame.head <= _KIND_HEADS))
+    ):
+        # a name needs its type word; a number or a weekday is the answer to "what day" or
+        # "what time" by its kind, to any other type word only beside one of its words ("pin
+        # Postgres at 14.9" for "What Postgres version ...", not "Prod DB has two replicas")
         return False
     found = [v.key for v in values(sentence) if v.kind in frame.kinds]
     if not found:
@@ -391,7 +426,7 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     if len(subject) != 2:
         return False
     for i, token in enumerate(words):
-        if word_stem(token) in subject:
+        if _word(token) in subject:
             before = words[i - 1].lower() if i else ""
             return not before or before in _STOP or bool(_CUE.fullmatch(before))
     return False
@@ -429,7 +464,7 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             and word not in _PREPOSITIONS
             and word not in _AFTER_VALUE
             and not _CUE.fullmatch(word)
-            and word_stem(word) not in asked
+            and _word(word) not in asked
             and not verb
         ):
             continue
@@ -449,7 +484,7 @@ def announcement(
     answer = [
         v
         for v in _asked_values(frame, older)
-        if v.kind in frame.kinds and word_stem(v.key) not in frame.words | frame.head
+        if v.kind in frame.kinds and _word(v.key) not in frame.words | frame.head
     ]
     if any(v.key in in_newer for v in answer):
         return None  # the newer statement says the old answer again ("now in Year 3 at Oakwood")
@@ -517,8 +552,29 @@ def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
         gone = [v for v in was if v.key not in {n.key for n in now}]
         came = [v for v in now if v.key not in {w.key for w in was}]
         if gone and came:
+            if _named_apart(older, newer, gone, came):
+                return None
             return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
+
+
+def _named_apart(older: str, newer: str, gone: Sequence[Value], came: Sequence[Value]) -> bool:
+    """Two paragraphs each naming something the other does not, the changed value aside:
+    two articles of one shape about two islands ("Dunlaggan Island ... in the Sound of Jura" /
+    "Inchmorrow ... in the Firth of Lorn"), not one article revised."""
+    was = _proper_names(older) - {v.key for v in gone}
+    now = _proper_names(newer) - {v.key for v in came}
+    return bool(was - now) and bool(now - was)
+
+
+def _proper_names(text: str) -> set[str]:
+    # capitalised words only: a reworded revision respells identifiers and compounds
+    # ("free-diver", "Config-only" / "Flag-guarded")
+    return {
+        v.key
+        for v in values(text)
+        if v.kind == "name" and v.text[:1].isupper() and not _IDENTIFIER.search(v.key)
+    }
 
 
 def _shown(found: Sequence[Value]) -> tuple[str, ...]:

@@ -70,6 +70,8 @@ _PRONOUNS = _lexicon(
     there here what which who whom whose where when why how some any each every all both either
     neither none one someone something anyone anything everyone everything nobody nothing"""
 )
+# Third-person pronouns: a subject that holds one is about what an earlier sentence names.
+_THIRD_PERSON = _lexicon("he him his she her hers it its they them their theirs")
 # A subject may not end with a word that needs something after it.
 _DANGLING = _lexicon(
     """that which who whom whose where when and or but nor of for to in on at by with from as a an
@@ -382,6 +384,8 @@ def _clean_subject(subject: _Sentence) -> str | None:
         return None
     if plain[0] in _PRONOUNS or plain[0].removesuffix("'s") in _PRONOUNS:
         return None
+    if _THIRD_PERSON.intersection(plain):
+        return None  # "the largest collection of her works": whose, an earlier sentence says
     if _hedged(s):
         return None
     # A verb in the subject is only allowed inside a relative clause ("the function that is

@@ -77,6 +77,7 @@ from gcmem.facts.align import (
     frame_rank,
     labelled_record,
     members,
+    referents_apart,
     topic,
     two_topics,
     units_of,
@@ -437,12 +438,18 @@ def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment
             if not n.content or n.index in taken or _overlap(o, n) < 0.5:
                 continue
             local = align_local(o, n)
-            if local is not None:
+            if local is not None and not referents_apart(old, o, new, n, local[1:]):
                 found.frames.append(FrameMatch(o.index, n.index, *local))
                 done.add(o.index)
                 taken.add(n.index)
                 break
-    found.frames.extend(align_revision(old, new, found))
+    found.frames.extend(
+        f
+        for f in align_revision(old, new, found)
+        if not referents_apart(
+            old, old[f.old_unit], new, new[f.new_unit], (f.old_value, f.new_value)
+        )
+    )
     found.restated.extend(reworded_restatements(old, new, found))
     return found
 

@@ -55,7 +55,14 @@ from typing import Any
 
 import numpy as np
 
-from gcmem.facts.align import FRAME_SUBJECT, FrameMatch, Unit, align_units, units_of
+from gcmem.facts.align import (
+    FRAME_SUBJECT,
+    FrameMatch,
+    Unit,
+    align_units,
+    referents_apart,
+    units_of,
+)
 from gcmem.facts.extract import chunk_facts, inline_code_facts, owned_code_tokens, unit_facts
 from gcmem.facts.lines import qualifier
 from gcmem.facts.mentions import ValueChange, stale_mentions
@@ -343,9 +350,18 @@ class SupersessionStage:
         for cid, cu in known.items():
             for n, olds in cu.restates.items():
                 back[(cid, n)] |= olds
-        for older, newer, al in alignments:
-            for o, n in al.restated:
-                back[(newer.id, n)].add((older.id, o))
+        # an identical statement opened by a pronoun after two different subjects ("It is a
+        # Grade II listed building." in two churches' articles) restates nothing
+        alike = [
+            (older, newer, o, n)
+            for older, newer, al in alignments
+            for o, n in al.restated
+            if not referents_apart(
+                units[older.id], units[older.id][o], units[newer.id], units[newer.id][n], ("", "")
+            )
+        ]
+        for older, newer, o, n in alike:
+            back[(newer.id, n)].add((older.id, o))
         # an old value a frame closes is closed in every older identical statement too: the
         # restatement stated the value the older line states (the older line's own excerpt
         # may not align with the newer one: other lines of its window changed in between)
@@ -355,14 +371,13 @@ class SupersessionStage:
             for key in list(stated.get(origin, {}).values()):
                 state(involved[cid], unit, key.relation, key.object, key.subject)
         restates: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
-        for older, newer, al in alignments:
-            for o, n in al.restated:
-                restated[older.id].append(
-                    (o, Restatement(newer.id, newer.turn_id, to_micros(newer.ts)))
-                )
-                restates[newer.id].append((n, older.id, o))
-                for key in list(stated.get((older.id, o), {}).values()):
-                    state(newer, n, key.relation, key.object, key.subject)
+        for older, newer, o, n in alike:
+            restated[older.id].append(
+                (o, Restatement(newer.id, newer.turn_id, to_micros(newer.ts)))
+            )
+            restates[newer.id].append((n, older.id, o))
+            for key in list(stated.get((older.id, o), {}).values()):
+                state(newer, n, key.relation, key.object, key.subject)
         write_ids = set(keys) | set(restated) | set(restates)
         writes = []
         for cid in sorted(write_ids):
