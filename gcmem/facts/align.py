@@ -693,9 +693,15 @@ def _named_apart(
     if a == (0, len(old.tokens)) and b == (0, len(new.tokens)):
         return False
     # the changed value said again elsewhere in the sentence names nothing else
-    x = _names(old, a) - _words(found[1].casefold())
-    y = _names(new, b) - _words(found[2].casefold())
-    return bool(x - y) and bool(y - x)
+    return _each_lacks(_names(old, a), _names(new, b), found[1:])
+
+
+def _each_lacks(x: Iterable[str], y: Iterable[str], values: Sequence[str]) -> bool:
+    """Each of two word sets has a word the other lacks, the changed ``values`` (old, new)
+    left out of their sides."""
+    a = set(x) - _words(values[0].casefold())
+    b = set(y) - _words(values[1].casefold())
+    return bool(a - b) and bool(b - a)
 
 
 def members(old: Unit, new: Unit) -> bool:
@@ -813,11 +819,9 @@ def referents_apart(
     a, b = _referent(old, o.index), _referent(new, n.index)
     if a is None or b is None:
         return False
-    was, now = _words(values[0].casefold()), _words(values[1].casefold())
-    for x, y in ((_subject_names(a), _subject_names(b)), (a.words, b.words)):
-        if (x - was) - (y - now) and (y - now) - (x - was):
-            return True
-    return False
+    return _each_lacks(_subject_names(a), _subject_names(b), values) or _each_lacks(
+        a.words, b.words, values
+    )
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
