@@ -761,12 +761,22 @@ _REFERRING = _words("it its it's he his he's she her she's they their they're th
 _NOT_NAMES = _REFERRING | _LEAD_FILLERS | _DISCOURSE_LABELS | _words("i we you this that there")
 
 
-def _leads_with_pronoun(unit: Unit) -> bool:
-    first = next(
-        (t.norm for t in unit.tokens if t.norm and not t.punct and t.norm not in _LEAD_FILLERS),
-        None,
-    )
-    return not unit.line and first in _REFERRING
+def _refers_back(units: Sequence[Unit], unit: Unit) -> bool:
+    """The statement opens on a pronoun, or on "the" and a noun an earlier sentence of its
+    chunk says ("The bridge carries ..." after "The Harwell Bridge is a truss bridge"): its
+    subject is named before it."""
+    if unit.line:
+        return False
+    words = [t for t in unit.tokens if not t.punct and (t.norm or t.text.lower() == "the")]
+    words = [t for t in words if t.norm not in _LEAD_FILLERS]
+    if not words:
+        return False
+    if words[0].norm in _REFERRING:
+        return True
+    if words[0].text.lower() != "the" or len(words) < 2 or not words[1].text[:1].islower():
+        return False
+    noun = (words[1].norm or "").removesuffix("'s")
+    return any(noun in u.words for u in units if u.index < unit.index and not u.line)
 
 
 # A statement that names a subject says something about it ("41 in 2007." split off "world
@@ -784,7 +794,7 @@ def _referent(units: Sequence[Unit], index: int) -> Unit | None:
         and u.content
         and not u.line
         and len(u.words) >= MIN_REFERENT_WORDS
-        and not _leads_with_pronoun(u)
+        and not _refers_back(units, u)
     ]
     return max(before, key=lambda u: u.index) if before else None
 
@@ -814,7 +824,7 @@ def referents_apart(
     name the subject differ when each has a name, or a word, the other does not, the changed
     ``values`` (old, new) aside: a revision restates that sentence, or changes the value
     there too. A chunk that opens on the pronoun leaves it open."""
-    if not (_leads_with_pronoun(o) or _leads_with_pronoun(n)):
+    if not (_refers_back(old, o) or _refers_back(new, n)):
         return False
     a, b = _referent(old, o.index), _referent(new, n.index)
     if a is None or b is None:
