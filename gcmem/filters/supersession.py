@@ -351,15 +351,20 @@ class SupersessionStage:
             for n, olds in cu.restates.items():
                 back[(cid, n)] |= olds
         # an identical statement opened by a pronoun after two different subjects ("It is a
-        # Grade II listed building." in two churches' articles) restates nothing
-        alike = [
-            (older, newer, o, n)
-            for older, newer, al in alignments
-            for o, n in al.restated
-            if not referents_apart(
-                units[older.id], units[older.id][o], units[newer.id], units[newer.id][n], ("", "")
+        # Grade II listed building." in two churches' articles) restates nothing; the values
+        # the pair's frames change may differ there (a revision's changed name)
+        alike: list[tuple[Chunk, Chunk, int, int]] = []
+        for older, newer, al in alignments:
+            changed = (
+                " ".join(f.old_value for f in al.frames),
+                " ".join(f.new_value for f in al.frames),
             )
-        ]
+            ou, nu = units[older.id], units[newer.id]
+            alike += [
+                (older, newer, o, n)
+                for o, n in al.restated
+                if not referents_apart(ou, ou[o], nu, nu[n], changed)
+            ]
         for older, newer, o, n in alike:
             back[(newer.id, n)].add((older.id, o))
         # an old value a frame closes is closed in every older identical statement too: the
