@@ -250,7 +250,16 @@ async def test_two_workers_superseding_one_key_leave_one_open_assertion(
             text = f"payments now on {9000 + i}"
             await bus.xadd(t.stream, data(turn(i, text=text, facts=[fact])))  # type: ignore[arg-type]
         await wait_until(lambda: drained(bus, t.stream, t.group), timeout=120, what="ingest")
-        per_worker = [a.runtime.require()[0].totals["processed"] for a in apps]
+
+        def processed() -> list[int]:
+            return [a.runtime.require()[0].totals["processed"] for a in apps]
+
+        async def counted() -> bool:
+            # a batch is acknowledged before its worker adds it to its totals
+            return sum(processed()) == n
+
+        await wait_until(counted, timeout=30, what="the last batch's count")
+        per_worker = processed()
     assert sum(per_worker) == n and min(per_worker) > 0, per_worker
     ledger = SupersessionLedger(open_redis(s.storage), Keyspace(s.storage.key_prefix))
     versions = ledger.versions("ns-a", "payments service", "port")
