@@ -785,8 +785,8 @@ MIN_REFERENT_WORDS = 4
 
 
 def _referent(units: Sequence[Unit], index: int) -> Unit | None:
-    """The chunk's nearest prose statement before unit ``index`` that does not open on a
-    pronoun itself: the one that names what a pronoun opening unit ``index`` refers to."""
+    """The chunk's nearest prose statement before unit ``index`` that does not refer back
+    itself (``_refers_back``): the one that names what unit ``index`` refers to."""
     before = [
         u
         for u in units
@@ -817,13 +817,14 @@ def _subject_names(unit: Unit) -> frozenset[str]:
 def referents_apart(
     old: Sequence[Unit], o: Unit, new: Sequence[Unit], n: Unit, values: tuple[str, str]
 ) -> bool:
-    """Two statements, one opened by a pronoun, whose chunks name different things before it:
+    """Two statements, one of them referring back (opened by a pronoun, or by "the" and a noun
+    said before: ``_refers_back``), whose chunks name different things before it:
     "It was completed in 1890." after "The Harwell Bridge is a truss bridge over the River
     Teme" and after "The Colford Bridge is a truss bridge over the River Lugg" share a frame,
     not a subject (two articles' parallel facts, not one value changed). The sentences that
     name the subject differ when each has a name, or a word, the other does not, the changed
     ``values`` (old, new) aside: a revision restates that sentence, or changes the value
-    there too. A chunk that opens on the pronoun leaves it open."""
+    there too. A chunk that opens on the statement leaves it open."""
     if not (_refers_back(old, o) or _refers_back(new, n)):
         return False
     a, b = _referent(old, o.index), _referent(new, n.index)
