@@ -480,14 +480,14 @@ def test_a_pronoun_in_a_revised_paragraph_keeps_its_subject() -> None:
 
 
 def test_two_articles_pronoun_facts_keep_each_other(
-    settings: Settings, hashing_embedder: HashingEmbedder
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
     t0 = datetime(2024, 5, 1, tzinfo=UTC)
     turns = [
         Turn(id="bridge", namespace="wiki", text=BRIDGE, ts=t0),
         Turn(id="chapel", namespace="wiki", text=CHAPEL, ts=t0.replace(month=9)),
     ]
-    with alignment_memory(settings, hashing_embedder) as memory:
+    with alignment_memory(redis_settings, hashing_embedder) as memory:
         memory.ingest(turns)
         result = memory.retrieve("When was it completed?", namespace="wiki", k=10)
     assert outcome(result) == {"bridge": "kept", "chapel": "kept"}
@@ -506,7 +506,7 @@ def test_a_revision_that_changes_the_value_in_the_subjects_sentence_too() -> Non
 
 
 def test_a_pronoun_statement_repeated_in_two_articles_restates_nothing(
-    settings: Settings, hashing_embedder: HashingEmbedder
+    redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
     t0 = datetime(2024, 5, 1, tzinfo=UTC)
     frog = (
@@ -523,7 +523,7 @@ def test_a_pronoun_statement_repeated_in_two_articles_restates_nothing(
         Turn(id="toad", namespace="wiki", text=toad, ts=t0.replace(month=6)),
         Turn(id="toad2", namespace="wiki", text=toad_revised, ts=t0.replace(month=9)),
     ]
-    with alignment_memory(settings, hashing_embedder) as memory:
+    with alignment_memory(redis_settings, hashing_embedder) as memory:
         memory.ingest(turns)
         result = memory.retrieve("IUCN Red List status", namespace="wiki", k=10)
     lines = stale_lines(result)

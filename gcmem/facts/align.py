@@ -62,6 +62,7 @@ __all__ = [
     "Token",
     "Unit",
     "align_units",
+    "each_lacks",
     "excerpt_replacements",
     "frame_rank",
     "referents_apart",
@@ -693,10 +694,10 @@ def _named_apart(
     if a == (0, len(old.tokens)) and b == (0, len(new.tokens)):
         return False
     # the changed value said again elsewhere in the sentence names nothing else
-    return _each_lacks(_names(old, a), _names(new, b), found[1:])
+    return each_lacks(_names(old, a), _names(new, b), found[1:])
 
 
-def _each_lacks(x: Iterable[str], y: Iterable[str], values: Sequence[str]) -> bool:
+def each_lacks(x: Iterable[str], y: Iterable[str], values: Sequence[str]) -> bool:
     """Each of two word sets has a word the other lacks, the changed ``values`` (old, new)
     left out of their sides."""
     a = set(x) - _words(values[0].casefold())
@@ -830,7 +831,7 @@ def referents_apart(
     a, b = _referent(old, o.index), _referent(new, n.index)
     if a is None or b is None:
         return False
-    return _each_lacks(_subject_names(a), _subject_names(b), values) or _each_lacks(
+    return each_lacks(_subject_names(a), _subject_names(b), values) or each_lacks(
         a.words, b.words, values
     )
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
-from gcmem.facts.align import units_of
+from gcmem.facts.align import each_lacks, units_of
 from gcmem.facts.prose_align import counterparts
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
@@ -101,7 +101,7 @@ _NUMBER_WORDS = frozenset(
     )
 )
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
-_KIND_HEADS = frozenset(map(word_stem, ("day", "month", "time", "date", "year", "hour")))
+_KIND_HEADS = frozenset(map(_word, ("day", "month", "time", "date", "year", "hour")))
 _TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
 _MONTHS = MONTHS - {"may"}  # "may" is a modal far more often than a month
 
@@ -551,20 +551,16 @@ def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
         now = [v for v in values(new.text) if v.kind in frame.kinds]
         gone = [v for v in was if v.key not in {n.key for n in now}]
         came = [v for v in now if v.key not in {w.key for w in was}]
-        if gone and came:
-            if _named_apart(older, newer, gone, came):
-                return None
-            return Revision(old.index, old.text, AnswerChange.of(gone, came))
+        if not (gone and came):
+            continue
+        # two paragraphs each naming something the other does not, the changed value aside,
+        # are two articles of one shape ("Dunlaggan Island ... in the Sound of Jura" /
+        # "Inchmorrow ... in the Firth of Lorn"), not one article revised
+        changed = (" ".join(v.key for v in gone), " ".join(v.key for v in came))
+        if each_lacks(_proper_names(older), _proper_names(newer), changed):
+            return None
+        return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
-
-
-def _named_apart(older: str, newer: str, gone: Sequence[Value], came: Sequence[Value]) -> bool:
-    """Two paragraphs each naming something the other does not, the changed value aside:
-    two articles of one shape about two islands ("Dunlaggan Island ... in the Sound of Jura" /
-    "Inchmorrow ... in the Firth of Lorn"), not one article revised."""
-    was = _proper_names(older) - {v.key for v in gone}
-    now = _proper_names(newer) - {v.key for v in came}
-    return bool(was - now) and bool(now - was)
 
 
 def _proper_names(text: str) -> set[str]:
