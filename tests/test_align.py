@@ -190,6 +190,91 @@ def test_a_config_file_yields_one_frame_per_changed_line() -> None:
     assert sorted(al.restated) == [(1, 1), (3, 3)]
 
 
+def test_a_comment_added_beside_a_changed_value_is_not_a_second_place() -> None:
+    old = "location /reports/ {\n    proxy_pass http://up;\n    proxy_read_timeout 60s;\n}"
+    new = old.replace("60s;", "300s;  # big exports")
+    assert frames(old, new) == [("location /reports/ > proxy_read_timeout _", "60s", "300s")]
+    # a comment alone changing is no value change; "#" glued to a word is no comment
+    assert frames("TIMEOUT = 30  # seconds", "TIMEOUT = 30  # in seconds") == []
+    assert frames("channel: #ops-alerts", "channel: #ops-pager") == [
+        ("channel : _", "#ops-alerts", "#ops-pager")
+    ]
+
+
+def test_a_crontab_entry_is_keyed_by_its_command() -> None:
+    jobs = "* * * /opt/backup/run.sh >> /var/log/b.log 2>&1\n15 * * * * /opt/backup/prune.sh"
+    old = f"crontab -l on db-backup-01:\n0 2 {jobs}"
+    new = f"new crontab on db-backup-01:\n30 4 {jobs}"
+    (chunk_old,), (chunk_new,) = chunk_text(old, 480), chunk_text(new, 480)
+    assert chunk_old.count("\n") == 2  # each entry stays a line
+    al = align_units(units_of(chunk_old), units_of(chunk_new))
+    assert [(f.frame, f.old_value, f.new_value) for f in al.frames] == [
+        ("crontab _ /opt/backup/run.sh >> /var/log/b.log 2>&1", "0 2 * * *", "30 4 * * *")
+    ]
+    # another command at another time is another job; one argument changed at the same time
+    # is a line edited in one span
+    assert frames("0 2 * * * /opt/a.sh", "0 3 * * * /opt/b.sh") == []
+    assert frames(
+        "0 2 * * * rsync -a ~/Photos/ /mnt/old/", "0 2 * * * rsync -a ~/Photos/ /mnt/new/"
+    ) == [("0 2 * * * rsync -a ~/Photos/ _", "/mnt/old/", "/mnt/new/")]
+    assert frames("@daily /opt/a.sh", "@hourly /opt/a.sh") == [
+        ("crontab _ /opt/a.sh", "@daily", "@hourly")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "Under-12s training takes place at Fairfield Park on Thursday evenings.",
+            "From next week, under-12s training takes place at the Kingsmead 3G pitch on "
+            "Thursday evenings.",
+            ("under-12s training takes place at _ on thursday evenings", "Fairfield Park"),
+        ),
+        (
+            "The feature flag service answers on port 8013 inside the mesh.",
+            "After the flagd upgrade the feature flag service answers on port 8016 inside the "
+            "mesh.",
+            ("feature flag service answers on port _ inside mesh", "8013"),
+        ),
+    ],
+)
+def test_a_lead_in_before_the_restated_statement_is_not_part_of_it(
+    old: str, new: str, expected: tuple[str, str]
+) -> None:
+    [(frame, was, _)] = frames(old, new)
+    assert (frame, was) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a lead-in that scopes, labels, hedges or qualifies the statement is part of it
+        (
+            "The feature flag service answers on port 8013.",
+            "In staging the feature flag service answers on port 8016.",
+        ),
+        ("The port is 8013 inside the mesh.", "Staging: the port is 8016 inside the mesh."),
+        ("The port is 8013 inside the mesh.", "Maybe soon, the port is 8016 inside the mesh."),
+        ("The DB port is 5432 on the box.", "Since March staging DB port is 5433 on the box."),
+    ],
+)
+def test_a_lead_in_that_scopes_labels_or_hedges_stays(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def test_parallel_clauses_beside_the_frame_are_a_second_place() -> None:
+    # "builds with Vite" / "builds with webpack 5": the clause beside the frame says the same
+    # kind of thing of another subject
+    assert (
+        frames(
+            "The docs site builds with Docusaurus, output goes to build/.",
+            "The admin panel builds with webpack 5, output goes to public/assets/.",
+        )
+        == []
+    )
+
+
 def test_yaml_keys_carry_their_parents() -> None:
     old = "services:\n  db:\n    image: postgres:14.8\n  web:\n    image: nginx:1.25"
     new = "services:\n  db:\n    image: postgres:16.3\n  web:\n    image: nginx:1.25"

@@ -31,6 +31,8 @@ SPLITS = {
     "dev12": "traps",
     "dev13": "traps",
     "dev14": "paragraphs",
+    "dev15": "frames",
+    "test9": "frames",
     "devconv": "chats",
 }
 

@@ -52,6 +52,11 @@ Three kinds of source, one schema (``Instance``):
   excised by frame alignment (only the decision's kind was read): a brief asking for
   encyclopedic paragraphs about different entities of the same kind written in the same
   shape, sentences opened by pronouns, and revisions of one paragraph among them.
+  ``dev15`` (development) and ``test9`` (held out) were written in stop 32 by two helpers
+  from one brief (``data/dev15/BRIEF.md``, ``data/test9/BRIEF.md``): the frame-alignment
+  issue's own case, a statement or a file line restated with one value changed in phrasings
+  people use (``frame_prose``, ``frame_lines``, ``frame_restated``), and that alignment's
+  traps (``frame_parallel``, ``frame_negation_modality``, ``frame_multi_valued``).
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

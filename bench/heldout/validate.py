@@ -55,6 +55,13 @@ PROFILES = {
     "paragraphs": Profile(
         changes={"paragraph_revision": 20}, static={"long_paragraphs": 30}, turns=(4, 8)
     ),
+    # dev15, test9: one sentence or line restated with its value changed, and the traps of
+    # that alignment (a parallel subject, a negation or modal, a multi-valued attribute)
+    "frames": Profile(
+        changes={"frame_prose": 24, "frame_lines": 16, "frame_restated": 16},
+        static={"frame_parallel": 16, "frame_negation_modality": 12, "frame_multi_valued": 12},
+        turns=(4, 8),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }
@@ -183,8 +190,8 @@ def _stale(r: dict, by_id: Mapping[str, str], cv: str, tids: list[str]) -> list[
 
 def _family(r: dict, fam: str, by_id: Mapping[str, str]) -> list[str]:
     out: list[str] = []
-    if fam == "keyed_restated" and not 2 <= len(r["stale_turns"]) <= 4:
-        out.append(f"keyed_restated needs 2-4 stale turns, has {len(r['stale_turns'])}")
+    if fam in ("keyed_restated", "frame_restated") and not 2 <= len(r["stale_turns"]) <= 4:
+        out.append(f"{fam} needs 2-4 stale turns, has {len(r['stale_turns'])}")
     if fam == "paragraph_revision":
         for x in r["stale_turns"] + r["current_turns"]:
             if not 40 <= _words(by_id[x]) <= 90:

@@ -53,7 +53,7 @@ from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import collection_label, member_note
-from gcmem.facts.lines import describe, is_code_path
+from gcmem.facts.lines import CRON_ENTRY, describe, is_code_path
 
 __all__ = [
     "FRAME_SUBJECT",
@@ -74,6 +74,9 @@ FRAME_SUBJECT = "frame"
 SLOT = "_"
 MIN_PROSE_FRAME = 3
 MAX_SPAN = 8
+# Words a statement may say before the words it shares with an older one ("From next week,").
+MAX_LEAD_IN = 6
+_LEAD_ENDS = frozenset({",", ":", "—", "–", "and", "so"})
 MAX_FRAME_CHARS = 200
 MAX_UNITS = 64  # per chunk: alignment cost stays bounded for long documents
 MAX_CLAUSES = 8
@@ -167,7 +170,19 @@ _DISCOURSE_LABELS = frozenset(
     {
         *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
         *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
+        *("change of plan", "correction", "fixed"),
     }
+)
+# Words two clauses share without saying the same kind of thing ("we", "is", "to").
+_REST_STOP = (
+    _FUNCTION_WORDS
+    | _LEAD_FILLERS
+    | _TRAIL_FILLERS
+    | _words(
+        """i we you he she it they me us them my our your his her its their is are was were be
+        been am has have had do does did will would can could should to in on at for with by
+        from as per this that these those there here just not"""
+    )
 )
 _HARD_PUNCT = frozenset({";", ":", "—", "–"})
 _QUOTES = frozenset("\"'`“”‘’«»")
@@ -246,6 +261,8 @@ def tokenize(text: str, *, fold_case: bool = True) -> list[Token]:
             if surface in _QUOTES:
                 quoted = not quoted
             norm = _norm(surface)
+            if fold_case and norm == surface and not out and surface[1:] == surface[1:].lower():
+                norm = surface.lower()  # a sentence's capital: "Under-12s" / "... under-12s"
             exact = None if fold_case else _exact(surface, norm)
             out.append(Token(surface, norm, base + s, base + e, quoted, exact))
     return out
@@ -466,6 +483,49 @@ def _trim(toks: Sequence[Token]) -> list[Token]:
     return out
 
 
+def _without_lead_in(
+    x: list[Token], y: list[Token], every: Sequence[Token]
+) -> tuple[list[Token], list[Token]]:
+    """The two runs without a few words one of them says first ("From next week, under-12s
+    training takes place at ..."; "After the flagd upgrade the service answers on ..."): the
+    rest must start with the other run's first two words, after a comma, a colon, "and" or
+    "so", or an article that opens it (else the last word may qualify it: "Since March
+    staging DB port is ..."). A lead-in that scopes or conditions the statement ("In staging
+    the port is ..."), negates or hedges it, or labels it ("Staging: the port is ...") is
+    part of the statement, and stays. ``every``: the runs' tokens, ignored ones included."""
+    if len(x) < 2 or len(y) < 2 or x[0].same == y[0].same:
+        return x, y
+    for longer, other in ((y, x), (x, y)):
+        for k in range(1, min(MAX_LEAD_IN, len(longer) - 2) + 1):
+            if (longer[k].same, longer[k + 1].same) != (other[0].same, other[1].same):
+                continue
+            lead, rest = longer[:k], longer[k]
+            opened = lead[-1].norm in _LEAD_ENDS or any(
+                t.norm is None and t.text.lower() in _ARTICLES
+                for t in every
+                if lead[-1].end <= t.start and t.end <= rest.start
+            )
+            if not (opened and _lead_in(lead)):
+                return x, y
+            return (x, y[k:]) if longer is y else (x[k:], y)
+    return x, y
+
+
+def _hedged(toks: Sequence[Token]) -> bool:
+    """The words negate or hedge what follows them."""
+    return any((w := t.norm or "") in _NEGATIONS or w in _MODALS or w.endswith("n't") for t in toks)
+
+
+def _lead_in(toks: Sequence[Token]) -> bool:
+    words = [t.norm or "" for t in toks if not t.punct]
+    if not words or words[0] in _ATTACH or words[0] in _SPAN_SCOPE or _hedged(toks):
+        return False
+    for i, t in enumerate(toks):
+        if t.norm == ":" and _label(toks[:i]) and " ".join(words[:i]) not in _DISCOURSE_LABELS:
+            return False
+    return True
+
+
 def _value_like(span: Sequence[Token]) -> bool:
     for t in span:
         s = t.text
@@ -485,9 +545,12 @@ def _align_runs(
     old: Unit, a: Sequence[Token], new: Unit, b: Sequence[Token]
 ) -> tuple[str, str, str] | None:
     """(frame, old value, new value) when the two runs differ in exactly one value span."""
+    if old.line and new.line:
+        a, b = _uncommented(a), _uncommented(b)
     x, y = _trim(a), _trim(b)
     if not x or not y:
         return None
+    x, y = _without_lead_in(x, y, [*a, *b])
     p = 0
     while p < len(x) and p < len(y) and x[p].same == y[p].same:
         p += 1
@@ -575,6 +638,38 @@ def _align_runs(
     return frame, _surface(old, sx), _surface(new, sy)
 
 
+def _uncommented(run: Sequence[Token]) -> Sequence[Token]:
+    """A line's tokens without its trailing comment (`` # big exports``, `` // TODO``): a
+    comment added beside a changed value is no second changed place."""
+    for i, t in enumerate(run):
+        if i and t.text in ("#", "//"):
+            return run[:i]
+    return run
+
+
+def _crontab_entries(old: Unit, new: Unit) -> tuple[re.Match[str], re.Match[str]] | None:
+    a = CRON_ENTRY.match(old.text) if old.line else None
+    b = CRON_ENTRY.match(new.text) if new.line else None
+    return (a, b) if a is not None and b is not None else None
+
+
+def _schedule(entry: re.Match[str]) -> str:
+    return " ".join(entry["schedule"].split())
+
+
+def _schedule_change(
+    a: re.Match[str], b: re.Match[str], context: tuple[str, ...]
+) -> tuple[str, str, str] | None:
+    """Two crontab entries of one command whose schedule changed: (frame, old schedule, new
+    schedule). The command is the key (the schedule opens the line, where a slot is otherwise
+    a subject); two commands at two times are two jobs: a crontab lists many. (One schedule
+    whose command changed in one span aligns as any line does.)"""
+    was, now = _schedule(a), _schedule(b)
+    if a["command"].split() != b["command"].split():
+        return None
+    return _capped(" ".join((*context, "crontab", SLOT, *a["command"].split()))), was, now
+
+
 # A setting's name: an identifier in dotted or snake form ("user.email", "max_connections"):
 # dot-separated words, with a "." or "_" before a letter somewhere after the first character.
 # Two linear patterns (one nested pattern backtracks exponentially on "a_a_a_...!").
@@ -636,6 +731,9 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
         return None  # "also", "too", "another": a value added beside the old one
     if members(old, new):
         return None
+    entries = _crontab_entries(old, new)
+    if entries is not None and _schedule(entries[0]) != _schedule(entries[1]):
+        return _schedule_change(*entries, old.context)
     best = None if continues(new.tokens) else _align_runs(old, old.tokens, new, new.tokens)
     oc, nc = old.clauses, new.clauses
     o_topics = [topic(old, old.tokens[lo].start) for lo, _ in oc]
@@ -655,6 +753,8 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                     continue
                 if two_topics(o_topics[i], n_topics[k]):
                     continue  # "eu-logs bucket: ..." / "us-logs bucket: ...": two subjects
+                if _hedged(old.tokens[: oc[i][0]]) != _hedged(new.tokens[: nc[k][0]]):
+                    continue  # "Maybe soon, the port is 8016": a clause before it hedges it
                 b = new.tokens[nc[k][0] : nc[last][1]]
                 found = None if continues(b) else _align_runs(old, a, new, b)
                 if found is not None and _named_apart(
@@ -687,14 +787,33 @@ def _named_apart(
     old: Unit, a: tuple[int, int], new: Unit, b: tuple[int, int], found: tuple[str, str, str]
 ) -> bool:
     """Two clause runs beside other clauses that name different things (each a name the other
-    lacks): the frame is shared, its subject is not ("The Subaru gets synthetic oil, change
-    every 6,000 miles" / "The old F-150 is on conventional oil, change every 3,000 miles";
-    "The River Haddon is a river in Norfolk, and a tributary of the River Yare" / "The River
-    Scarrow is a river in Norfolk, and a tributary of the River Bure")."""
+    lacks), or say one kind of thing in words of their own: the frame is shared, its subject
+    is not ("The Subaru gets synthetic oil, change every 6,000 miles" / "The old F-150 is on
+    conventional oil, change every 3,000 miles"; "The River Haddon is a river in Norfolk, and
+    a tributary of the River Yare" / "The River Scarrow is a river in Norfolk, and a tributary
+    of the River Bure"; "The storefront builds with Vite, output goes to dist/" / "The admin
+    panel builds with webpack 5, output goes to build/")."""
     if a == (0, len(old.tokens)) and b == (0, len(new.tokens)):
         return False
     # the changed value said again elsewhere in the sentence names nothing else
-    return each_lacks(_names(old, a), _names(new, b), found[1:])
+    if each_lacks(_names(old, a), _names(new, b), found[1:]):
+        return True
+    # a shared run of words in the other clauses, and each a word the other lacks: a second
+    # differing place ("builds with Vite" / "builds with webpack 5"), the subject's perhaps
+    x, y = _rest(old, a), _rest(new, b)
+    if not each_lacks(set(x) - _REST_STOP, set(y) - _REST_STOP, found[1:]):
+        return False
+    match = difflib.SequenceMatcher(a=x, b=y, autojunk=False).find_longest_match()
+    return match.size >= 2 and any(w not in _REST_STOP for w in x[match.a : match.a + match.size])
+
+
+def _rest(unit: Unit, run: tuple[int, int]) -> list[str]:
+    """The words of the unit outside ``run``, in order."""
+    return [
+        t.norm
+        for i, t in enumerate(unit.tokens)
+        if not run[0] <= i < run[1] and t.norm and not t.punct
+    ]
 
 
 def each_lacks(x: Iterable[str], y: Iterable[str], values: Sequence[str]) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from gcmem.facts.lines import file_header, inline_header
+from gcmem.facts.lines import CRON_ENTRY, file_header, inline_header
 from gcmem.models import Chunk, Turn, collapse_whitespace
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit or quote; this keeps
@@ -39,8 +39,10 @@ _LABEL_WORDS = 8
 
 
 def is_line_unit(line: str) -> bool:
-    """Whether a line is a unit of its own (config, code, diff, bullet, label)."""
+    """Whether a line is a unit of its own (config, code, diff, bullet, crontab entry, label)."""
     if CONFIG_LINE.match(line) or BULLET.match(line) or _CODE_LINE.match(line):
+        return True
+    if CRON_ENTRY.match(line):
         return True
     if inline_header(line) is not None:
         return True

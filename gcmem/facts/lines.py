@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "CRON_ENTRY",
     "ExcerptLine",
     "describe",
     "file_header",
@@ -29,6 +30,13 @@ __all__ = [
     "is_yaml_path",
     "qualifier",
 ]
+
+# A crontab entry: five time fields (or an @ schedule), then the command. The command names
+# the job; the schedule is its value ("0 2 * * * /opt/backup/run.sh" -> "30 4 * * * ...").
+CRON_ENTRY = re.compile(
+    r"^\s*(?P<schedule>@(?:reboot|yearly|annually|monthly|weekly|daily|hourly)"
+    r"|[\d*][\d*/,\-]*(?:[ \t]+[\d*][\d*/,\-]*){4})[ \t]+(?P<command>\S.*)$"
+)
 
 # A path: no spaces, and either a directory part or a file extension (or a well-known
 # extension-less file name). "app.port" is not a path: its "extension" is not a file type.
