@@ -44,6 +44,12 @@ def triples(text: str) -> set[tuple[str, str, str]]:
         ("commit 9f3a2c1: raise RETRY_LIMIT = 5 for flaky endpoints", ("retry_limit", "is", "5")),
         # a section the sentence names scopes the setting, as its header line would
         ("[Makefile] uses indent_style = tab", ("indent_style", "is in makefile", "tab")),
+        # a camelCase setting and a command-line flag are code no sentence word spells
+        (
+            "Bumped just the compile SDK: compileSdk = 35 in app/build.gradle.kts.",
+            ("compilesdk", "is", "35"),
+        ),
+        ("Changed it, so we now use --max-workers=8.", ("--max-workers", "is", "8")),
     ],
 )
 def test_a_code_token_in_a_sentence_keys_like_its_line(
@@ -126,3 +132,21 @@ def test_a_setting_after_its_owner_is_an_owned_token() -> None:
 )
 def test_no_owned_token_where_the_sentence_does_not_say_it_holds(text: str) -> None:
     assert owned(text) == []
+
+
+def test_a_shell_line_continued_on_the_next_keeps_its_value_without_the_backslash() -> None:
+    old = triples("launch on the hypervisors:\n./node_exporter \\\n  --web.listen-address=:9100 \\")
+    assert ("--web.listen-address", "is", ":9100") in old
+
+
+def test_a_configuration_directive_keys_in_its_block_and_in_a_sentence() -> None:
+    block = "location /upload {\n    client_max_body_size 10m;\n    proxy_read_timeout 120s;\n}"
+    assert ("client_max_body_size", "is in location /upload", "10m") in triples(block)
+    # C declarations have that shape: not in a code file
+    assert triples("src/x.c:\nint main() {\n  size_t n;\n  return_code rc;\n}") == set()
+    # in a sentence the semicolon must end it, after words naming whose setting it is
+    [token] = owned_code_tokens("so the upload location now has client_max_body_size 50m;")
+    assert (token.fact.subject, token.fact.object) == ("client_max_body_size", "50m")
+    assert token.owner == {"upload", "location"}
+    assert owned_code_tokens("I bumped client_max_body_size again") == []
+    assert ("client_max_body_size", "is", "50m") in triples("Set client_max_body_size 50m;")

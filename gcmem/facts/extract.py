@@ -45,7 +45,7 @@ from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
 from gcmem.facts.labels import collection_label
-from gcmem.facts.lines import ExcerptLine, describe, is_yaml_path, qualifier
+from gcmem.facts.lines import ExcerptLine, describe, is_code_path, is_yaml_path, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
@@ -1208,6 +1208,23 @@ def _list_pin_facts(where: ExcerptLine) -> list[Fact] | None:
     return [fact] if fact else []
 
 
+# A server configuration directive (nginx and its kin: ``client_max_body_size 10m;``): a
+# name in snake_case, one value, a semicolon. Source code has that shape too (``size_t n;``:
+# a C type ends in "_t"), so not in a code file.
+_DIRECTIVE = re.compile(
+    r"^(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?P<value>[^\s;{}\"']+);\s*(?:#.*)?$"
+)
+
+
+def _directive_facts(where: ExcerptLine) -> list[Fact] | None:
+    """The value a configuration directive line sets (``_DIRECTIVE``), else None."""
+    m = _DIRECTIVE.match(where.text.strip())
+    if m is None or m.group("name").endswith("_t") or is_code_path(where.path):
+        return None
+    fact = _fact(m.group("name"), "is", m.group("value"))
+    return [fact] if fact else []
+
+
 def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
     """A file line's facts: a manifest form, else the sentence forms on the line without its
     member separator (``"debug": "2.6.9",``); a line whose own key does not identify it
@@ -1219,6 +1236,8 @@ def _line_facts(line: str, keyed: bool = True) -> list[Fact]:
         return []  # "run: x" in one list item and another: two steps, not one key
     if line.endswith(",") and not line.endswith(",,"):
         line = line[:-1].rstrip()
+    if line.endswith(" \\"):
+        line = line[:-2].rstrip()  # a shell line continued on the next: the "\\" is no value
     return _extract_sentence(line, note=False)
 
 
@@ -1231,13 +1250,20 @@ _INLINE_PIN = re.compile(
 _INLINE_IMAGE = re.compile(
     r"(?<!\S)FROM\s+(?P<name>[a-z0-9][\w.\-/]*):(?P<tag>[\w.\-]*\w)(?![\w\-:/]|\.\w)"
 )
-# NAME=VALUE with a name no sentence word has: UPPER_CASE or snake_case with an underscore
+# NAME=VALUE with a name no sentence word has: UPPER_CASE or snake_case with an underscore,
+# camelCase, or a command-line flag (``--web.listen-address=:9110``)
 _INLINE_ASSIGN = re.compile(
-    r"(?<![\w.\-\"'?&/=])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+    r"(?<![\w.\-\"'?&/=])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+    r"|[a-z]+(?:[A-Z][a-z0-9]+)+|--[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*)"
     r"\s?=\s?(?P<value>\"[^\"\s]+\"|'[^'\s]+'|[^\s\"',;()=]*[^\s\"',;()=.])"
 )
 _INLINE_PAIR_JSON = re.compile(r'"(?P<name>[\w.@/\-]+)":\s?"(?P<value>[^"\s]+)"')
-_INLINE_FORMS = (_INLINE_PIN, _INLINE_IMAGE, _INLINE_ASSIGN, _INLINE_PAIR_JSON)
+# a directive written into a sentence, its semicolon ending the clause ("now has
+# client_max_body_size 50m;")
+_INLINE_DIRECTIVE = re.compile(
+    r"(?<![\w.\-\"'?&/=])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s(?P<value>[^\s;{}\"',()]+)(?=;|$)"
+)
+_INLINE_FORMS = (_INLINE_PIN, _INLINE_IMAGE, _INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_DIRECTIVE)
 # A clause about a value that no longer holds, or one that is not set: its code tokens name
 # the old or the hoped-for value, not the state.
 _INLINE_REFUSE = _lexicon(
@@ -1338,8 +1364,17 @@ def _code_tokens(
     for brk in [*_INLINE_CLAUSE_BREAK.finditer(sentence), None]:
         end = brk.start() if brk is not None else len(sentence)
         clause = sentence[start:end]
+        # a directive's semicolon ends the clause ("set client_max_body_size 50m; and ...")
+        closed = sentence[end : end + 1] == ";"
         start = brk.end() if brk is not None else end
-        hits = [(form, m) for form in forms for m in form.finditer(clause)]
+        hits = [
+            (form, m)
+            for form in forms
+            for m in form.finditer(clause)
+            if form is not _INLINE_DIRECTIVE
+            or clause[m.end() :].strip() == ";"
+            or (closed and m.end() == len(clause))
+        ]
         if colon:
             # a "key: value" inside another token ("image: redis:7.2") is that token's; one is
             # read only right after a word that says it holds ("uses image: ...", "to
@@ -1379,7 +1414,7 @@ def _code_tokens(
             # said to hold "as well" or "too" is another owner's beside this one
             owner_text = clause[lead.rfind(":") + 1 : m.start()]
             owner = _words(words.cut(lead.rfind(":") + 1, m.start()))
-            setting = form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_COLON)
+            setting = form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_COLON, _INLINE_DIRECTIVE)
             if setting and _INLINE_ADDITIVE.search(plain):
                 continue
             named: frozenset[str] | None = None
@@ -1434,6 +1469,8 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             own = _package_facts(where)
             if own is None:
                 own = _list_pin_facts(where)
+            if own is None:
+                own = _directive_facts(where)
             if own is None:
                 own = _line_facts(where.text, where.keyed)
             facts = [_scoped(f, where.scope) for f in own]
