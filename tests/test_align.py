@@ -237,6 +237,16 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "mesh.",
             ("feature flag service answers on port _ inside mesh", "8013"),
         ),
+        (
+            "The monorepo builds with Bazel 6.4.0.",
+            "Upgrade done: the monorepo builds with Bazel 7.1.1.",
+            ("monorepo builds with bazel _", "6.4.0"),
+        ),
+        (
+            "Read-only analytics queries should point at replica-db-02.internal.",
+            "Heads up, read-only analytics queries should point at replica-db-05.internal.",
+            ("read-only analytics queries should point at _", "replica-db-02.internal"),
+        ),
     ],
 )
 def test_a_lead_in_before_the_restated_statement_is_not_part_of_it(
@@ -257,6 +267,8 @@ def test_a_lead_in_before_the_restated_statement_is_not_part_of_it(
         ("The port is 8013 inside the mesh.", "Staging: the port is 8016 inside the mesh."),
         ("The port is 8013 inside the mesh.", "Maybe soon, the port is 8016 inside the mesh."),
         ("The DB port is 5432 on the box.", "Since March staging DB port is 5433 on the box."),
+        # an instruction hedged on one side only is no instruction changed
+        ("Queries should point at replica-02.", "Queries should probably point at replica-05."),
     ],
 )
 def test_a_lead_in_that_scopes_labels_or_hedges_stays(old: str, new: str) -> None:

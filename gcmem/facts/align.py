@@ -184,6 +184,10 @@ _REST_STOP = (
         from as per this that these those there here just not"""
     )
 )
+# A status report in front of a colon ("Upgrade done:", "Migration finished:") is no label.
+_DONE = _words("done finished complete completed merged shipped deployed fixed")
+# Modals that instruct rather than hedge.
+_DEONTIC = _words("should must")
 _HARD_PUNCT = frozenset({";", ":", "—", "–"})
 _QUOTES = frozenset("\"'`“”‘’«»")
 _OPEN = "([{"
@@ -346,6 +350,8 @@ class Unit:
             if not toks or toks[-1].norm != ":":
                 continue
             words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
+            if _status(words):
+                continue  # "Upgrade done:" reports, it names no subject
             if " ".join(words) not in _DISCOURSE_LABELS and _label(toks[:-1]):
                 out.append((toks[-1].end, words))
         return tuple(out)
@@ -511,6 +517,18 @@ def _without_lead_in(
     return x, y
 
 
+def _instruction(frame_left: Sequence[Token]) -> bool:
+    """The shared words before the slot say what must be done ("should", "must"), and hedge
+    nothing else."""
+    modal = [t.norm for t in frame_left if t.norm in _MODALS]
+    return bool(modal) and all(m in _DEONTIC for m in modal)
+
+
+def _status(words: Sequence[str]) -> bool:
+    """Words in front of a colon that report a status ("Upgrade done", "Migration finished")."""
+    return bool(words) and words[-1] in _DONE
+
+
 def _hedged(toks: Sequence[Token]) -> bool:
     """The words negate or hedge what follows them."""
     return any((w := t.norm or "") in _NEGATIONS or w in _MODALS or w.endswith("n't") for t in toks)
@@ -518,6 +536,12 @@ def _hedged(toks: Sequence[Token]) -> bool:
 
 def _lead_in(toks: Sequence[Token]) -> bool:
     words = [t.norm or "" for t in toks if not t.punct]
+    if (
+        toks
+        and toks[-1].norm == ":"
+        and (" ".join(words) in _DISCOURSE_LABELS or (words and words[-1] in _DONE))
+    ):
+        return True  # "Change of plan:", "Update:", "Upgrade done:"
     if not words or words[0] in _ATTACH or words[0] in _SPAN_SCOPE or _hedged(toks):
         return False
     for i, t in enumerate(toks):
@@ -571,6 +595,9 @@ def _align_runs(
     left, right = x[:p], x[len(x) - s :]
     frame_words = [t for t in (*left, *right) if not t.punct]
     # Negation and modality matter in the slot's clause: "I don't use X" / "I don't use Y".
+    # An instruction both statements give in the same words ("queries should point at X" /
+    # "... at Y") is no hedge: the newer replaces the older.
+    instruction = _instruction(left) and not any(t.norm in _MODALS for t in (*sx, *sy, *right))
     for run, span_start, span_end in ((x, p, len(x) - s), (y, p, len(y) - s)):
         lo = span_start
         while lo > 0 and run[lo - 1].norm not in _CLAUSE_END:
@@ -579,7 +606,10 @@ def _align_runs(
         while hi < len(run) and run[hi].norm not in _CLAUSE_END:
             hi += 1
         clause = [t.norm or "" for t in run[lo:hi]]
-        if any(n in _NEGATIONS or n in _MODALS or n.endswith("n't") for n in clause):
+        if any(
+            n in _NEGATIONS or (n in _MODALS and not instruction) or n.endswith("n't")
+            for n in clause
+        ):
             return None
     if _names_setting(sx) and _names_setting(sy) and sx[0].same != sy[0].same:
         return None  # "user.name X" / "user.email Y": another setting, not another value
@@ -798,13 +828,21 @@ def _named_apart(
     # the changed value said again elsewhere in the sentence names nothing else
     if each_lacks(_names(old, a), _names(new, b), found[1:]):
         return True
-    # a shared run of words in the other clauses, and each a word the other lacks: a second
-    # differing place ("builds with Vite" / "builds with webpack 5"), the subject's perhaps
+    # a shared run of words in the other clauses, and words of each replaced by the other's
+    # beside it: a second differing place ("builds with Vite" / "builds with webpack 5"), the
+    # subject's perhaps (words one side adds, a tail or a lead-in, are no place)
     x, y = _rest(old, a), _rest(new, b)
-    if not each_lacks(set(x) - _REST_STOP, set(y) - _REST_STOP, found[1:]):
-        return False
-    match = difflib.SequenceMatcher(a=x, b=y, autojunk=False).find_longest_match()
-    return match.size >= 2 and any(w not in _REST_STOP for w in x[match.a : match.a + match.size])
+    values = _words(found[1].casefold()) | _words(found[2].casefold())
+
+    def content(words: Sequence[str]) -> bool:
+        return any(w not in _REST_STOP and w not in values for w in words)
+
+    ops = difflib.SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
+    shared = any(t == "equal" and i2 - i1 >= 2 and content(x[i1:i2]) for t, i1, i2, _, _ in ops)
+    replaced = any(
+        t == "replace" and content(x[i1:i2]) and content(y[j1:j2]) for t, i1, i2, j1, j2 in ops
+    )
+    return shared and replaced
 
 
 def _rest(unit: Unit, run: tuple[int, int]) -> list[str]:
