@@ -238,6 +238,11 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             ("feature flag service answers on port _ inside mesh", "8013"),
         ),
         (
+            "Hi Marco, as before, invoices should be emailed to accounts@example.com.",
+            "Please note invoices should be emailed to finance@example.com.",
+            ("invoices should be emailed to _", "accounts@example.com"),
+        ),
+        (
             "The monorepo builds with Bazel 6.4.0.",
             "Upgrade done: the monorepo builds with Bazel 7.1.1.",
             ("monorepo builds with bazel _", "6.4.0"),

@@ -184,6 +184,8 @@ _REST_STOP = (
         from as per this that these those there here just not"""
     )
 )
+# Words that only lead into a message ("Please note invoices should be ...").
+_POLITE = _words("please hi hello hey just quick")
 # A status report in front of a colon ("Upgrade done:", "Migration finished:") is no label.
 _DONE = _words("done finished complete completed merged shipped deployed fixed")
 # Modals that instruct rather than hedge.
@@ -492,29 +494,46 @@ def _trim(toks: Sequence[Token]) -> list[Token]:
 def _without_lead_in(
     x: list[Token], y: list[Token], every: Sequence[Token]
 ) -> tuple[list[Token], list[Token]]:
-    """The two runs without a few words one of them says first ("From next week, under-12s
+    """The two runs without the few words either says first ("From next week, under-12s
     training takes place at ..."; "After the flagd upgrade the service answers on ..."): the
-    rest must start with the other run's first two words, after a comma, a colon, "and" or
-    "so", or an article that opens it (else the last word may qualify it: "Since March
-    staging DB port is ..."). A lead-in that scopes or conditions the statement ("In staging
-    the port is ..."), negates or hedges it, or labels it ("Staging: the port is ...") is
-    part of the statement, and stays. ``every``: the runs' tokens, ignored ones included."""
+    rests must start with the same two words, each after a comma, a colon, "and" or "so",
+    an article that opens it, or words that only lead into a message ("Please note"; else
+    the last word may qualify it: "Since March staging DB port is ..."). A lead-in that
+    scopes or conditions the statement ("In staging the port is ..."), negates or hedges it,
+    or labels it ("Staging: the port is ...") is part of the statement, and stays.
+    ``every``: the runs' tokens, ignored ones included."""
     if len(x) < 2 or len(y) < 2 or x[0].same == y[0].same:
         return x, y
-    for longer, other in ((y, x), (x, y)):
-        for k in range(1, min(MAX_LEAD_IN, len(longer) - 2) + 1):
-            if (longer[k].same, longer[k + 1].same) != (other[0].same, other[1].same):
-                continue
-            lead, rest = longer[:k], longer[k]
-            opened = lead[-1].norm in _LEAD_ENDS or any(
-                t.norm is None and t.text.lower() in _ARTICLES
-                for t in every
-                if lead[-1].end <= t.start and t.end <= rest.start
-            )
-            if not (opened and _lead_in(lead)):
-                return x, y
-            return (x, y[k:]) if longer is y else (x[k:], y)
-    return x, y
+    starts = sorted(
+        (i + j, i, j)
+        for i in range(min(MAX_LEAD_IN, len(x) - 2) + 1)
+        for j in range(min(MAX_LEAD_IN, len(y) - 2) + 1)
+        if (x[i].same, x[i + 1].same) == (y[j].same, y[j + 1].same)
+    )
+    if not starts:
+        return x, y
+    _, i, j = starts[0]
+    if not all(_opens(lead, run[k], every) for lead, run, k in ((x[:i], x, i), (y[:j], y, j))):
+        return x, y
+    return x[i:], y[j:]
+
+
+def _opens(lead: Sequence[Token], first: Token, every: Sequence[Token]) -> bool:
+    """No lead-in, or one that ends where the statement opens and neither scopes, labels,
+    negates nor hedges it (``_without_lead_in``)."""
+    if not lead:
+        return True
+    words = [t.norm or "" for t in lead if not t.punct]
+    opened = (
+        lead[-1].norm in _LEAD_ENDS
+        or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+        or any(
+            t.norm is None and t.text.lower() in _ARTICLES
+            for t in every
+            if lead[-1].end <= t.start and t.end <= first.start
+        )
+    )
+    return opened and _lead_in(lead)
 
 
 def _instruction(frame_left: Sequence[Token]) -> bool:
