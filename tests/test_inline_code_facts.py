@@ -150,3 +150,10 @@ def test_a_configuration_directive_keys_in_its_block_and_in_a_sentence() -> None
     assert token.owner == {"upload", "location"}
     assert owned_code_tokens("I bumped client_max_body_size again") == []
     assert ("client_max_body_size", "is", "50m") in triples("Set client_max_body_size 50m;")
+
+
+def test_a_key_value_token_after_says_is_read_with_its_owner() -> None:
+    [token] = owned_code_tokens(
+        "pulled the new release, compose now says image: ghcr.io/ha/ha:2024.3"
+    )
+    assert (token.fact.object, token.owner) == ("ghcr.io/ha/ha:2024.3", {"compose"})

@@ -1277,7 +1277,8 @@ _INLINE_REFUSE = _lexicon(
 _INLINE_CUES = _lexicon(
     """now is are has have set sets pin pinned pins bump bumped bumps raise raised lower
     lowered change changed update updated upgrade upgraded downgrade downgraded move moved
-    switch switched merged start starts use uses run runs read reads to at on with"""
+    switch switched merged start starts use uses run runs read reads says shows to at on
+    with"""
 )
 # Words that may stand before a ``NAME=VALUE`` or JSON pair token: any other word names what
 # the setting belongs to ("the jenkins agents use instance_type = ..."), a subject no line of
