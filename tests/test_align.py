@@ -238,6 +238,23 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             ("feature flag service answers on port _ inside mesh", "8013"),
         ),
         (
+            "Hana sits on the Ingress team in the platform org.",
+            "After the reorg Hana sits on the Storage team in the platform org.",
+            ("hana sits on _ team in platform org", "Ingress"),
+        ),
+        (
+            "You'll find the Grafana instance answering on metrics-01.dc2.internal.",
+            "After the rack migration you'll find the Grafana instance answering on "
+            "metrics-04.dc2.internal.",
+            ("you'll find grafana instance answering on _", "metrics-01.dc2.internal"),
+        ),
+        (
+            "The staging context is called stg-blue if you're setting up kubectl.",
+            "After the cutover, the staging context is called stg-green if you're setting up "
+            "kubectl.",
+            ("staging context is called _ if you're setting up kubectl", "stg-blue"),
+        ),
+        (
             "Hi Marco, as before, invoices should be emailed to accounts@example.com.",
             "Please note invoices should be emailed to finance@example.com.",
             ("invoices should be emailed to _", "accounts@example.com"),
@@ -272,6 +289,23 @@ def test_a_lead_in_before_the_restated_statement_is_not_part_of_it(
         ("The port is 8013 inside the mesh.", "Staging: the port is 8016 inside the mesh."),
         ("The port is 8013 inside the mesh.", "Maybe soon, the port is 8016 inside the mesh."),
         ("The DB port is 5432 on the box.", "Since March staging DB port is 5433 on the box."),
+        # a name after a qualifier, not after an adverbial lead-in
+        (
+            "Grafana answers on metrics-01 port 3000.",
+            "Since March staging Grafana answers on metrics-04 port 3000.",
+        ),
+        # two lead-ins that are names: two subjects of one kind
+        (
+            "Harlow Heath Football Club is based in Essex.",
+            "Tollbridge Town Football Club is based in Suffolk.",
+        ),
+        # a condition said by one side only
+        ("The port is 8080.", "The port is 9090 if we migrate."),
+        # a value and its role beside another
+        (
+            "The build hosts have nameserver 10.0.0.2, the VPC resolver.",
+            "The build hosts have nameserver 1.1.1.1 as the public fallback.",
+        ),
         # an instruction hedged on one side only is no instruction changed
         ("Queries should point at replica-02.", "Queries should probably point at replica-05."),
     ],

@@ -32,6 +32,7 @@ SPLITS = {
     "dev13": "traps",
     "dev14": "paragraphs",
     "dev15": "frames",
+    "dev16": "frames",
     "test9": "frames",
     "devconv": "chats",
 }

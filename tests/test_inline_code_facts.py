@@ -157,3 +157,16 @@ def test_a_key_value_token_after_says_is_read_with_its_owner() -> None:
         "pulled the new release, compose now says image: ghcr.io/ha/ha:2024.3"
     )
     assert (token.fact.object, token.owner) == ("ghcr.io/ha/ha:2024.3", {"compose"})
+
+
+def test_a_key_value_span_in_backticks_is_code_whatever_its_key() -> None:
+    [token] = owned_code_tokens(
+        "mailer.ini now reads `host = smtp.relay.example.net` under [smtp]."
+    )
+    assert (token.fact.subject, token.fact.object) == ("host", "smtp.relay.example.net")
+    # a form that reads the span itself keeps it ("requests==2.31.0" is a pin, not "=2.31.0")
+    assert owned_code_tokens("requirements now has `requests==2.31.0`.") == []
+    assert ("requests", "version", "2.31.0") in triples("requirements now has `requests==2.31.0`.")
+    # a directive in backticks, its semicolon inside them
+    [directive] = owned_code_tokens("the uploads server block now has `client_max_body_size 50m;`")
+    assert directive.fact.object == "50m"

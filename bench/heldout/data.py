@@ -56,7 +56,9 @@ Three kinds of source, one schema (``Instance``):
   from one brief (``data/dev15/BRIEF.md``, ``data/test9/BRIEF.md``): the frame-alignment
   issue's own case, a statement or a file line restated with one value changed in phrasings
   people use (``frame_prose``, ``frame_lines``, ``frame_restated``), and that alignment's
-  traps (``frame_parallel``, ``frame_negation_modality``, ``frame_multi_valued``).
+  traps (``frame_parallel``, ``frame_negation_modality``, ``frame_multi_valued``). ``dev16``
+  (development) was written later in stop 32 from the same brief by a third helper, after
+  the rules chosen on ``dev15`` left ``test9`` where it was: a second draw of the same case.
   The checks each of these writers ran (a copy in its folder, as its brief says) are
   ``bench.heldout.validate`` (one profile per brief); ``tests/test_heldout_data.py`` runs them
   over the committed files.

@@ -184,10 +184,26 @@ _REST_STOP = (
         from as per this that these those there here just not"""
     )
 )
+# Words that open an adverbial lead-in ("After the reorg", "From this weekend", "Since the
+# cutover", "To meet Google's deadline").
+_ADVERBIAL = _words("after since from once following starting to with thanks as now this next")
+# Pronouns that open a statement after a lead-in ("After the rack migration you'll find ...").
+_OPENING_PRONOUNS = _words("i i'm i've we we're we've you you'll you're they they're he she")
+# Words that qualify the name after them ("staging Grafana", "prod Postgres").
+_QUALIFIERS = _words(
+    """staging stage prod production dev development test testing qa uat beta alpha canary
+    preview internal external local remote mobile web desktop ios android primary secondary
+    replica backup old new legacy main default shared"""
+)
 # Words that only lead into a message ("Please note invoices should be ...").
 _POLITE = _words("please hi hello hey just quick")
 # A status report in front of a colon ("Upgrade done:", "Migration finished:") is no label.
 _DONE = _words("done finished complete completed merged shipped deployed fixed")
+# A word after a value that gives it a role beside another ("1.1.1.1 as the public fallback";
+# a reason, "Room 118 because of the renovation", narrates a change instead).
+_VALUE_TAILS = _words("as")
+# Words that open a condition.
+_CONDITIONS = _words("if unless whenever")
 # Modals that instruct rather than hedge.
 _DEONTIC = _words("should must")
 _HARD_PUNCT = frozenset({";", ":", "—", "–"})
@@ -513,20 +529,42 @@ def _without_lead_in(
     if not starts:
         return x, y
     _, i, j = starts[0]
-    if not all(_opens(lead, run[k], every) for lead, run, k in ((x[:i], x, i), (y[:j], y, j))):
+    # two lead-ins: each only a lead into a message ("Hi Marco, as before," / "Please note"),
+    # never words that may name two subjects ("Harlow Heath Football Club" / "Tollbridge Town
+    # Football Club")
+    both = bool(i and j)
+    if not all(
+        _opens(lead, run[k], every, both) for lead, run, k in ((x[:i], x, i), (y[:j], y, j))
+    ):
         return x, y
     return x[i:], y[j:]
 
 
-def _opens(lead: Sequence[Token], first: Token, every: Sequence[Token]) -> bool:
+def _opens(lead: Sequence[Token], first: Token, every: Sequence[Token], strict: bool) -> bool:
     """No lead-in, or one that ends where the statement opens and neither scopes, labels,
-    negates nor hedges it (``_without_lead_in``)."""
+    negates nor hedges it (``_without_lead_in``); ``strict``: only punctuation or words that
+    only lead into a message say where it ends."""
     if not lead:
         return True
     words = [t.norm or "" for t in lead if not t.punct]
+    if strict:
+        return (
+            lead[-1].norm in _LEAD_ENDS or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+        ) and _lead_in(lead)
+    adverbial = words[0] in _ADVERBIAL if words else False
     opened = (
         lead[-1].norm in _LEAD_ENDS
         or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+        # a pronoun opens a statement, and so does a name after words that do not qualify it
+        # ("From this weekend Saturday training ..."; not "Since March staging Grafana")
+        or (adverbial and len(words) >= 2 and first.norm in _OPENING_PRONOUNS)
+        or (
+            adverbial
+            and len(words) >= 2
+            and first.text[:1].isupper()
+            and not first.text.isupper()
+            and words[-1] not in _QUALIFIERS
+        )
         or any(
             t.norm is None and t.text.lower() in _ARTICLES
             for t in every
@@ -622,7 +660,9 @@ def _align_runs(
         while lo > 0 and run[lo - 1].norm not in _CLAUSE_END:
             lo -= 1
         hi = span_end
-        while hi < len(run) and run[hi].norm not in _CLAUSE_END:
+        # a condition after the value, said by both ("... is called X if you're setting up
+        # kubectl"), conditions the telling, not which value holds
+        while hi < len(run) and run[hi].norm not in _CLAUSE_END | _CONDITIONS:
             hi += 1
         clause = [t.norm or "" for t in run[lo:hi]]
         if any(
@@ -632,6 +672,8 @@ def _align_runs(
             return None
     if _names_setting(sx) and _names_setting(sy) and sx[0].same != sy[0].same:
         return None  # "user.name X" / "user.email Y": another setting, not another value
+    if any(len(span) > 1 and span[1].norm in _VALUE_TAILS for span in (sx, sy)):
+        return None  # "1.1.1.1 as the public fallback": a value and its role beside another
     for span in (sx, sy):
         if any(t.norm in _HARD_PUNCT for t in span):
             return None

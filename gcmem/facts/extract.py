@@ -1303,6 +1303,12 @@ _INLINE_COLON = re.compile(
     r"[^\s\"',;()]*[^\s\"',;().:])"
 )
 
+# ``key = value`` or ``key: value`` in backticks: code by the writer's own mark, read like the
+# colon form (an older line with that very key must confirm it)
+_INLINE_SPAN = re.compile(
+    r"`(?P<name>[A-Za-z_][\w.\-]*)\s?[=:]\s?(?![=:])(?P<value>[^`\s\"']|[^`\s\"'][^`]*[^`\s;,])`"
+)
+
 _INLINE_COLON_LEAD = re.compile(
     r"(?:(?<![\w'])(?:" + "|".join(sorted(_INLINE_CUES)) + r")|->|→)\s+$", re.IGNORECASE
 )
@@ -1361,13 +1367,16 @@ def _code_tokens(
     setting after them, or a ``key: value`` token: ``colon``)."""
     found: list[tuple[str, str, str, frozenset[str] | None]] = []
     forms = (*_INLINE_FORMS, _INLINE_COLON) if colon else _INLINE_FORMS
+    # backticks mark code: a ``key = value`` span is read whatever its key looks like, and
+    # the other forms read the sentence without them (a blank each: offsets stay)
+    ticked = sentence
+    sentence = sentence.replace("`", " ")
     start = 0
     for brk in [*_INLINE_CLAUSE_BREAK.finditer(sentence), None]:
         end = brk.start() if brk is not None else len(sentence)
         clause = sentence[start:end]
         # a directive's semicolon ends the clause ("set client_max_body_size 50m; and ...")
         closed = sentence[end : end + 1] == ";"
-        start = brk.end() if brk is not None else end
         hits = [
             (form, m)
             for form in forms
@@ -1377,10 +1386,27 @@ def _code_tokens(
             or (closed and m.end() == len(clause))
         ]
         if colon:
+            hits += [(_INLINE_SPAN, m) for m in _INLINE_SPAN.finditer(ticked[start:end])]
+        start = brk.end() if brk is not None else end
+        # a span another form reads (a pin, an assignment) is that form's
+        known = [m.span() for form, m in hits if form not in (_INLINE_SPAN, _INLINE_COLON)]
+        hits = [
+            (form, m)
+            for form, m in hits
+            if form is not _INLINE_SPAN or not any(m.start() <= a < m.end() for a, _ in known)
+        ]
+        ticks = [m.span() for form, m in hits if form is _INLINE_SPAN]
+        hits = [
+            (form, m)
+            for form, m in hits
+            if form is _INLINE_SPAN
+            or not any(a <= m.start() < b or a < m.end() <= b for a, b in ticks)
+        ]
+        if colon:
             # a "key: value" inside another token ("image: redis:7.2") is that token's; one is
             # read only right after a word that says it holds ("uses image: ...", "to
             # temperature: 17", "-> groceries: 750"), never as a label ("prep: checkout ...")
-            spans = [m.span() for form, m in hits if form is not _INLINE_COLON]
+            spans = [m.span() for form, m in hits if form not in (_INLINE_COLON, _INLINE_SPAN)]
             hits = [
                 (form, m)
                 for form, m in hits
@@ -1415,7 +1441,13 @@ def _code_tokens(
             # said to hold "as well" or "too" is another owner's beside this one
             owner_text = clause[lead.rfind(":") + 1 : m.start()]
             owner = _words(words.cut(lead.rfind(":") + 1, m.start()))
-            setting = form in (_INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_COLON, _INLINE_DIRECTIVE)
+            setting = form in (
+                _INLINE_ASSIGN,
+                _INLINE_PAIR_JSON,
+                _INLINE_COLON,
+                _INLINE_DIRECTIVE,
+                _INLINE_SPAN,
+            )
             if setting and _INLINE_ADDITIVE.search(plain):
                 continue
             named: frozenset[str] | None = None
@@ -1423,7 +1455,7 @@ def _code_tokens(
                 if _INLINE_PATH.search(owner_text):
                     continue  # the path names the file: left to the grammar
                 others = frozenset(w for w in owner if w not in _INLINE_BARE)
-                if others or form is _INLINE_COLON:
+                if others or form in (_INLINE_COLON, _INLINE_SPAN):
                     named = others
             if form is _INLINE_PIN:
                 found.append((m.group("name"), "version", m.group("ver"), named))
