@@ -34,6 +34,8 @@ SAME_THING = [
     ("My rent is €1,180 a month.", "The landlord raised it: my rent is €1,450 a month now."),
     ("For scheduling, I'm in Asia/Singapore.", "For scheduling, put me in Europe/Berlin."),
     ("The API listens on port 8080.", "The API listens on port 9090."),
+    # two places changed, neither where the statement opens
+    ("Standup is at 9:30 in room A.", "Standup is at 10:00 in room B."),
 ]
 
 # (older, newer): still both true; none may be anchored
@@ -53,6 +55,11 @@ TWO_THINGS = [
     ("I hate treadmill running.", "I love trail running."),
     # multi-valued: a value added beside the other
     ("I take levothyroxine every morning.", "I also take magnesium every morning."),
+    # one shape, differing where it opens (the subject) and again later (the value)
+    (
+        "The U10s train Tuesdays on Field 2 at the rec ground.",
+        "The U12s train Thursdays on Field 2 at the rec ground.",
+    ),
     # a pronoun is no common subject, a clitic half ("it's") no common attribute
     ("She's in seventh grade.", "She's always been good at maths."),
     ("Maria says it's a Go service.", "Maria thinks it's fine to deploy on Fridays."),

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from gcmem.facts.align import _SPAN_VERBS, _narrates_event, tokenize
+from gcmem.facts.align import _REST_STOP, _SPAN_VERBS, _narrates_event, tokenize
 from gcmem.facts.chunking import split_sentences, split_units
 from gcmem.facts.extract import extract_triples, line_speaker
 from gcmem.facts.labels import member_note
@@ -625,9 +625,27 @@ def anchored(a: str, b: str) -> bool:
         return bool(shared)
     if _additive(a) != _additive(b):
         return False  # "also", "another": a value added beside the other one, not instead
-    if _subjects_apart(a, b) or scoped_apart(a, b):
+    if _subjects_apart(a, b) or scoped_apart(a, b) or opened_apart(a, b):
         return False
     return any(not qualified_apart(a, b, word) for word in shared)
+
+
+def opened_apart(a: str, b: str) -> bool:
+    """Two statements of one shape that differ where they open and again after words they
+    share: each its own subject's value ("The U10s train Tuesdays on Field 2" / "The U12s train
+    Thursdays on Field 2"), two places, as frame alignment reads them. A lead-in one adds
+    ("FYI the port is 9090") is no differing opening."""
+    x = [t.norm for t in tokenize(a) if t.norm and not t.punct]
+    y = [t.norm for t in tokenize(b) if t.norm and not t.punct]
+    ops = SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
+    diffs = [op for op in ops if op[0] != "equal"]
+    if len(diffs) < 2 or diffs[0][0] != "replace" or diffs[0][1] > 1 or diffs[0][3] > 1:
+        return False
+    _, i1, i2, j1, j2 = diffs[0]
+    if not all(any(w not in _REST_STOP for w in side) for side in (x[i1:i2], y[j1:j2])):
+        return False  # "In the billing repo" / "Heads-up: the billing repo's": no subjects
+    first_end = i2
+    return any(op[0] == "equal" and op[2] - op[1] >= 2 and op[1] >= first_end for op in ops)
 
 
 def apart(a: str, b: str) -> bool:
