@@ -170,7 +170,7 @@ _DISCOURSE_LABELS = frozenset(
     {
         *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
         *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
-        *("change of plan", "correction", "fixed"),
+        *("change of plan",),
     }
 )
 # Words two clauses share without saying the same kind of thing ("we", "is", "to").
@@ -547,14 +547,12 @@ def _opens(lead: Sequence[Token], first: Token, every: Sequence[Token], strict: 
     if not lead:
         return True
     words = [t.norm or "" for t in lead if not t.punct]
+    marked = lead[-1].norm in _LEAD_ENDS or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
     if strict:
-        return (
-            lead[-1].norm in _LEAD_ENDS or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
-        ) and _lead_in(lead)
-    adverbial = words[0] in _ADVERBIAL if words else False
+        return marked and _lead_in(lead)
+    adverbial = bool(words) and words[0] in _ADVERBIAL
     opened = (
-        lead[-1].norm in _LEAD_ENDS
-        or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+        marked
         # a pronoun opens a statement, and so does a name after words that do not qualify it
         # ("From this weekend Saturday training ..."; not "Since March staging Grafana")
         or (adverbial and len(words) >= 2 and first.norm in _OPENING_PRONOUNS)
@@ -592,12 +590,10 @@ def _hedged(toks: Sequence[Token]) -> bool:
 
 
 def _lead_in(toks: Sequence[Token]) -> bool:
+    """The words lead into a statement without scoping, conditioning, negating, hedging or
+    labelling it (a message's label before a colon, "Update:", leads in)."""
     words = [t.norm or "" for t in toks if not t.punct]
-    if (
-        toks
-        and toks[-1].norm == ":"
-        and (" ".join(words) in _DISCOURSE_LABELS or (words and words[-1] in _DONE))
-    ):
+    if toks and toks[-1].norm == ":" and (" ".join(words) in _DISCOURSE_LABELS or _status(words)):
         return True  # "Change of plan:", "Update:", "Upgrade done:"
     if not words or words[0] in _ATTACH or words[0] in _SPAN_SCOPE or _hedged(toks):
         return False
