@@ -508,7 +508,7 @@ def _trim(toks: Sequence[Token]) -> list[Token]:
 
 
 def _without_lead_in(
-    x: list[Token], y: list[Token], every: Sequence[Token]
+    x: list[Token], y: list[Token], a: Sequence[Token], b: Sequence[Token]
 ) -> tuple[list[Token], list[Token]]:
     """The two runs without the few words either says first ("From next week, under-12s
     training takes place at ..."; "After the flagd upgrade the service answers on ..."): the
@@ -517,7 +517,7 @@ def _without_lead_in(
     the last word may qualify it: "Since March staging DB port is ..."). A lead-in that
     scopes or conditions the statement ("In staging the port is ..."), negates or hedges it,
     or labels it ("Staging: the port is ...") is part of the statement, and stays.
-    ``every``: the runs' tokens, ignored ones included."""
+    ``a`` and ``b``: the runs ``x`` and ``y`` were trimmed from, ignored tokens included."""
     if len(x) < 2 or len(y) < 2 or x[0].same == y[0].same:
         return x, y
     starts = sorted(
@@ -534,13 +534,14 @@ def _without_lead_in(
     # Football Club")
     both = bool(i and j)
     if not all(
-        _opens(lead, run[k], every, both) for lead, run, k in ((x[:i], x, i), (y[:j], y, j))
+        _opens(lead, run[k], raw, both)
+        for lead, run, k, raw in ((x[:i], x, i, a), (y[:j], y, j, b))
     ):
         return x, y
     return x[i:], y[j:]
 
 
-def _opens(lead: Sequence[Token], first: Token, every: Sequence[Token], strict: bool) -> bool:
+def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bool) -> bool:
     """No lead-in, or one that ends where the statement opens and neither scopes, labels,
     negates nor hedges it (``_without_lead_in``); ``strict``: only punctuation or words that
     only lead into a message say where it ends."""
@@ -565,7 +566,7 @@ def _opens(lead: Sequence[Token], first: Token, every: Sequence[Token], strict: 
         )
         or any(
             t.norm is None and t.text.lower() in _ARTICLES
-            for t in every
+            for t in raw
             if lead[-1].end <= t.start and t.end <= first.start
         )
     )
@@ -627,7 +628,7 @@ def _align_runs(
     x, y = _trim(a), _trim(b)
     if not x or not y:
         return None
-    x, y = _without_lead_in(x, y, [*a, *b])
+    x, y = _without_lead_in(x, y, a, b)
     p = 0
     while p < len(x) and p < len(y) and x[p].same == y[p].same:
         p += 1

@@ -1208,12 +1208,12 @@ def _list_pin_facts(where: ExcerptLine) -> list[Fact] | None:
     return [fact] if fact else []
 
 
+# A name in snake_case with an underscore: no sentence word has one.
+_SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 # A server configuration directive (nginx and its kin: ``client_max_body_size 10m;``): a
 # name in snake_case, one value, a semicolon. Source code has that shape too (``size_t n;``:
 # a C type ends in "_t"), so not in a code file.
-_DIRECTIVE = re.compile(
-    r"^(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+(?P<value>[^\s;{}\"']+);\s*(?:#.*)?$"
-)
+_DIRECTIVE = re.compile(rf"^(?P<name>{_SNAKE_NAME})\s+(?P<value>[^\s;{{}}\"']+);\s*(?:#.*)?$")
 
 
 def _directive_facts(where: ExcerptLine) -> list[Fact] | None:
@@ -1253,7 +1253,7 @@ _INLINE_IMAGE = re.compile(
 # NAME=VALUE with a name no sentence word has: UPPER_CASE or snake_case with an underscore,
 # camelCase, or a command-line flag (``--web.listen-address=:9110``)
 _INLINE_ASSIGN = re.compile(
-    r"(?<![\w.\-\"'?&/=])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+    rf"(?<![\w.\-\"'?&/=])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|{_SNAKE_NAME}"
     r"|[a-z]+(?:[A-Z][a-z0-9]+)+|--[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*)"
     r"\s?=\s?(?P<value>\"[^\"\s]+\"|'[^'\s]+'|[^\s\"',;()=]*[^\s\"',;()=.])"
 )
@@ -1261,7 +1261,7 @@ _INLINE_PAIR_JSON = re.compile(r'"(?P<name>[\w.@/\-]+)":\s?"(?P<value>[^"\s]+)"'
 # a directive written into a sentence, its semicolon ending the clause ("now has
 # client_max_body_size 50m;")
 _INLINE_DIRECTIVE = re.compile(
-    r"(?<![\w.\-\"'?&/=])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s(?P<value>[^\s;{}\"',()]+)(?=;|$)"
+    rf"(?<![\w.\-\"'?&/=])(?P<name>{_SNAKE_NAME})\s(?P<value>[^\s;{{}}\"',()]+)(?=;|$)"
 )
 _INLINE_FORMS = (_INLINE_PIN, _INLINE_IMAGE, _INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_DIRECTIVE)
 # A clause about a value that no longer holds, or one that is not set: its code tokens name
