@@ -306,12 +306,24 @@ def test_a_lead_in_before_the_restated_statement_is_not_part_of_it(
             "The build hosts have nameserver 10.0.0.2, the VPC resolver.",
             "The build hosts have nameserver 1.1.1.1 as the public fallback.",
         ),
+        # an indefinite role is one several values hold at once
+        (
+            "The office router hands out 10.0.0.53 as a DNS resolver, that's the Pi-hole.",
+            "The office router hands out 9.9.9.9 as a DNS resolver, as the fallback.",
+        ),
         # an instruction hedged on one side only is no instruction changed
         ("Queries should point at replica-02.", "Queries should probably point at replica-05."),
     ],
 )
 def test_a_lead_in_that_scopes_labels_or_hedges_stays(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_a_definite_role_after_the_value_is_the_one_value() -> None:
+    assert frames(
+        "The office router hands out 10.0.0.53 as the DNS resolver.",
+        "The office router hands out 9.9.9.9 as the DNS resolver.",
+    ) == [("office router hands out _ as dns resolver", "10.0.0.53", "9.9.9.9")]
 
 
 def test_parallel_clauses_beside_the_frame_are_a_second_place() -> None:
@@ -453,3 +465,130 @@ def test_a_long_token_that_names_no_setting_is_read_once() -> None:
     token = "a_" * 2000 + "1"
     [(frame, old, new)] = frames(f"Our deploy flag is {token} 10.", "Our deploy flag is b_2 20.")
     assert (frame, old, new) == ("our deploy flag is _", f"{token} 10", "b_2 20")
+
+
+# --- statements said with their own lead-ins, tails and compound values --------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # a copula in a clause after the value is that clause's, not the subject's
+        (
+            "The nightly job writes its CSVs to s3://recon/daily before anyone is awake.",
+            "As of Monday, the nightly job writes its CSVs to s3://archive/recon before "
+            "anyone is awake.",
+            ("s3://recon/daily", "s3://archive/recon"),
+        ),
+        # "am" after a number is a time
+        (
+            "Dad takes his lisinopril at 9 pm with a glass of water.",
+            "GP suggested mornings, so Dad takes his lisinopril at 8 am with a glass of water.",
+            ("9 pm", "8 am"),
+        ),
+        # a place named after "on" is part of the value
+        (
+            "The club's AGM is held in the upstairs room at The Crown & Anchor.",
+            "Note for members: the club's AGM is held in the upstairs room at the parish hall "
+            "on Mill Lane.",
+            ("Crown & Anchor", "parish hall on Mill Lane"),
+        ),
+        # a participle joined to a present passive shares its auxiliary
+        (
+            "Backups from the NAS are dumped into /mnt/tank/nightly and kept for 30 days.",
+            "Backups from the NAS are dumped into /srv/archive/nightly and kept for 30 days.",
+            ("/mnt/tank/nightly", "/srv/archive/nightly"),
+        ),
+        # a compound quantity, a date of several words
+        (
+            "My physio wants the stretches done 3 sets of 12, every single morning.",
+            "My physio wants the stretches done 4 sets of 10, every single morning.",
+            ("3 sets of 12", "4 sets of 10"),
+        ),
+        (
+            "I sow the tomato seeds indoors around the third week of February.",
+            "Lesson learned from last year's leggy plants: I sow the tomato seeds indoors "
+            "around the first week of March.",
+            ("third week of February", "first week of March"),
+        ),
+        # "still" said by both is part of the statement
+        (
+            "The oldest iOS we still ship the app to is 15.4.",
+            "After dropping the old WebKit workaround, the oldest iOS we still ship the app "
+            "to is 16.0.",
+            ("15.4", "16.0"),
+        ),
+        # who says so, before a comma
+        (
+            "The API gateway cuts off request bodies bigger than 10 MB with a 413.",
+            "Per change ticket NET-2291, the API gateway cuts off request bodies bigger than "
+            "25 MB with a 413.",
+            ("10", "25"),
+        ),
+        # messages labelled by their kind and audience, on both sides
+        (
+            "Reminder for new parents: under-12s training runs out of pitch 3 at Hollins Park.",
+            "Parents, please note: under-12s training runs out of pitch 5 at Hollins Park.",
+            ("3", "5"),
+        ),
+        # a reminder's "don't forget" negates nothing
+        (
+            "Choir rehearsals are in the school hall on Tuesday evenings.",
+            "Don't forget choir rehearsals are in the library annex on Tuesday evenings.",
+            ("school hall", "library annex"),
+        ),
+    ],
+)
+def test_a_value_changed_under_other_framing_words(
+    old: str, new: str, values: tuple[str, str]
+) -> None:
+    assert [(o, n) for _, o, n in frames(old, new)] == [values]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Per region, the rate limit is 600 requests a minute.",
+            "The rate limit is 1200 requests a minute.",
+        ),
+        ("Staging: the port is 5433 inside the mesh.", "The port is 5432 inside the mesh."),
+        (
+            "The team lunch is biweekly on Thursdays.",
+            "The team lunch is still biweekly on Fridays.",
+        ),
+        ("Port 8080 on staging and 3 replicas.", "Port 9090 on staging and 4 replicas."),
+    ],
+)
+def test_scopes_labels_continuations_and_two_places_stay(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def _restated(old: str, new: str) -> list[tuple[int, int]]:
+    return align_units(units_of(old), units_of(new)).restated
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "If you're dropping off compost, the plot we rent is number 17.",
+        "Told the courier rep too: the plot we rent is number 17.",
+        "The plot we rent is number 17, right by the water trough.",
+        "The plot we rent is number 17 (yes, still).",
+    ],
+)
+def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> None:
+    assert _restated("The plot we rent is number 17.", new) == [(0, 0)]
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "In the summer, the plot we rent is number 17.",  # a scope
+        "Maybe the plot we rent is number 17.",  # a hedge
+        "The plot we rent is number 17, but not for long.",  # a negated tail
+        "Honestly the plot we rent is number 17, I think.",  # extras on both ends
+    ],
+)
+def test_a_sentence_scoped_hedged_or_wrapped_is_no_restatement(new: str) -> None:
+    assert _restated("The plot we rent is number 17.", new) == []

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gcmem.facts.chunking import chunk_text, split_sentences
+from gcmem.facts.chunking import chunk_text, split_sentences, split_units
 
 
 def test_versions_and_paths_stay_inside_their_sentence() -> None:
@@ -35,3 +35,31 @@ def test_chunks_respect_budget_and_lose_no_words(text: str) -> None:
     chunks = chunk_text(text, 64)
     assert all(0 < len(c) <= 64 for c in chunks)
     assert "".join(" ".join(chunks).split()) == "".join(text.split())
+
+
+def test_a_code_fence_makes_its_lines_line_units() -> None:
+    text = (
+        "server block for uploads:\n```nginx\nclient_max_body_size 10m;\n"
+        "keepalive_timeout 65;\n```\nThat is all. Really."
+    )
+    assert split_units(text) == [
+        ("server block for uploads:", True),
+        ("```nginx", True),
+        ("client_max_body_size 10m;", True),
+        ("keepalive_timeout 65;", True),
+        ("```", True),
+        ("That is all.", False),
+        ("Really.", False),
+    ]
+
+
+def test_a_message_labelled_by_its_kind_is_prose_and_a_speakers_line_stays_a_line() -> None:
+    assert split_units(
+        "Update: we keep the spare keys with the Lindqvists. Their number is here."
+    ) == [
+        ("Update: we keep the spare keys with the Lindqvists.", False),
+        ("Their number is here.", False),
+    ]
+    assert split_units("Maya: I moved to Lisbon last year, it is lovely.") == [
+        ("Maya: I moved to Lisbon last year, it is lovely.", True)
+    ]

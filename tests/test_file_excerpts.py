@@ -469,3 +469,37 @@ def test_a_renamed_call_in_a_snippet_drops_the_old_snippet_only(memory: Memory) 
     assert outcome(result) == {"old": "dropped", "new": "kept"}
     [d] = result.dropped
     assert any(a["subject"] == FRAME_SUBJECT for a in d.details["assertions"])
+
+
+DIFF = """diff for the pool bump:
+```
+--- a/config/database.yml
++++ b/config/database.yml
+@@ -1,4 +1,4 @@
+ production:
+   adapter: postgresql
+-  pool: 5
++  pool: 10
+   timeout: 5000
+```"""
+
+
+def test_a_unified_diff_states_its_new_lines_in_their_file_and_block() -> None:
+    units = {u.text: u for u in units_of(DIFF)}
+    # the marker column is no indentation: the added line sits under ``production:``
+    added, removed = units["pool: 10"], units["pool: 5"]
+    assert added.content and added.path == "config/database.yml"
+    assert added.context == ("config/database.yml", "production")
+    assert not removed.content  # what the file no longer says
+    assert ("pool", "is in config/database.yml > production", "10") in triples(DIFF)
+    assert not any(o == "5" for s, _, o in triples(DIFF) if s == "pool")
+
+
+def test_a_label_ending_on_a_key_scopes_the_block_under_it() -> None:
+    payments = "In gateway.yaml, payments-svc:\n  upstream_timeout: 5s\n  retries: 1"
+    search = "Further down the same gateway.yaml, search-svc:\n  upstream_timeout: 2s"
+    assert ("upstream_timeout", "is in payments-svc", "5s") in triples(payments)
+    assert ("upstream_timeout", "is in search-svc", "2s") in triples(search)
+    # a path or a phrase after the comma names no key
+    merged = 'merged the upgrade PR, dashboard/package.json:\n  "react": "^18.2.0",'
+    assert all("dashboard" not in r for _, r, _ in triples(merged))

@@ -127,11 +127,21 @@ def test_a_setting_after_its_owner_is_an_owned_token() -> None:
         "Black Friday prep: checkout is frozen",  # a label after a word that says nothing
         "the staging cache uses image: redis:7.2 too",  # beside another owner's
         "the cache might use image: redis:7.2",  # hedged
-        "inventory-svc/.env.production has LOG_LEVEL=warn",  # a path names the file
     ],
 )
 def test_no_owned_token_where_the_sentence_does_not_say_it_holds(text: str) -> None:
     assert owned(text) == []
+
+
+def test_a_path_before_a_setting_names_its_owner() -> None:
+    # the path's words are the owner's: only an older excerpt of that file may be keyed
+    assert owned("inventory-svc/.env.production has LOG_LEVEL=warn") == [
+        ("log_level", "is", "warn", ["env", "inventory", "production", "svc"])
+    ]
+    # the words that link the owner's names name nothing
+    assert owned("production in config/database.yml now says `pool: 25`") == [
+        ("pool", "is", "25", ["config", "database", "production", "yml"])
+    ]
 
 
 def test_a_shell_line_continued_on_the_next_keeps_its_value_without_the_backslash() -> None:

@@ -231,3 +231,56 @@ def test_a_list_element_between_closers_is_still_true(memory: Memory) -> None:
         "files-new": "kept",
     }
     assert stale_lines(result)["closers"] == []
+
+
+# --- forward: a restatement in other framing words, said before the change ----------------
+
+PLOT = "the allotment plot we rent is number 17, right by the water trough."
+
+
+def say(turn_id: str, text: str, days: int) -> Turn:
+    return Turn(id=turn_id, namespace=NS, text=text, ts=T0 + timedelta(days=days))
+
+
+@pytest.mark.parametrize("one_batch", [True, False])
+def test_a_restatement_with_a_lead_in_is_superseded_with_the_statement_it_restates(
+    memory: Memory, one_batch: bool
+) -> None:
+    # the later restatement conditions only the telling ("if you're ..."): it does not align
+    # with the change itself (two lead-ins), but it says the value its older statement says
+    turns = [
+        say("first", "The " + PLOT, 0),
+        say("again", "If you're dropping off compost, " + PLOT, 10),
+        say("change", "We swapped plots, so " + PLOT.replace("17", "23"), 30),
+        say("other", "The allotment committee meets on the first Sunday of the month.", 31),
+    ]
+    if one_batch:
+        memory.ingest(turns)
+    else:
+        for t in turns:
+            memory.ingest([t])
+    result = memory.retrieve("Which allotment plot do we rent?", namespace=NS, k=10)
+    assert outcome(result) == {
+        "first": "dropped",
+        "again": "dropped",
+        "change": "kept",
+        "other": "kept",
+    }
+
+
+def test_a_scoped_or_hedged_restatement_is_not_the_statement_said_again(memory: Memory) -> None:
+    memory.ingest(
+        [
+            say("first", "The " + PLOT, 0),
+            say("scoped", "In the summer, " + PLOT, 10),
+            say("hedged", "Maybe " + PLOT, 11),
+            say("change", "We swapped plots, so " + PLOT.replace("17", "23"), 30),
+        ]
+    )
+    result = memory.retrieve("Which allotment plot do we rent?", namespace=NS, k=10)
+    assert outcome(result) == {
+        "first": "dropped",
+        "scoped": "kept",
+        "hedged": "kept",
+        "change": "kept",
+    }

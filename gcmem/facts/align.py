@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
-from gcmem.facts.labels import collection_label, member_note
+from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, member_note
 from gcmem.facts.lines import CRON_ENTRY, describe, is_code_path
 
 __all__ = [
@@ -74,8 +74,13 @@ FRAME_SUBJECT = "frame"
 SLOT = "_"
 MIN_PROSE_FRAME = 3
 MAX_SPAN = 8
+# A restatement in other framing words: the sentence said again has at least this many words,
+# and each side at most this many tokens before or after it.
+MIN_RESTATED_WORDS = 5
+MAX_RESTATED_EXTRA = 8
 # Words a statement may say before the words it shares with an older one ("From next week,").
-MAX_LEAD_IN = 6
+MAX_LEAD_IN = 8
+MAX_LABELLED_LEAD_IN = 10
 _LEAD_ENDS = frozenset({",", ":", "—", "–", "and", "so"})
 MAX_FRAME_CHARS = 200
 MAX_UNITS = 64  # per chunk: alignment cost stays bounded for long documents
@@ -141,6 +146,12 @@ _ATTACH = _words(
     whenever where only"""
 )
 # Subordinators that narrate the change; a clause boundary when enough words precede them.
+_COORDINATORS = _words("and or")
+# Tokens that open a tail after a statement said again (", right by the trough", "(yes)").
+_TAIL_OPENERS = _words(", ( — – - ;")
+_PRESENT = _words("is are am has have")
+# Words that open a subordinate clause after the slot.
+_SUBORDINATORS = _words("before after until while whenever unless if once although though")
 _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
@@ -148,6 +159,9 @@ _LEAD_FILLERS = _words(
     well yes yeah now currently"""
 )
 _TRAIL_FILLERS = _words("now currently today anymore again too instead still")
+# A reminder's opening is no negation of what it reminds of ("Don't forget choir rehearsals
+# are in the school hall").
+_LEAD_PHRASES = (("don't", "forget"), ("do", "not", "forget"), ("never", "forget"))
 _TRAIL_PHRASES = (
     ("these", "days"),
     ("from", "now", "on"),
@@ -164,15 +178,17 @@ _ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "addin
 _CONTINUATION = frozenset({"still", "unchanged"})
 # A label in front of a colon is a few words ("eu-logs bucket", "Maya").
 MAX_LABEL_WORDS = 4
-_LABEL_PRONOUNS = _words("i we you he she it they this that these those there")
-# Labels in front of a colon that say what kind of message it is, not what it is about.
-_DISCOURSE_LABELS = frozenset(
-    {
-        *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
-        *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
-        *("change of plan",),
-    }
+MAX_QUANTITY_TOKENS = 5
+# Words of a date that change together ("the third week of February").
+_CALENDAR = frozenset(
+    str.split(
+        "first second third fourth fifth sixth seventh eighth ninth tenth last "
+        "january february march april may june july august september october november "
+        "december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday "
+        "thursday friday saturday sunday"
+    )
 )
+_LABEL_PRONOUNS = _words("i we you he she it they this that these those there")
 # Words two clauses share without saying the same kind of thing ("we", "is", "to").
 _REST_STOP = (
     _FUNCTION_WORDS
@@ -197,11 +213,14 @@ _QUALIFIERS = _words(
 )
 # Words that only lead into a message ("Please note invoices should be ...").
 _POLITE = _words("please hi hello hey just quick")
+# Words that size a message before its kind ("Small update:", "Quick reminder:").
+_MESSAGE_SIZES = _words("small quick short brief big final last friendly gentle")
 # A status report in front of a colon ("Upgrade done:", "Migration finished:") is no label.
 _DONE = _words("done finished complete completed merged shipped deployed fixed")
 # A word after a value that gives it a role beside another ("1.1.1.1 as the public fallback";
 # a reason, "Room 118 because of the renovation", narrates a change instead).
 _VALUE_TAILS = _words("as")
+_INDEFINITE = _words("a an")
 # Words that open a condition.
 _CONDITIONS = _words("if unless whenever")
 # Modals that instruct rather than hedge.
@@ -370,7 +389,7 @@ class Unit:
             words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
             if _status(words):
                 continue  # "Upgrade done:" reports, it names no subject
-            if " ".join(words) not in _DISCOURSE_LABELS and _label(toks[:-1]):
+            if " ".join(words) not in DISCOURSE_LABELS and _label(toks[:-1]):
                 out.append((toks[-1].end, words))
         return tuple(out)
 
@@ -497,6 +516,10 @@ def _trim(toks: Sequence[Token]) -> list[Token]:
         while out and (out[0].punct or out[0].norm in _LEAD_FILLERS):
             out.pop(0)
             changed = True
+        for phrase in _LEAD_PHRASES:
+            if len(out) > len(phrase) and tuple(t.norm for t in out[: len(phrase)]) == phrase:
+                del out[: len(phrase)]
+                changed = True
         while out and (out[-1].punct or out[-1].norm in _TRAIL_FILLERS):
             out.pop()
             changed = True
@@ -522,9 +545,12 @@ def _without_lead_in(
         return x, y
     starts = sorted(
         (i + j, i, j)
-        for i in range(min(MAX_LEAD_IN, len(x) - 2) + 1)
-        for j in range(min(MAX_LEAD_IN, len(y) - 2) + 1)
+        for i in range(min(MAX_LABELLED_LEAD_IN, len(x) - 2) + 1)
+        for j in range(min(MAX_LABELLED_LEAD_IN, len(y) - 2) + 1)
         if (x[i].same, x[i + 1].same) == (y[j].same, y[j + 1].same)
+        and not x[i].punct  # the statement opens on a word, after the lead-in's colon
+        and _lead_length_ok(x[:i])
+        and _lead_length_ok(y[:j])
     )
     if not starts:
         return x, y
@@ -541,6 +567,13 @@ def _without_lead_in(
     return x[i:], y[j:]
 
 
+def _lead_length_ok(lead: Sequence[Token]) -> bool:
+    """A lead-in of a few tokens; a longer one only where a colon ends it ("Lesson learned from
+    last year's leggy plants:")."""
+    limit = MAX_LABELLED_LEAD_IN if lead and lead[-1].norm == ":" else MAX_LEAD_IN
+    return len(lead) <= limit
+
+
 def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bool) -> bool:
     """No lead-in, or one that ends where the statement opens and neither scopes, labels,
     negates nor hedges it (``_without_lead_in``); ``strict``: only punctuation or words that
@@ -549,6 +582,8 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
         return True
     words = [t.norm or "" for t in lead if not t.punct]
     marked = lead[-1].norm in _LEAD_ENDS or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+    # the words trimmed off the run's start belong to the lead-in ("Reminder for new parents:")
+    lead = [t for t in raw if t.norm is not None and t.end <= lead[0].start] + list(lead)
     if strict:
         return marked and _lead_in(lead)
     adverbial = bool(words) and words[0] in _ADVERBIAL
@@ -594,14 +629,48 @@ def _lead_in(toks: Sequence[Token]) -> bool:
     """The words lead into a statement without scoping, conditioning, negating, hedging or
     labelling it (a message's label before a colon, "Update:", leads in)."""
     words = [t.norm or "" for t in toks if not t.punct]
-    if toks and toks[-1].norm == ":" and (" ".join(words) in _DISCOURSE_LABELS or _status(words)):
+    if toks and toks[-1].norm == ":" and (_discourse(toks[:-1]) or _status(words)):
         return True  # "Change of plan:", "Update:", "Upgrade done:"
-    if not words or words[0] in _ATTACH or words[0] in _SPAN_SCOPE or _hedged(toks):
+    if not words or _hedged(toks):
+        return False
+    if (words[0] in _ATTACH or words[0] in _SPAN_SCOPE) and not _attribution(toks):
         return False
     for i, t in enumerate(toks):
-        if t.norm == ":" and _label(toks[:i]) and " ".join(words[:i]) not in _DISCOURSE_LABELS:
+        if t.norm == ":" and _label(toks[:i]) and not _discourse(toks[:i]):
             return False
     return True
+
+
+def _discourse(label: Sequence[Token]) -> bool:
+    """A label that says what kind of message follows, perhaps to whom: "Update", "Reminder
+    for new parents", "Small update to my bio", "Parents, please note", "..., heads up" (not
+    "Staging update": a word before the kind names a subject)."""
+    words = [t.norm or "" for t in label if not t.punct]
+    if not words:
+        return False
+    if " ".join(words) in DISCOURSE_LABELS:
+        return True
+    opener = words[1:] if words[0] in _MESSAGE_SIZES else words
+    if opener and (opener[0] in DISCOURSE_LABELS or " ".join(opener[:2]) in DISCOURSE_LABELS):
+        return True
+    # after a comma: "Parents, please note", "Rearranged the middle songs, heads up"
+    cut = max((i for i, t in enumerate(label) if t.norm == ","), default=None)
+    if cut is None:
+        return False
+    tail = [t.norm or "" for t in label[cut + 1 :] if not t.punct]
+    tail = tail[1:] if tail and tail[0] in _POLITE else tail
+    return " ".join(tail) in DISCOURSE_LABELS
+
+
+def _attribution(toks: Sequence[Token]) -> bool:
+    """ "Per change ticket NET-2291," / "Per Sarah,": who or what says so (a name or a number
+    after "per"), not a scope ("per region" distributes)."""
+    words = [t for t in toks if not t.punct]
+    return (
+        len(words) >= 2
+        and words[0].norm == "per"
+        and any(t.text[:1].isupper() or any(ch.isdigit() for ch in t.text) for t in words[1:])
+    )
 
 
 def _value_like(span: Sequence[Token]) -> bool:
@@ -644,7 +713,7 @@ def _align_runs(
         return None
     words_x = {t.same for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
     words_y = {t.same for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
-    if words_x & words_y:
+    if words_x & words_y and not _quantity(sx, sy, words_x & words_y):
         return None  # two differing places
     left, right = x[:p], x[len(x) - s :]
     frame_words = [t for t in (*left, *right) if not t.punct]
@@ -671,17 +740,24 @@ def _align_runs(
         return None  # "user.name X" / "user.email Y": another setting, not another value
     if any(len(span) > 1 and span[1].norm in _VALUE_TAILS for span in (sx, sy)):
         return None  # "1.1.1.1 as the public fallback": a value and its role beside another
+    if _one_of_several(a, right) or _one_of_several(b, y[len(y) - s :]):
+        return None  # "hands out 10.0.0.53 as a DNS resolver": one of several, not the one
     for span in (sx, sy):
         if any(t.norm in _HARD_PUNCT for t in span):
             return None
-        if any(t.norm in _SPAN_VERBS and not t.text[:1].isupper() for t in span):
+        if any(
+            t.norm in _SPAN_VERBS and not t.text[:1].isupper() and not _clock(span, i)
+            for i, t in enumerate(span)
+        ):
             return None
         # a scope inside the span with more of the span after it is a qualifier; a preposition
         # ending the span belongs to the shared frame after it ("engineer on" / "manager of")
         # ("The Dome at Americas Center" is a name: capitals on both sides of the word)
+        # ("the parish hall on Mill Lane": a place named after it, to the span's end)
         for i in range(1, len(span) - 1):
             if span[i].norm in _SPAN_SCOPE and not (
-                span[0].text[:1].isupper() and span[i + 1].text[:1].isupper()
+                (span[0].text[:1].isupper() or _all_named(span[i + 1 :]))
+                and span[i + 1].text[:1].isupper()
             ):
                 return None
         for i, t in enumerate(span[:-1]):
@@ -696,8 +772,8 @@ def _align_runs(
     if not (old.line and new.line) and _narrates_event(frame_words):
         return None  # an event, not a state: two events are both true
     for t in right:
-        if t.norm in _CLAUSE_END:
-            break
+        if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS:
+            break  # "... to X before anyone in finance is awake": another clause's copula
         if t.norm in _COPULAS:
             return None  # the slot sits inside the subject
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
@@ -724,6 +800,45 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _one_of_several(raw: Sequence[Token], right: Sequence[Token]) -> bool:
+    """The shared words after the slot give the value an indefinite role ("X as a resolver",
+    "X as an approver"): a role several values hold at once."""
+    if len(right) < 2 or right[0].norm not in _VALUE_TAILS:
+        return False
+    return any(
+        t.text.lower() in _INDEFINITE for t in raw if right[0].end <= t.start < right[1].start
+    )
+
+
+def _quantity(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) -> bool:
+    """Two spans that differ only in numbers or calendar words, with the same words between
+    them ("3 sets of 12" / "4 sets of 10", "third week of February" / "first week of March"):
+    one compound quantity or date, not two places."""
+    if max(len(sx), len(sy)) > MAX_QUANTITY_TOKENS:
+        return False
+    rest = [[t for t in span if t.same not in shared] for span in (sx, sy)]
+    kept = [[t.same for t in span if t.same in shared] for span in (sx, sy)]
+    return kept[0] == kept[1] and all(
+        t.punct
+        or t.norm in _FUNCTION_WORDS
+        or t.norm in _CALENDAR
+        or any(ch.isdigit() for ch in t.text)
+        for part in rest
+        for t in part
+    )
+
+
+def _clock(span: Sequence[Token], i: int) -> bool:
+    """``span[i]`` is the "am" of a time ("9 am"), not a verb."""
+    return span[i].norm == "am" and i > 0 and span[i - 1].text[-1:].isdigit()
+
+
+def _all_named(toks: Sequence[Token]) -> bool:
+    """Every word is capitalised (a proper name: "Mill Lane")."""
+    words = [t for t in toks if not t.punct]
+    return bool(words) and all(t.text[:1].isupper() for t in words)
 
 
 def _uncommented(run: Sequence[Token]) -> Sequence[Token]:
@@ -777,20 +892,27 @@ def _names_setting(span: Sequence[Token]) -> bool:
 
 def _narrates_event(words: Sequence[Token]) -> bool:
     """A past-tense verb that is not a passive or perfect participle after an auxiliary
-    ("is named", "was moved", "has changed" state something; "spent", "stopped" narrate)."""
+    ("is named", "was moved", "has changed" state something; "spent", "stopped" narrate). A
+    participle joined to one a present auxiliary governs shares it ("are dumped into X and
+    kept")."""
     previous = ""
+    governed = False  # a participle after an auxiliary came before
     for t in words:
         n = t.norm or ""
         after_auxiliary = (
             previous in _COPULAS
             or previous in _AUXILIARIES
             or previous.endswith(("'s", "'re", "'m", "'ve"))
+            or (governed and previous in _COORDINATORS)
         )
         narrated = n in _PAST_EVENT or (
             len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES
         )
         if not after_auxiliary and narrated:
             return True
+        # only a present auxiliary's ("are dumped ... and kept": a standing state; "was
+        # restored ... and opened in 2016" narrates)
+        governed = governed or (after_auxiliary and narrated and previous in _PRESENT)
         previous = n
     return False
 
@@ -822,7 +944,9 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     entries = _crontab_entries(old, new)
     if entries is not None and _schedule(entries[0]) != _schedule(entries[1]):
         return _schedule_change(*entries, old.context)
-    best = None if continues(new.tokens) else _align_runs(old, old.tokens, new, new.tokens)
+    best = (
+        None if continues(new.tokens, old.tokens) else _align_runs(old, old.tokens, new, new.tokens)
+    )
     oc, nc = old.clauses, new.clauses
     o_topics = [topic(old, old.tokens[lo].start) for lo, _ in oc]
     n_topics = [topic(new, new.tokens[lo].start) for lo, _ in nc]
@@ -844,7 +968,7 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                 if _hedged(old.tokens[: oc[i][0]]) != _hedged(new.tokens[: nc[k][0]]):
                     continue  # "Maybe soon, the port is 8016": a clause before it hedges it
                 b = new.tokens[nc[k][0] : nc[last][1]]
-                found = None if continues(b) else _align_runs(old, a, new, b)
+                found = None if continues(b, a) else _align_runs(old, a, new, b)
                 if found is not None and _named_apart(
                     old, (oc[i][0], oc[j][1]), new, (nc[k][0], nc[last][1]), found
                 ):
@@ -861,7 +985,7 @@ def _names(unit: Unit, run: tuple[int, int]) -> set[str]:
     for i, t in enumerate(unit.tokens):
         if run[0] <= i < run[1] or t.punct or not t.norm or i == 0:
             continue
-        if t.norm in _DISCOURSE_LABELS or t.norm in _LEAD_FILLERS or t.norm in _FUNCTION_WORDS:
+        if t.norm in DISCOURSE_LABELS or t.norm in _LEAD_FILLERS or t.norm in _FUNCTION_WORDS:
             continue
         named = any(ch.isupper() for ch in t.text) or (
             any(ch.isdigit() for ch in t.text) and any(ch.isalpha() for ch in t.text)
@@ -929,10 +1053,12 @@ def members(old: Unit, new: Unit) -> bool:
     )
 
 
-def continues(run: Sequence[Token]) -> bool:
+def continues(run: Sequence[Token], older: Sequence[Token] = ()) -> bool:
     """The newer clause says a value holds on ("team lunch is still biweekly Thursdays"): a
-    restatement in other words, never a change."""
-    return any(t.norm in _CONTINUATION for t in run)
+    restatement in other words, never a change. Not when the older clause says it too ("the
+    oldest iOS we still ship to is 15.4"): then the word is part of the statement."""
+    said = {t.norm for t in older}
+    return any(t.norm in _CONTINUATION and t.norm not in said for t in run)
 
 
 def labelled_record(unit: Unit) -> bool:
@@ -974,7 +1100,7 @@ def frame_rank(found: tuple[str, str, str]) -> tuple[int, int]:
 # Personal pronouns that open a statement whose subject an earlier sentence of its chunk names.
 _REFERRING = _words("it its it's he his he's she her she's they their they're them")
 # Capitalised first words that name nothing.
-_NOT_NAMES = _REFERRING | _LEAD_FILLERS | _DISCOURSE_LABELS | _words("i we you this that there")
+_NOT_NAMES = _REFERRING | _LEAD_FILLERS | DISCOURSE_LABELS | _words("i we you this that there")
 
 
 def _refers_back(units: Sequence[Unit], unit: Unit) -> bool:
@@ -1051,6 +1177,50 @@ def referents_apart(
     )
 
 
+def _restates(old: Unit, new: Unit) -> bool:
+    """Two prose statements that say one sentence in the same words, with a short lead-in or
+    tail that only one of them has on each side ("If you're dropping off compost, the plot we
+    rent is number 17" / "The plot we rent is number 17, right by the trough"): the same value
+    said again. Not where the extra words scope, hedge or negate it ("In
+    staging, ...", "Maybe ...")."""
+    if old.line or new.line or old.context != new.context:
+        return False
+    x, y = old.runs[0], new.runs[0]
+    if not x or not y:
+        return False
+    xs, ys = [t.same for t in x], [t.same for t in y]
+    m = difflib.SequenceMatcher(a=xs, b=ys, autojunk=False).find_longest_match(
+        0, len(xs), 0, len(ys)
+    )
+    core = x[m.a : m.a + m.size]
+    if sum(1 for t in core if not t.punct) < MIN_RESTATED_WORDS:
+        return False
+    if (m.a and m.b) or (m.a + m.size < len(x) and m.b + m.size < len(y)):
+        return False  # both add words on one side: the sentence said again is one of their parts
+    for run, at in ((x, m.a), (y, m.b)):
+        lead, tail = run[:at], run[at + m.size :]
+        if len(lead) > MAX_RESTATED_EXTRA or len(tail) > MAX_RESTATED_EXTRA:
+            return False
+        if lead and not (lead[-1].punct and (_lead_in(lead) or _said_to_you(lead))):
+            return False
+        if tail and (tail[0].norm not in _TAIL_OPENERS or _hedged(tail)):
+            return False
+    return True
+
+
+def _said_to_you(lead: Sequence[Token]) -> bool:
+    """A lead-in that conditions the telling on the listener ("If you're dropping off
+    compost,"), not the fact."""
+    words = [t.norm or "" for t in lead if not t.punct]
+    return (
+        len(words) >= 2
+        and words[0] in _CONDITIONS
+        and (words[1] == "you" or words[1].startswith("you'"))
+        and not _hedged(lead[1:])
+        and lead[-1].punct
+    )
+
+
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """Every restated unit and every one-value frame between an older and a newer chunk."""
     out = PairAlignment()
@@ -1064,6 +1234,10 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
         same = by_key.get(o.key)
         if same:
             out.restated.append((o.index, same[0]))
+            continue
+        said = next((n.index for n in new if n.content and _restates(o, n)), None)
+        if said is not None:
+            out.restated.append((o.index, said))
             continue
         if not o.keyed:
             continue  # only its place identifies it: ``excerpt_replacements``

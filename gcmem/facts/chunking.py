@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from gcmem.facts.lines import CRON_ENTRY, file_header, inline_header
+from gcmem.facts.labels import DISCOURSE_LABELS
+from gcmem.facts.lines import CRON_ENTRY, diff_header, file_header, in_diff, inline_header
 from gcmem.models import Chunk, Turn, collapse_whitespace
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit or quote; this keeps
@@ -36,12 +37,22 @@ _CODE_LINE = re.compile(
     r"class |import |from \S+ import )"
 )
 _LABEL_WORDS = 8
+# A message opened by a label of its kind and a colon, then sentences ("Update: we keep the
+# spare keys with the Lindqvists. Their number is on the fridge."): prose, not a ``key:
+# value`` line (a speaker's "Maya: ..." stays a transcript line).
+_LABELLED_PROSE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z -]{0,20}):\s+(?:\S+\s+){4,}\S")
+# A Markdown code fence (```` ``` ```` or ```` ```yaml ````): the writer's own mark that the
+# lines up to the closing fence are code or configuration, whatever their shape.
+_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
 
 
 def is_line_unit(line: str) -> bool:
     """Whether a line is a unit of its own (config, code, diff, bullet, crontab entry, label)."""
-    if CONFIG_LINE.match(line) or BULLET.match(line) or _CODE_LINE.match(line):
+    if BULLET.match(line) or _CODE_LINE.match(line):
         return True
+    if CONFIG_LINE.match(line):
+        prose = _LABELLED_PROSE.match(line)
+        return prose is None or prose["label"].casefold() not in DISCOURSE_LABELS
     if CRON_ENTRY.match(line):
         return True
     if inline_header(line) is not None:
@@ -72,6 +83,8 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
     (``gcmem.facts.align.excerpt_replacements``)."""
     units: list[tuple[TextUnit, bool]] = []
     excerpt = False  # inside a file excerpt: its blank lines do not end it
+    fenced = False  # inside a code fence
+    diff = False  # inside a unified diff: its lines open with a marker column
     for n, para in enumerate(re.split(r"\n\s*\n", text)):
         prose: list[str] = []
         lines = [line for line in para.split("\n") if line.strip()]
@@ -85,10 +98,13 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
                 gap = False
 
         for line in lines:
-            if excerpt or is_line_unit(line):
+            fence = _FENCE.match(line) is not None
+            diff = (diff and in_diff(line)) or diff_header(line) is not None
+            if excerpt or fenced or fence or diff or is_line_unit(line):
                 add(_prose(prose))
                 prose = []
                 add([TextUnit(line.rstrip(), True)])
+                fenced = fenced != fence
             else:
                 prose.append(line)
         add(_prose(prose))

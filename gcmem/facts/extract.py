@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
-from gcmem.facts.labels import collection_label
+from gcmem.facts.labels import DISCOURSE_LABELS, collection_label
 from gcmem.facts.lines import ExcerptLine, describe, is_code_path, is_yaml_path, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
@@ -1287,6 +1287,8 @@ _INLINE_BARE = _INLINE_CUES | _lexicon(
     """the a an our my its their this that so and then also just finally we i they it ops
     value"""
 )
+# Words that link an owner's names ("production in config/database.yml"), naming nothing.
+_INLINE_LINKS = _lexicon("in of for under inside")
 _INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
 # A path with a directory names which of several files (``inventory-svc/.env.production``);
 # matched from the start of a run only, so a long run without "/" is read once, not per offset
@@ -1322,6 +1324,17 @@ class OwnedToken:
 
     fact: Fact
     owner: frozenset[str]
+
+
+def _names_nothing(word: str) -> bool:
+    """A word before a setting that names no owner: a cue, a link between names, a message's
+    kind ("FYI changed ..."), a past-tense verb ("Backfill relaunched with ...")."""
+    return (
+        word in _INLINE_BARE
+        or word in _INLINE_LINKS
+        or word in DISCOURSE_LABELS
+        or (len(word) > 4 and word.endswith("ed"))
+    )
 
 
 def inline_code_facts(sentence: str) -> list[Fact]:
@@ -1452,10 +1465,14 @@ def _code_tokens(
                 continue
             named: frozenset[str] | None = None
             if setting:
-                if _INLINE_PATH.search(owner_text):
-                    continue  # the path names the file: left to the grammar
-                others = frozenset(w for w in owner if w not in _INLINE_BARE)
-                if others or form in (_INLINE_COLON, _INLINE_SPAN):
+                # a path names the file ("production in config/database.yml now says
+                # `pool: 25`"): its words are the owner's, which the older excerpt must name
+                pathed = _INLINE_PATH.search(owner_text) is not None
+                others = frozenset(w for w in owner if not _names_nothing(w))
+                if pathed:
+                    paths = (w for w in owner_text.split() if "/" in w)
+                    others |= {p for w in paths for p in re.findall(r"[a-z0-9]+", w.casefold())}
+                if others or pathed or form in (_INLINE_COLON, _INLINE_SPAN):
                     named = others
             if form is _INLINE_PIN:
                 found.append((m.group("name"), "version", m.group("ver"), named))

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["collection_label", "member_note"]
+__all__ = ["DISCOURSE_LABELS", "collection_label", "member_note"]
+
+# Labels in front of a colon that say what kind of message it is, not what it is about.
+DISCOURSE_LABELS = frozenset(
+    {
+        *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
+        *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
+        *("change of plan", "follow-up", "follow up"),
+    }
+)
 
 # Singular nouns that hold many members.
 _COLLECTIVE = frozenset(

@@ -69,6 +69,13 @@ _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
 _HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
 _INLINE = re.compile(r"^(?P<path>[^\s:]+):\s+(?P<rest>\S.*)$")
 _CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}\[]+?)\s*(?::\s*[{\[]|:|\{|=\s*[{\[])$")
+# A unified diff: its file lines (``--- a/x``, ``+++ b/x``, ``diff --git a/x b/x``) and hunk
+# headers open it; each line after them carries a marker column (" " kept, "+" added, "-"
+# removed) in front of the file's own text.
+_DIFF_FILE = re.compile(r"^(?:\+\+\+|---)\s+(?:[ab]/)?(?P<path>[^\s]+)(?:\s.*)?$")
+_DIFF_GIT = re.compile(r"^diff --git\s+(?:a/)?(?P<path>\S+)")
+_DIFF_HUNK = re.compile(r"^@@ ")
+_DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
 _MAPPING_KEY = re.compile(r"^[\"'`]?[\w.\-/@$ ]{1,60}[\"'`]?$")
@@ -92,6 +99,23 @@ def _is_path(text: str) -> bool:
     if "." in name:
         return name.rsplit(".", 1)[-1] in _EXTENSIONS
     return "/" in text and not text.endswith("/")
+
+
+def diff_header(line: str) -> str | None:
+    """The path a unified diff's header line names ("" for a hunk header or a deleted file's
+    ``/dev/null``), else None (not a diff header)."""
+    if _DIFF_HUNK.match(line):
+        return ""
+    m = _DIFF_FILE.match(line) or _DIFF_GIT.match(line)
+    if m is None:
+        return None
+    path = m.group("path")
+    return path if path != "/dev/null" and _is_path(path) else ""
+
+
+def in_diff(line: str) -> bool:
+    """Whether a line can be a unified diff's hunk line (a marker column, then the text)."""
+    return line[:1] in _DIFF_MARKERS or diff_header(line) is not None
 
 
 def file_header(line: str) -> str | None:
@@ -144,6 +168,19 @@ def _mapping_opener(body: str) -> str | None:
     return _norm_key(key)
 
 
+def _label_opener(body: str, indent: int) -> str | None:
+    """The key a prose label ends on, after a comma ("In gateway.yaml, payments-svc:"): the
+    lines indented under it are that key's, as under a bare ``payments-svc:`` (two blocks
+    under two such labels are two subjects' settings, not one setting's two values). A path
+    or a phrase after the comma names no key ("merged the PR, dashboard/package.json:")."""
+    if indent or not body.endswith(":") or "," not in body:
+        return None
+    last = body[:-1].rsplit(",", 1)[1].strip()
+    if len(last.split()) != 1 or "." in last or "/" in last:
+        return None
+    return _mapping_opener(last + ":")
+
+
 @dataclass(frozen=True)
 class ExcerptLine:
     """One line of line-oriented text with where it sits."""
@@ -175,10 +212,30 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     # JSON lines: (position in out, excerpt, indent, indent of the outermost visible opener)
     braced_lines: list[tuple[int, int, int, int | None]] = []
     floor: dict[int, int] = {}  # excerpt -> lowest indent of a closer whose opener is unseen
+    diff = False  # inside a unified diff
     for raw, line in units:
         if not line:
             out.append(None)
+            diff = False
             continue
+        changed = diff_header(raw)
+        if changed is not None:
+            if changed and changed != path:
+                path, stack, section = changed, [], None
+                excerpt += 1
+            diff = True
+            stack = [] if changed == "" else stack
+            out.append(ExcerptLine(raw.strip(), 0, (), False, path))
+            continue
+        if diff and raw[:1] in _DIFF_MARKERS:
+            marker, raw = raw[0], raw[1:]
+            if marker != " " and marker != "+":
+                # a removed line (or "\ No newline"): what the file no longer says
+                context = tuple(key.removesuffix(" {").strip() for _, key in stack)
+                out.append(ExcerptLine(raw.strip(), 0, context, False, path))
+                continue
+        else:
+            diff = False
         header = file_header(raw)
         if header is not None:
             path, stack, section = header, [], None
@@ -217,6 +274,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         )
         if content and sec is None:
             key = _mapping_opener(body)
+            if key is None and line_path is None:
+                key = _label_opener(body, indent)
             if key is not None:
                 braced = body.endswith(("{", "["))
                 stack.append((indent, key + (" {" if braced else "")))

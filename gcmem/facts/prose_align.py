@@ -276,7 +276,7 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                 continue
             if x and y and two_topics(topic(old, x[0].start), topic(new, y[0].start)):
                 continue  # under two labels: "backend repo: Node 18" / "frontend repo: ..."
-            found = None if continues(y) else _local_runs(old, x, new, y, detached)
+            found = None if continues(y, x) else _local_runs(old, x, new, y, detached)
             # the longest frame; at equal frames the shortest values (a clause, not the
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):

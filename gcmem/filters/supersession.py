@@ -375,6 +375,14 @@ class SupersessionStage:
         ):
             for key in list(stated.get(origin, {}).values()):
                 state(involved[cid], unit, key.relation, key.object, key.subject)
+        # ... and in every later restatement of it older than the change: "If you're dropping
+        # off compost, the plot we rent is number 17" said after "The plot we rent is number
+        # 17" states 17 as well (the ledger orders the values by time)
+        for origin, (cid, unit) in self._restated_later(
+            namespace, superseded, alike, known, involved, units
+        ):
+            for key in list(stated.get(origin, {}).values()):
+                state(involved[cid], unit, key.relation, key.object, key.subject)
         restates: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         for older, newer, o, n in alike:
             restated[older.id].append(
@@ -409,6 +417,46 @@ class SupersessionStage:
             for cid, f in facts.items()
         }
         return framed, writes
+
+    def _restated_later(
+        self,
+        namespace: str,
+        origins: Collection[tuple[str, int]],
+        alike: Sequence[tuple[Chunk, Chunk, int, int]],
+        known: dict[str, ChunkUnits],
+        involved: dict[str, Chunk],
+        units: dict[str, list[Unit]],
+    ) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+        """(origin, later) pairs of (chunk, unit): the units of newer chunks that restate an
+        origin unit directly (this batch's restatements and the origin's stored map, whose
+        ``r:`` fields name the restating chunk and whose ``b:`` fields name its unit)."""
+        out = {
+            ((older.id, o), (newer.id, n))
+            for older, newer, o, n in alike
+            if (older.id, o) in origins
+        }
+        later = {
+            r.chunk_id: origin
+            for origin in origins
+            if origin[0] in known
+            for r in known[origin[0]].restated.get(origin[1], ())
+        }
+        for cid, cu in self.units.read(namespace, sorted(later)).items():
+            for unit, olds in cu.restates.items():
+                out |= {(origin, (cid, unit)) for origin in olds if origin in origins}
+        missing = sorted({cid for _, (cid, _) in out} - involved.keys())
+        if missing and self.index is not None:
+            for cid, hit in self.index.fetch(namespace, missing).items():
+                involved[cid] = hit.chunk
+        found = []
+        for origin, (cid, unit) in sorted(out):
+            if cid not in involved:
+                continue
+            if cid not in units:
+                units[cid] = units_of(involved[cid].text)
+            if unit < len(units[cid]):
+                found.append((origin, (cid, unit)))
+        return found
 
     def _restated_earlier(
         self,
@@ -878,11 +926,12 @@ def _scope_references(
 
 def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str]]]:
     """The owned code tokens of a chunk's prose units (``owned_code_tokens``): (unit, key,
-    the owner's words)."""
+    the owner's words). A labelled message outside any file ("Follow-up: production now says
+    `pool: 25`") is split as a ``key: value`` line; its backticks say it quotes code."""
     return [
         (unit.index, key, owner)
         for unit in units
-        if unit.content and not unit.line
+        if unit.content and (not unit.line or (unit.path is None and "`" in unit.text))
         for key, owner in _owned_token_keys(unit.text)
     ]
 
