@@ -531,6 +531,12 @@ def test_a_long_token_that_names_no_setting_is_read_once() -> None:
             "Parents, please note: under-12s training runs out of pitch 5 at Hollins Park.",
             ("3", "5"),
         ),
+        # a verb before the copula is in the subject: no event
+        (
+            "The wedding photographer we booked is Carmen Ruiz.",
+            "Sad news but sorted: the wedding photographer we booked is Leo Marchetti.",
+            ("Carmen Ruiz", "Leo Marchetti"),
+        ),
         # a reminder's "don't forget" negates nothing
         (
             "Choir rehearsals are in the school hall on Tuesday evenings.",

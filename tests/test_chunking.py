@@ -63,3 +63,17 @@ def test_a_message_labelled_by_its_kind_is_prose_and_a_speakers_line_stays_a_lin
     assert split_units("Maya: I moved to Lisbon last year, it is lovely.") == [
         ("Maya: I moved to Lisbon last year, it is lovely.", True)
     ]
+
+
+def test_tab_indented_and_directive_comment_lines_are_lines() -> None:
+    gomod = "require (\n\tgithub.com/segmentio/kafka-go v0.4.42\n\tgo.uber.org/zap v1.26.0\n)"
+    assert all(line for _, line in split_units(gomod))
+    sbatch = "train.sbatch header:\n#SBATCH --time=12:00:00\n#SBATCH --mem=64G"
+    assert split_units(sbatch)[1:] == [
+        ("#SBATCH --time=12:00:00", True),
+        ("#SBATCH --mem=64G", True),
+    ]
+    # a hashtag opening a chat message is prose
+    assert split_units("#ops-alerts is where the pages go now.") == [
+        ("#ops-alerts is where the pages go now.", False)
+    ]

@@ -180,3 +180,14 @@ def test_a_key_value_span_in_backticks_is_code_whatever_its_key() -> None:
     # a directive in backticks, its semicolon inside them
     [directive] = owned_code_tokens("the uploads server block now has `client_max_body_size 50m;`")
     assert directive.fact.object == "50m"
+
+
+def test_a_go_module_in_a_sentence_pins_its_version() -> None:
+    text = "Dependabot PR merged, go.mod now has `github.com/segmentio/kafka-go v0.4.47`."
+    assert ("github.com/segmentio/kafka-go", "version", "v0.4.47") in triples(text)
+
+
+def test_a_pronoun_before_a_setting_names_no_owner() -> None:
+    text = "Support kept hearing about logouts, so now it's SESSION_TTL=7200 in .env.production."
+    assert ("session_ttl", "is", "7200") in triples(text)
+    assert owned(text) == []

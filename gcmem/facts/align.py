@@ -894,10 +894,12 @@ def _narrates_event(words: Sequence[Token]) -> bool:
     """A past-tense verb that is not a passive or perfect participle after an auxiliary
     ("is named", "was moved", "has changed" state something; "spent", "stopped" narrate). A
     participle joined to one a present auxiliary governs shares it ("are dumped into X and
-    kept")."""
+    kept"); one before a copula is in the subject ("The photographer we booked is X")."""
     previous = ""
     governed = False  # a participle after an auxiliary came before
-    for t in words:
+    # a verb before the statement's copula is in its subject ("The photographer we booked is")
+    copula = max((i for i, t in enumerate(words) if t.norm in _COPULAS), default=-1)
+    for i, t in enumerate(words):
         n = t.norm or ""
         after_auxiliary = (
             previous in _COPULAS
@@ -908,7 +910,7 @@ def _narrates_event(words: Sequence[Token]) -> bool:
         narrated = n in _PAST_EVENT or (
             len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES
         )
-        if not after_auxiliary and narrated:
+        if not after_auxiliary and narrated and i > copula:
             return True
         # only a present auxiliary's ("are dumped ... and kept": a standing state; "was
         # restored ... and opened in 2016" narrates)
@@ -1185,6 +1187,10 @@ def _restates(old: Unit, new: Unit) -> bool:
     staging, ...", "Maybe ...")."""
     if old.line or new.line or old.context != new.context:
         return False
+    if len(old.words - new.words) > MAX_RESTATED_EXTRA or len(new.words - old.words) > (
+        MAX_RESTATED_EXTRA
+    ):
+        return False  # cheap: more words of its own than a lead-in and a tail hold
     x, y = old.runs[0], new.runs[0]
     if not x or not y:
         return False

@@ -30,10 +30,12 @@ CONFIG_LINE = re.compile(
     r"^\s*(?:[-*+•]\s+)?(?:export\s+)?[\"'`]?[\w.\-\[\]]+[\"'`]?\s*(?::\s|:$|=|==|>=|<=|~=|@)"
 )
 BULLET = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)])\s+")
-# Other lines that are lines, not prose: indented (code, YAML), a TOML/INI section header, a
-# block opener or closer, a diff line, or a short label ending in a colon ("settings.py:").
+# Other lines that are lines, not prose: indented (code, YAML; a tab is an indent), a directive
+# comment (``#SBATCH --time=...``, ``#include``, a shebang), a TOML/INI section header, a block
+# opener or closer, a diff line, or a short label ending in a colon ("settings.py:").
 _CODE_LINE = re.compile(
-    r"^(?:\s{2,}\S|\[[^\]]+\]\s*$|.*[{(\[]\s*$|\s*[}\])][,;]?\s*$|[+-](?![+-])\S|@@|diff |def |"
+    r"^(?:\s{2,}\S|\t\S|#(?:[A-Z]{2,}|include|define|pragma|!)|\[[^\]]+\]\s*$|.*[{(\[]\s*$|"
+    r"\s*[}\])][,;]?\s*$|[+-](?![+-])\S|@@|diff |def |"
     r"class |import |from \S+ import )"
 )
 _LABEL_WORDS = 8

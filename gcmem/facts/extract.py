@@ -1263,7 +1263,20 @@ _INLINE_PAIR_JSON = re.compile(r'"(?P<name>[\w.@/\-]+)":\s?"(?P<value>[^"\s]+)"'
 _INLINE_DIRECTIVE = re.compile(
     rf"(?<![\w.\-\"'?&/=])(?P<name>{_SNAKE_NAME})\s(?P<value>[^\s;{{}}\"',()]+)(?=;|$)"
 )
-_INLINE_FORMS = (_INLINE_PIN, _INLINE_IMAGE, _INLINE_ASSIGN, _INLINE_PAIR_JSON, _INLINE_DIRECTIVE)
+# a Go module and its version ("go.mod now has `github.com/segmentio/kafka-go v0.4.47`"): a
+# module path names its package, as a pin's name does
+_INLINE_MODULE = re.compile(
+    r"(?<![\w.\-/])(?P<name>[a-z0-9][\w\-]*(?:\.[\w\-]+)+(?:/[\w.\-~+]+)+)\s+"
+    r"(?P<ver>v\d+(?:\.\d+)+(?:[\-+][\w.\-+]*)?)(?![\w.\-])"
+)
+_INLINE_FORMS = (
+    _INLINE_PIN,
+    _INLINE_MODULE,
+    _INLINE_IMAGE,
+    _INLINE_ASSIGN,
+    _INLINE_PAIR_JSON,
+    _INLINE_DIRECTIVE,
+)
 # A clause about a value that no longer holds, or one that is not set: its code tokens name
 # the old or the hoped-for value, not the state.
 _INLINE_REFUSE = _lexicon(
@@ -1289,6 +1302,8 @@ _INLINE_BARE = _INLINE_CUES | _lexicon(
 )
 # Words that link an owner's names ("production in config/database.yml"), naming nothing.
 _INLINE_LINKS = _lexicon("in of for under inside")
+# A pronoun with its verb ("so now it's SESSION_TTL=7200"): it names no owner.
+_INLINE_PRONOUNS = _lexicon("it's that's there's we're they're i'm he's she's it")
 _INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
 # A path with a directory names which of several files (``inventory-svc/.env.production``);
 # matched from the start of a run only, so a long run without "/" is read once, not per offset
@@ -1328,11 +1343,12 @@ class OwnedToken:
 
 def _names_nothing(word: str) -> bool:
     """A word before a setting that names no owner: a cue, a link between names, a message's
-    kind ("FYI changed ..."), a past-tense verb ("Backfill relaunched with ...")."""
+    kind ("FYI changed ..."), a pronoun, a past-tense verb ("Backfill relaunched with ...")."""
     return (
         word in _INLINE_BARE
         or word in _INLINE_LINKS
         or word in DISCOURSE_LABELS
+        or word in _INLINE_PRONOUNS
         or (len(word) > 4 and word.endswith("ed"))
     )
 
@@ -1474,7 +1490,7 @@ def _code_tokens(
                     others |= {p for w in paths for p in re.findall(r"[a-z0-9]+", w.casefold())}
                 if others or pathed or form in (_INLINE_COLON, _INLINE_SPAN):
                     named = others
-            if form is _INLINE_PIN:
+            if form in (_INLINE_PIN, _INLINE_MODULE):
                 found.append((m.group("name"), "version", m.group("ver"), named))
             elif form is _INLINE_IMAGE:
                 found.append((m.group("name"), "image tag", m.group("tag"), named))
