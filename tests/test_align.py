@@ -581,6 +581,10 @@ def _restated(old: str, new: str) -> list[tuple[int, int]]:
         "Told the courier rep too: the plot we rent is number 17.",
         "The plot we rent is number 17, right by the water trough.",
         "The plot we rent is number 17 (yes, still).",
+        # said for someone, or on a listener's condition
+        "Again for the weekend staff: the plot we rent is number 17.",
+        "If customers ask, the plot we rent is number 17.",
+        "For the new folks, the plot we rent is number 17, don't be late.",
     ],
 )
 def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> None:
@@ -591,6 +595,8 @@ def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> N
     "new",
     [
         "In the summer, the plot we rent is number 17.",  # a scope
+        "For staging, the plot we rent is number 17.",  # "for" a thing: a scope
+        "If we renew, the plot we rent is number 17.",  # a condition on the world
         "Maybe the plot we rent is number 17.",  # a hedge
         "The plot we rent is number 17, but not for long.",  # a negated tail
         "Honestly the plot we rent is number 17, I think.",  # extras on both ends

@@ -147,6 +147,14 @@ _ATTACH = _words(
 )
 # Subordinators that narrate the change; a clause boundary when enough words precede them.
 _COORDINATORS = _words("and or")
+# Who a message is for ("For the new folks,", "If customers ask,"): people told, not a scope.
+_AUDIENCES = _words(
+    """folk parent staff student newcomer hire member people everyone anyone team crew guest
+    customer visitor volunteer player kid sitter house-sitter babysitter nanny mum mom dad
+    family neighbour neighbor colleague intern contractor reviewer user"""
+)
+_LISTENERS = _words("you your anyone someone somebody anybody people folks")
+_AGAIN = _words("again once more just quick")
 # Tokens that open a tail after a statement said again (", right by the trough", "(yes)").
 _TAIL_OPENERS = _words(", ( — – - ;")
 _PRESENT = _words("is are am has have")
@@ -1207,24 +1215,42 @@ def _restates(old: Unit, new: Unit) -> bool:
         lead, tail = run[:at], run[at + m.size :]
         if len(lead) > MAX_RESTATED_EXTRA or len(tail) > MAX_RESTATED_EXTRA:
             return False
-        if lead and not (lead[-1].punct and (_lead_in(lead) or _said_to_you(lead))):
+        if lead and not (lead[-1].punct and (_lead_in(lead) or _to_audience(lead))):
             return False
-        if tail and (tail[0].norm not in _TAIL_OPENERS or _hedged(tail)):
+        if tail and (tail[0].norm not in _TAIL_OPENERS or (_hedged(tail) and not _bidding(tail))):
             return False
     return True
 
 
-def _said_to_you(lead: Sequence[Token]) -> bool:
-    """A lead-in that conditions the telling on the listener ("If you're dropping off
-    compost,"), not the fact."""
+def _to_audience(lead: Sequence[Token]) -> bool:
+    """A lead-in that says who the telling is for ("For the new folks,", "Again for the
+    weekend staff:") or conditions it on the listener ("If you're dropping off compost,", "If
+    customers ask,"), not the fact: said again, the fact is the same."""
     words = [t.norm or "" for t in lead if not t.punct]
+    while words and (words[0] in _LEAD_FILLERS or words[0] in _AGAIN):
+        words = words[1:]
+    if len(words) < 2:
+        return False
+    if words[0] == "for":
+        return _singular(words[-1]) in _AUDIENCES and not _hedged(lead)
+    listener = words[1] in _LISTENERS or words[1].startswith("you'")
+    # the condition's own "if" hedges nothing here; anything after it may
     return (
-        len(words) >= 2
-        and words[0] in _CONDITIONS
-        and (words[1] == "you" or words[1].startswith("you'"))
-        and not _hedged(lead[1:])
-        and lead[-1].punct
+        words[0] in _CONDITIONS
+        and (listener or _singular(words[1]) in _AUDIENCES)
+        and not _hedged([t for t in lead if t.norm not in _CONDITIONS])
     )
+
+
+def _bidding(tail: Sequence[Token]) -> bool:
+    """A tail that tells the listener what (not) to do (", don't be late"): no hedge of the
+    statement before it."""
+    words = [t.norm or "" for t in tail if not t.punct]
+    return len(words) >= 2 and words[0] in ("don't", "please") and not _hedged(tail[2:])
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
