@@ -604,3 +604,14 @@ def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> N
 )
 def test_a_sentence_scoped_hedged_or_wrapped_is_no_restatement(new: str) -> None:
     assert _restated("The plot we rent is number 17.", new) == []
+
+
+def test_a_crontab_entry_quoted_in_a_sentence_changes_its_command_schedule() -> None:
+    old = "crontab -l on vault:\n0 2 * * * /opt/scripts/backup.sh\n30 3 * * 0 /opt/scripts/prune.sh"
+    new = "Moved the backup later, past the ETL: `15 4 * * * /opt/scripts/backup.sh`"
+    [f] = align_units(units_of(old), units_of(new)).frames
+    assert (f.old_unit, f.new_unit, f.old_value, f.new_value) == (1, 0, "0 2 * * *", "15 4 * * *")
+    # another command, or a hedged sentence, changes nothing
+    other = "Maybe we should move it: `15 4 * * * /opt/scripts/backup.sh`"
+    assert align_units(units_of(old), units_of(other)).frames == []
+    assert align_units(units_of(old), units_of(new.replace("backup.sh", "vacuum.sh"))).frames == []

@@ -1280,6 +1280,31 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
     out.frames.extend(excerpt_replacements(old, new, out))
+    out.frames.extend(_quoted_crontab_changes(old, new))
+    return out
+
+
+_QUOTED = re.compile(r"`([^`\n]+)`")
+
+
+def _quoted_crontab_changes(old: Sequence[Unit], new: Sequence[Unit]) -> list[FrameMatch]:
+    """A crontab entry quoted in a newer sentence ("Moved the backup later: `15 4 * * *
+    /opt/backup.sh`") against the older crontab's line of the same command: its schedule
+    changed (the command is the key, as between two crontab lines)."""
+    out = []
+    for n in new:
+        if n.line or not n.content or _hedged(n.tokens):
+            continue
+        entries = [m for q in _QUOTED.findall(n.text) if (m := CRON_ENTRY.match(q.strip()))]
+        if len(entries) != 1:
+            continue
+        for o in old:
+            was = CRON_ENTRY.match(o.text) if o.line and o.content else None
+            if was is None or _schedule(was) == _schedule(entries[0]):
+                continue
+            found = _schedule_change(was, entries[0], o.context)
+            if found is not None:
+                out.append(FrameMatch(o.index, n.index, *found))
     return out
 
 
