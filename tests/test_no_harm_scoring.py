@@ -134,3 +134,14 @@ def test_an_excision_inside_a_still_true_or_current_chunk_is_harm() -> None:
     assert summary["still_true_excised"] == 2 and summary["still_true_dropped"] == 2
     assert summary["current_lost"] == 1 and summary["current_present"] == 0.0
     assert summary["decisions_by_stage"]["supersession (statement)"]["wrong"] == 2
+
+
+def test_a_stale_value_inside_the_marker_of_its_excision_is_no_exposure() -> None:
+    # the marker shows the current value "18080", in which the stale "8080" recurs
+    note = StaleSentence(index=0, text=TEXTS["t1"], key="k", value="v", current_value="18080")
+    result = _result(["t2", "t3"], {})
+    result.kept.append(_scored("t1").model_copy(update={"stale_sentences": (note,)}))
+    assert "8080" in result.kept[-1].visible_text
+    tally = Tally()
+    score(_instance(), result, tally, NS)
+    assert tally.summary()["stale_exposure"] == 0.0

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import time
 import uuid
@@ -169,9 +170,11 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             return not instance.stale_values or any(v in text for v in instance.stale_values)
         return False
 
-    # what a reader gets of each kept chunk: its text with superseded statements excised
+    # what a reader gets of each kept chunk: its text with superseded statements excised (the
+    # markers left in their place are read without their dates and current values, in which
+    # a short stale value such as "20" may recur: "[superseded on 2024-08-31 ...]")
     kept = [(c.chunk.turn_id, c.chunk.text) for c in result.kept]
-    visible = {c.chunk.text: c.visible_text for c in result.kept}
+    visible = {c.chunk.text: _unmarked(c.visible_text) for c in result.kept}
     dropped = [(d.chunk.chunk.turn_id, d.chunk.chunk.text, d) for d in result.dropped]
     kept_texts = {t for _, t in kept}
     tally.queries += 1
@@ -211,7 +214,7 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
         right = (
             kind == "stale"
             and bearing(c.chunk.text, "stale")
-            and not bearing(c.visible_text, "stale")
+            and not bearing(_unmarked(c.visible_text), "stale")
         )
         wrong = (
             kind == "still"
@@ -239,7 +242,7 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
         shown = [
             c.id
             for c in result.kept
-            if label.get(c.chunk.turn_id) == "stale" and bearing(c.visible_text, "stale")
+            if label.get(c.chunk.turn_id) == "stale" and bearing(_unmarked(c.visible_text), "stale")
         ]
         if shown:
             tally.stale_exposed += 1
@@ -278,6 +281,14 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             )
         elif kind is None:
             tally.unlabelled_dropped += 1
+
+
+_MARKER = re.compile(r"\[superseded[^\]]*\]")
+
+
+def _unmarked(text: str) -> str:
+    """A kept chunk's visible text without the markers of its excised statements."""
+    return _MARKER.sub(" ", text)
 
 
 def write_time_drops(
