@@ -615,3 +615,44 @@ def test_a_crontab_entry_quoted_in_a_sentence_changes_its_command_schedule() -> 
     other = "Maybe we should move it: `15 4 * * * /opt/scripts/backup.sh`"
     assert align_units(units_of(old), units_of(other)).frames == []
     assert align_units(units_of(old), units_of(new.replace("backup.sh", "vacuum.sh"))).frames == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a thing had with "a" or "an": one of the things had
+        (
+            "Our studio has an office in Glasgow, which is where the founders started.",
+            "Our studio has an office in Lagos, which is where the founders started.",
+        ),
+        # a value with a role of its own in brackets
+        (
+            "On call for payments this week is @dmitri (primary).",
+            "On call for payments this week is @ayesha (secondary).",
+        ),
+    ],
+)
+def test_one_of_several_values_is_no_change(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # a measure of one thing, and an indefinite thing no one has
+        (
+            "The town has a population of about 12,000 people these days.",
+            "The town has a population of about 14,000 people these days.",
+            ("12,000", "14,000"),
+        ),
+        (
+            "We post an update on the status page every 30 minutes.",
+            "We post an update on the status page every 15 minutes.",
+            ("30", "15"),
+        ),
+    ],
+)
+def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
+    old: str, new: str, values: tuple[str, str]
+) -> None:
+    assert [(o, n) for _, o, n in frames(old, new)] == [values]

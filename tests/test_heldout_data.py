@@ -34,6 +34,10 @@ SPLITS = {
     "dev15": "frames",
     "dev16": "frames",
     "test9": "frames",
+    "dev17": "frames",
+    "dev18": "frames",
+    "test10": "frames",
+    "dev19": "members",
     "devconv": "chats",
 }
 

@@ -382,3 +382,20 @@ def test_explicit_facts_bypass_extraction() -> None:
 def test_long_unsplittable_text_is_refused_quickly() -> None:
     text = "the port is 8080 and " * 2000  # 42k characters, no sentence boundary
     assert extract_triples(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The order-events queue is read by the warehouse-sync job too, every 5 min batch.",
+        "Ruth avoids dairy as well.",
+        "The API also listens on 8443.",
+    ],
+)
+def test_a_value_said_to_hold_beside_others_keys_nothing(text: str) -> None:
+    assert extract_triples(text) == []
+
+
+def test_an_also_in_another_clause_leaves_the_statement_keyed() -> None:
+    text = "The current coach is Ana Ruiz, who is the club's first coach and also its founder."
+    assert [(f.subject, f.object) for f in extract_triples(text)] == [("current coach", "Ana Ruiz")]

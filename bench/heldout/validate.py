@@ -62,6 +62,10 @@ PROFILES = {
         static={"frame_parallel": 16, "frame_negation_modality": 12, "frame_multi_valued": 12},
         turns=(4, 8),
     ),
+    # dev19: the multi-valued and parallel traps of the frames brief, more of them
+    "members": Profile(
+        changes={}, static={"frame_multi_valued": 32, "frame_parallel": 16}, turns=(4, 8)
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

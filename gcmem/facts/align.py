@@ -229,6 +229,8 @@ _DONE = _words("done finished complete completed merged shipped deployed fixed")
 # a reason, "Room 118 because of the renovation", narrates a change instead).
 _VALUE_TAILS = _words("as")
 _INDEFINITE = _words("a an")
+# Verbs of having: what follows with "a" or "an" is one of the things had.
+_POSSESSION = _words("has have had owns own runs run operates operate keeps keep")
 # Words that open a condition.
 _CONDITIONS = _words("if unless whenever")
 # Modals that instruct rather than hedge.
@@ -748,11 +750,15 @@ def _align_runs(
         return None  # "user.name X" / "user.email Y": another setting, not another value
     if any(len(span) > 1 and span[1].norm in _VALUE_TAILS for span in (sx, sy)):
         return None  # "1.1.1.1 as the public fallback": a value and its role beside another
-    if _one_of_several(a, right) or _one_of_several(b, y[len(y) - s :]):
+    if _one_of_several(old.tokens, sx[-1]) or _one_of_several(new.tokens, sy[-1]):
         return None  # "hands out 10.0.0.53 as a DNS resolver": one of several, not the one
+    if _one_of_some(old.tokens, sx[0]) or _one_of_some(new.tokens, sy[0]):
+        return None  # "Our studio has an office in Lagos": an office, one of its offices
     for span in (sx, sy):
         if any(t.norm in _HARD_PUNCT for t in span):
             return None
+        if not old.line and any(t.norm == "(" for t in span[1:]):
+            return None  # "@dmitri (primary)" / "@ayesha (secondary)": a value and its role
         if any(
             t.norm in _SPAN_VERBS and not t.text[:1].isupper() and not _clock(span, i)
             for i, t in enumerate(span)
@@ -810,14 +816,34 @@ def _align_runs(
     return frame, _surface(old, sx), _surface(new, sy)
 
 
-def _one_of_several(raw: Sequence[Token], right: Sequence[Token]) -> bool:
-    """The shared words after the slot give the value an indefinite role ("X as a resolver",
-    "X as an approver"): a role several values hold at once."""
-    if len(right) < 2 or right[0].norm not in _VALUE_TAILS:
+def _one_of_several(unit: Sequence[Token], last: Token) -> bool:
+    """The words after the value give it an indefinite role ("X as a resolver", "X as an
+    approver"): a role several values hold at once. ``unit``: the unit's tokens, ignored ones
+    included; ``last``: the value's last token."""
+    after = [t for t in unit if t.start >= last.end]
+    return len(after) >= 2 and after[0].norm in _VALUE_TAILS and after[1].text in _INDEFINITE
+
+
+def _one_of_some(unit: Sequence[Token], slot: Token) -> bool:
+    """The words of the slot's clause before it bring in an indefinite thing someone has, with
+    words of its own ("has an office in _", "has a cat named _"): the value is that thing's,
+    one of some ("we post an update at least _" is no possession).
+    An article right before the slot belongs to the value ("drives a _"); "has a population
+    of _" measures one thing."""
+    before = [t for t in unit if t.end <= slot.start]
+    said = [t.norm for t in before if t.norm is not None and not t.punct]
+    if not said or "of" in said[-2:]:
         return False
-    return any(
-        t.text.lower() in _INDEFINITE for t in raw if right[0].end <= t.start < right[1].start
-    )
+    words = 0
+    for i in range(len(before) - 1, 0, -1):
+        t = before[i]
+        if t.norm in _CLAUSE_END or t.norm in _HARD_PUNCT:
+            return False
+        if t.text in _INDEFINITE:  # lower case: "Serie A club _" has no indefinite thing
+            return words > 0 and before[i - 1].norm in _POSSESSION
+        if t.norm is not None and not t.punct:
+            words += 1
+    return False
 
 
 def _quantity(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) -> bool:

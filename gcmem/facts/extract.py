@@ -103,6 +103,23 @@ _CONDITIONAL_LEADS = _lexicon(
     """if when whenever unless whether once suppose supposing assuming after before until since
     while although though because"""
 )
+# A value said to hold beside others ("... job too,", "as well.", "the API also listens on";
+# an opening "Also," only adds a note, and is read off above; "and also the son of" is
+# another clause's).
+_VALUE_ADDITIVE = re.compile(
+    r"\b(?:too|as well|likewise)(?=\s*(?:[,.;!)]|$))"
+    r"|(?<=\S )also\s+(?!(?:its|his|hers|this|was|as|less|plus|ours|yours|theirs)\b)"
+    r"(?:is|are|has|have|\w+s|\w+ed)\b",
+    re.IGNORECASE,
+)
+# "the package name changed too": a change said of one more thing, not one more value
+_CHANGED_TOO = re.compile(r"\b\w+ed\s+(?:too|as well)\b", re.IGNORECASE)
+
+
+def _adds_a_value(text: str) -> bool:
+    return _VALUE_ADDITIVE.search(text) is not None and _CHANGED_TOO.search(text) is None
+
+
 _DISCOURSE_LEAD = re.compile(
     r"^(?:(?:also|so|and|btw|ok|okay|well|right|yes|yeah|no|fyi|note|update|reminder|ps|"
     r"heads up(?: all| everyone| team| folks)?|quick note|by the way|for the record|"
@@ -963,6 +980,8 @@ def _extract_sentence(
     text = _COPULA_ADVERB.sub(r"\g<verb> ", _RECENCY_TAIL.sub("", text))
     text = _possessive_subject(_IS_CONTRACTION.sub(" is ", text), speaker)
     s = _Sentence.of(text)
+    if _adds_a_value(text):
+        return []  # "... is read by the warehouse-sync job too": one more value, none replaced
     specs = _try_specs(s)
     if specs is not None:
         return specs

@@ -41,6 +41,15 @@ _PARTICIPLES = frozenset(
     str.split("spoken known written seen taken given eaten worn held kept built sold bought read")
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# Prepositions that qualify a head noun, and determiners that open an object.
+_QUALIFYING = frozenset(str.split("for of in at on to with from by"))
+_CHANGE_VERBS = frozenset(
+    str.split(
+        "updated changed moved switched bumped upgraded downgraded raised lowered renamed "
+        "replaced migrated updating changing moving switching"
+    )
+)
+_DETERMINERS = frozenset(str.split("the a an my our your their his her this that these those"))
 
 
 def _plural(word: str) -> bool:
@@ -51,10 +60,17 @@ def _plural(word: str) -> bool:
 
 
 def collection_label(label: str) -> bool:
-    """A label whose head noun names a collection: a plural or collective last word, after
-    any trailing participle ("Countries visited", "Export formats supported"); a modifier's
-    plural is not the head ("eu-logs bucket"), an all-capitals word is a name ("AWS")."""
+    """A label whose head noun names a collection: a plural or collective last word before
+    any qualifier and after any trailing participle ("Countries visited", "Export formats
+    supported", "Covers for the gig"); a modifier's plural is not the head ("eu-logs
+    bucket"), an all-capitals word is a name ("AWS"); or a label that names an activity
+    (``_activity``)."""
     words = _TOKEN.findall(label)
+    if _activity(words):
+        return True
+    # the head comes before a qualifier ("Covers for the Fox & Hound gig")
+    cut = next((i for i, w in enumerate(words) if i and w.casefold() in _QUALIFYING), None)
+    words = words[:cut] if cut is not None else words
     while len(words) > 1 and (
         words[-1].casefold().endswith("ed") or words[-1].casefold() in _PARTICIPLES
     ):
@@ -63,6 +79,18 @@ def collection_label(label: str) -> bool:
         return False
     head = words[-1].casefold()
     return _plural(head) or head in _COLLECTIVE
+
+
+def _activity(words: list[str]) -> bool:
+    """A label that names an activity or a state by its verb, with an object or a place after
+    it ("Coaching the U12 girls this season", "Enabled for the beta cohort"): what follows it
+    is one of those taking part, not an attribute's value ("Meeting room" is a noun's)."""
+    if len(words) < 2:
+        return False
+    verb, after = words[0].casefold(), words[1].casefold()
+    if verb in _CHANGE_VERBS:
+        return False  # "Updated on Monday: the port is 9090" announces a change
+    return len(verb) > 4 and verb.endswith(("ing", "ed")) and after in _DETERMINERS | _QUALIFYING
 
 
 # A note that opens on a label: "Allergies: cats", "Food bank sign-ups: Rosa, Saturday 9am".
