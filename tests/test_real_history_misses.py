@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 from bench.real_history import TRANSITIONS_JSONL
@@ -42,3 +44,17 @@ def test_rows_are_counted_at_r1_by_what_the_chain_did() -> None:
     rows = [row(0, 0, 0), row(1, 1, 0), row(2, 1, 1), row(1, 0, 0), row(3, 0, 0, ratio=3)]
     counts = classify(rows, [record()])
     assert counts == {CLASSES[4]: 1, CLASSES[0]: 1, CLASSES[3]: 1, CLASSES[1]: 1}
+
+
+def test_results_of_a_set_mined_apart_need_its_transitions(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from bench.real_history.__main__ import INSTANCES, app
+
+    stray = row(1, 0, 0)
+    stray["transition"] = "someone/elsewhere@0000000000"
+    with gzip.open(tmp_path / INSTANCES, "wt") as f:
+        f.write(json.dumps(stray) + "\n")
+    result = CliRunner().invoke(app, ["misses", "--from", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "--transitions" in result.output

@@ -206,7 +206,14 @@ def misses(
         with gzip.open(p / INSTANCES, "rt") as f:
             rows.extend(json.loads(line) for line in f if line.strip())
     used = {r["transition"] for r in rows}
-    counts = classify(rows, [r for r in read_transitions(transitions) if r["id"] in used])
+    records = [r for r in read_transitions(transitions) if r["id"] in used]
+    unknown = used - {r["id"] for r in records}
+    if unknown:
+        raise typer.BadParameter(
+            f"{len(unknown)} transitions of the results are not in {transitions} (a set "
+            "mined apart, such as data/dev6: pass its transitions.jsonl with --transitions)"
+        )
+    counts = classify(rows, records)
     for name in CLASSES:
         typer.echo(f"{counts[name]:4d}  {name}")
 

@@ -146,7 +146,9 @@ _ATTACH = _words(
     whenever where only"""
 )
 # Subordinators that narrate the change; a clause boundary when enough words precede them.
+# A participle joined to one a present auxiliary governs shares it ("are dumped ... and kept").
 _COORDINATORS = _words("and or")
+_PRESENT = _words("is are am has have")
 # Who a message is for ("For the new folks,", "If customers ask,"): people told, not a scope.
 _AUDIENCES = _words(
     """folk parent staff student newcomer hire member people everyone anyone team crew guest
@@ -154,10 +156,10 @@ _AUDIENCES = _words(
     family neighbour neighbor colleague intern contractor reviewer user"""
 )
 _LISTENERS = _words("you your anyone someone somebody anybody people folks")
+# Words before an audience lead-in ("Again for the weekend staff:", "Once more for ...").
 _AGAIN = _words("again once more just quick")
 # Tokens that open a tail after a statement said again (", right by the trough", "(yes)").
 _TAIL_OPENERS = _words(", ( — – - ;")
-_PRESENT = _words("is are am has have")
 # Words that open a subordinate clause after the slot.
 _SUBORDINATORS = _words("before after until while whenever unless if once although though")
 _NARRATE = _words("after since because so following once")
