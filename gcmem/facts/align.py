@@ -54,6 +54,7 @@ from functools import cached_property, lru_cache
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, member_note
 from gcmem.facts.lines import CRON_ENTRY, describe, is_code_path
+from gcmem.normalize import word_stem
 
 __all__ = [
     "FRAME_SUBJECT",
@@ -150,10 +151,45 @@ _ATTACH = _words(
 _COORDINATORS = _words("and or")
 _PRESENT = _words("is are am has have")
 # Who a message is for ("For the new folks,", "If customers ask,"): people told, not a scope.
-_AUDIENCES = _words(
-    """folk parent staff student newcomer hire member people everyone anyone team crew guest
-    customer visitor volunteer player kid sitter house-sitter babysitter nanny mum mom dad
-    family neighbour neighbor colleague intern contractor reviewer user"""
+_AUDIENCES = frozenset(
+    map(
+        word_stem,
+        [
+            "folk",
+            "parent",
+            "staff",
+            "student",
+            "newcomer",
+            "hire",
+            "member",
+            "people",
+            "everyone",
+            "anyone",
+            "team",
+            "crew",
+            "guest",
+            "customer",
+            "visitor",
+            "volunteer",
+            "player",
+            "kid",
+            "sitter",
+            "house-sitter",
+            "babysitter",
+            "nanny",
+            "mum",
+            "mom",
+            "dad",
+            "family",
+            "neighbour",
+            "neighbor",
+            "colleague",
+            "intern",
+            "contractor",
+            "reviewer",
+            "user",
+        ],
+    )
 )
 _LISTENERS = _words("you your anyone someone somebody anybody people folks")
 # Words before an audience lead-in ("Again for the weekend staff:", "Once more for ...").
@@ -1260,12 +1296,12 @@ def _to_audience(lead: Sequence[Token]) -> bool:
     if len(words) < 2:
         return False
     if words[0] == "for":
-        return _singular(words[-1]) in _AUDIENCES and not _hedged(lead)
+        return word_stem(words[-1]) in _AUDIENCES and not _hedged(lead)
     listener = words[1] in _LISTENERS or words[1].startswith("you'")
     # the condition's own "if" hedges nothing here; anything after it may
     return (
         words[0] in _CONDITIONS
-        and (listener or _singular(words[1]) in _AUDIENCES)
+        and (listener or word_stem(words[1]) in _AUDIENCES)
         and not _hedged([t for t in lead if t.norm not in _CONDITIONS])
     )
 
@@ -1275,10 +1311,6 @@ def _bidding(tail: Sequence[Token]) -> bool:
     statement before it."""
     words = [t.norm or "" for t in tail if not t.punct]
     return len(words) >= 2 and words[0] in ("don't", "please") and not _hedged(tail[2:])
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:

@@ -370,8 +370,9 @@ class SupersessionStage:
         # an old value a frame closes is closed in every older identical statement too: the
         # restatement stated the value the older line states (the older line's own excerpt
         # may not align with the newer one: other lines of its window changed in between)
+        read = set(known)  # chunks whose stored restatements are in ``back``
         for origin, (cid, unit) in self._restated_earlier(
-            namespace, superseded, back, involved, units, set(known)
+            namespace, superseded, back, involved, units, read
         ):
             for key in list(stated.get(origin, {}).values()):
                 state(involved[cid], unit, key.relation, key.object, key.subject)
@@ -379,7 +380,7 @@ class SupersessionStage:
         # off compost, the plot we rent is number 17" said after "The plot we rent is number
         # 17" states 17 as well (the ledger orders the values by time)
         for origin, (cid, unit) in self._restated_later(
-            namespace, superseded, alike, known, involved, units
+            namespace, superseded, back, known, involved, units, read
         ):
             for key in list(stated.get(origin, {}).values()):
                 state(involved[cid], unit, key.relation, key.object, key.subject)
@@ -422,41 +423,62 @@ class SupersessionStage:
         self,
         namespace: str,
         origins: Collection[tuple[str, int]],
-        alike: Sequence[tuple[Chunk, Chunk, int, int]],
+        back: dict[tuple[str, int], set[tuple[str, int]]],
         known: dict[str, ChunkUnits],
         involved: dict[str, Chunk],
         units: dict[str, list[Unit]],
+        read: set[str],
     ) -> list[tuple[tuple[str, int], tuple[str, int]]]:
-        """(origin, later) pairs of (chunk, unit): the units of newer chunks that restate an
-        origin unit directly (this batch's restatements and the origin's stored map, whose
-        ``r:`` fields name the restating chunk and whose ``b:`` fields name its unit)."""
-        out = {
-            ((older.id, o), (newer.id, n))
-            for older, newer, o, n in alike
-            if (older.id, o) in origins
-        }
+        """(origin, later) pairs of (chunk, unit): the units that restate an origin unit
+        directly (``back``, completed with the stored maps of the chunks the origin's own map
+        names as its restaters, ``r:`` fields, where not read yet)."""
         later = {
-            r.chunk_id: origin
-            for origin in origins
-            if origin[0] in known
-            for r in known[origin[0]].restated.get(origin[1], ())
+            r.chunk_id
+            for cid, unit in origins
+            if cid in known
+            for r in known[cid].restated.get(unit, ())
         }
-        for cid, cu in self.units.read(namespace, sorted(later)).items():
-            for unit, olds in cu.restates.items():
-                out |= {(origin, (cid, unit)) for origin in olds if origin in origins}
-        missing = sorted({cid for _, (cid, _) in out} - involved.keys())
+        self._read_restatements(namespace, sorted(later - read), back, read)
+        out = sorted(
+            (origin, node) for node, olds in back.items() for origin in olds if origin in origins
+        )
+        self._involve(namespace, [cid for _, (cid, _) in out], involved, units)
+        return [
+            (origin, (cid, unit))
+            for origin, (cid, unit) in out
+            if cid in involved and unit < len(units[cid])
+        ]
+
+    def _read_restatements(
+        self,
+        namespace: str,
+        chunk_ids: Sequence[str],
+        back: dict[tuple[str, int], set[tuple[str, int]]],
+        read: set[str],
+    ) -> None:
+        """Add the stored restatements of those chunks to ``back`` (each chunk read once)."""
+        if chunk_ids:
+            read.update(chunk_ids)
+            for cid, cu in self.units.read(namespace, chunk_ids).items():
+                for n, olds in cu.restates.items():
+                    back[(cid, n)] |= olds
+
+    def _involve(
+        self,
+        namespace: str,
+        chunk_ids: Collection[str],
+        involved: dict[str, Chunk],
+        units: dict[str, list[Unit]],
+    ) -> None:
+        """Fetch the chunks outside the batch from the index (left out without one) and split
+        their units."""
+        missing = sorted(set(chunk_ids) - involved.keys())
         if missing and self.index is not None:
             for cid, hit in self.index.fetch(namespace, missing).items():
                 involved[cid] = hit.chunk
-        found = []
-        for origin, (cid, unit) in sorted(out):
-            if cid not in involved:
-                continue
-            if cid not in units:
+        for cid in chunk_ids:
+            if cid in involved and cid not in units:
                 units[cid] = units_of(involved[cid].text)
-            if unit < len(units[cid]):
-                found.append((origin, (cid, unit)))
-        return found
 
     def _restated_earlier(
         self,
@@ -476,12 +498,9 @@ class SupersessionStage:
         seen = set(origins)
         frontier = {node: node for node in sorted(origins)}  # node -> the origin it restates
         while frontier and len(out) < MAX_EARLIER:
-            unread = sorted({cid for cid, _ in frontier} - read)
-            if unread:
-                read.update(unread)
-                for cid, cu in self.units.read(namespace, unread).items():
-                    for n, olds in cu.restates.items():
-                        back[(cid, n)] |= olds
+            self._read_restatements(
+                namespace, sorted({cid for cid, _ in frontier} - read), back, read
+            )
             step: dict[tuple[str, int], tuple[str, int]] = {}
             for node, origin in frontier.items():
                 for earlier in sorted(back.get(node, ())):
@@ -490,17 +509,12 @@ class SupersessionStage:
                         step[earlier] = origin
                         out.append((origin, earlier))
             frontier = step
-        missing = sorted({cid for _, (cid, _) in out} - involved.keys())
-        if missing and self.index is not None:
-            for cid, hit in self.index.fetch(namespace, missing).items():
-                involved[cid] = hit.chunk
+        self._involve(namespace, [cid for _, (cid, _) in out], involved, units)
         found = []
         for origin, (cid, unit) in out:
             chunk = involved.get(cid)
             if chunk is None or chunk.ts >= involved[origin[0]].ts:
                 continue
-            if cid not in units:
-                units[cid] = units_of(chunk.text)
             mine, theirs = units[cid], units[origin[0]]
             same = unit < len(mine) and origin[1] < len(theirs)
             if same and mine[unit].key == theirs[origin[1]].key:
