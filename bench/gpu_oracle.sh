@@ -37,7 +37,7 @@ test -f "$GCMEM_NLI_MODEL/config.json" || { echo "no NLI checkpoint at $GCMEM_NL
 
 # Throughput: larger batches than on CPU, where a GPU only starts to saturate. 1024 pairs keep
 # batch size 1 (about 12k single forward passes over both workloads) to about a minute.
-"$PYTHON" -m bench.oracle --mode throughput --device cuda --batch-sizes 1,8,32,128,512,1024 \
+"$PYTHON" -m bench.oracle --mode throughput --device cuda --batch-sizes "${BATCH_SIZES:-1,8,32,128,512,1024}" \
   --throughput-pairs "${THROUGHPUT_PAIRS:-1024}" --out "$RESULTS" --label cuda
 # Query latency: the same memory, k and log states as the CPU run, κ on CUDA (bf16/fp16).
 "$PYTHON" -m bench.oracle --mode latency --device cuda --out "$RESULTS" --label cuda

@@ -360,6 +360,7 @@ def run_throughput(cfg: Config, oracle: CrossEncoderOracle) -> dict[str, Any]:
         workloads["agent-memory"] * (n // len(workloads["agent-memory"]) + 1)
     )[:n]
     rows = []
+    configured = oracle.batch_size
     for name, pairs in workloads.items():
         for b in tqdm(cfg.batch_sizes, desc=f"throughput {name}", unit="batch size"):
             oracle.batch_size = b
@@ -392,7 +393,7 @@ def run_throughput(cfg: Config, oracle: CrossEncoderOracle) -> dict[str, Any]:
                     "overhead_ratio": e2e / raw,
                 }
             )
-    oracle.batch_size = 32
+    oracle.batch_size = configured
     return {"rows": rows, "device": oracle.device, "dtype": str(oracle.dtype)}
 
 

@@ -447,8 +447,11 @@ class OracleSettings(_Section):
     max_length: int = Field(
         default=256, ge=16, le=8192, description="Cross-encoder tokens per pair (truncated)."
     )
-    batch_size: int = Field(
-        default=32, ge=1, le=4096, description="Cross-encoder pairs per forward pass."
+    batch_size: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description="Cross-encoder pairs per forward pass (default: 128 on CUDA, 32 on CPU).",
     )
     precision: Literal["auto", "fp32", "fp16", "bf16"] = Field(
         default="auto", description="auto: bf16 (else fp16) on CUDA, fp32 on CPU."

@@ -72,6 +72,37 @@ def test_scores_do_not_depend_on_batching_or_order(nli_oracle: CrossEncoderOracl
     assert nli_oracle.score([]).shape == (0,)
 
 
+def test_backend_encoding_matches_the_tokenizer_call(nli_model_path: str) -> None:
+    """The Rust-backend encoding padded in numpy feeds the model exactly what the tokenizer's
+    own padded call does, truncation of over-long pairs included, and scores the same."""
+    oracle = CrossEncoderOracle(nli_model_path, device="cpu", max_length=24, batch_size=3)
+    assert oracle._pad_values is not None  # the shipped checkpoint takes the fast path
+    long = " ".join(["the staging database keeps its nightly backups for a week"] * 6)
+    pairs = [PORT, *NEUTRAL, (long, "Backups are kept for a month."), ("Hi.", long)]
+    tok = oracle.tokenizer
+    for idx, batch in oracle.batches(oracle.encode(pairs)):
+        expected = tok(
+            [pairs[i][0] for i in idx],
+            [pairs[i][1] for i in idx],
+            truncation=True,
+            max_length=24,
+            padding=True,
+            return_tensors="pt",
+        )
+        assert set(batch) == set(expected.keys())
+        for name, tensor in batch.items():
+            assert torch.equal(tensor, expected[name]), name
+    assert max(len(e["input_ids"]) for e in oracle.encode(pairs)) == 24
+    slow = CrossEncoderOracle(nli_model_path, device="cpu", max_length=24, batch_size=3)
+    slow.__dict__["_pad_values"] = None  # the generic path: tokenizer call + tokenizer.pad
+    np.testing.assert_allclose(oracle.score_directed(pairs), slow.score_directed(pairs), atol=1e-6)
+
+
+def test_batch_size_defaults_by_device(nli_model_path: str) -> None:
+    assert CrossEncoderOracle(nli_model_path, device="cpu").batch_size == 32
+    assert CrossEncoderOracle(nli_model_path, device="cpu", batch_size=5).batch_size == 5
+
+
 def test_identity_names_what_determines_scores(nli_oracle: CrossEncoderOracle) -> None:
     theta = nli_oracle.identity
     assert theta.params["model"] == "nli-minilm-l6"

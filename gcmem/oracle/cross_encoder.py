@@ -4,6 +4,9 @@
 - Pairs are tokenized once, sorted by length and batched, so short memory sentences are not
   padded to the longest pair of a query; results return in input order.
 - CUDA runs in bf16 (fp16 where bf16 is unsupported) unless told otherwise; CPU runs fp32.
+- On a GPU the forward pass is cheap and tokenizing is the cost (bench/results/oracle-gpu):
+  fast tokenizers encode through the Rust backend and batches are padded in numpy, and the
+  default batch is larger there (128 pairs; 32 on the CPU, where larger batches gain little).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import copy
 import os
 import threading
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -37,6 +41,9 @@ from gcmem.settings import check_template
 
 Precision = Literal["auto", "fp32", "fp16", "bf16"]
 _DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+# Pairs per forward pass when not configured: on an H200, 128 doubles end-to-end pairs/s over
+# 32 and 512 adds little (bench/results/oracle-gpu/throughput-cuda.md); on the CPU 32 is enough.
+DEFAULT_BATCH = {"cpu": 32, "cuda": 128}
 
 
 def contradiction_index(id2label: dict[int, str] | dict[str, str], label: str) -> int:
@@ -73,7 +80,7 @@ class CrossEncoderOracle:
         device: str = "auto",
         precision: Precision = "auto",
         max_length: int = 256,
-        batch_size: int = 32,
+        batch_size: int | None = None,
         direction: Direction = "max",
         threshold: float = 0.5,
         template: str = "{text}",
@@ -84,14 +91,16 @@ class CrossEncoderOracle:
         adapter: str | Adapter = NONE,
     ) -> None:
         quiet_transformers()
-        if batch_size < 1 or max_length < 8:
+        if (batch_size is not None and batch_size < 1) or max_length < 8:
             raise ValueError("batch_size must be >= 1 and max_length >= 8")
         self.model_name = model
         self.source = resolve_model_source(model)
         self.device = resolve_device(device)
         self.dtype = resolve_precision(precision, self.device)
         self.max_length = max_length
-        self.batch_size = batch_size
+        self.batch_size = (
+            batch_size or DEFAULT_BATCH["cuda" if self.device.startswith("cuda") else "cpu"]
+        )
         self.direction = check_direction(direction)
         self.threshold = check_threshold(threshold)
         self.template = check_template(template, {"text"}, {"text"}, "GCMEM_ORACLE_TEMPLATE")
@@ -210,21 +219,67 @@ class CrossEncoderOracle:
         premises = [self.template.format(text=a) for a, _ in pairs]
         hypotheses = [self.template.format(text=b) for _, b in pairs]
         with self._tokenizer_lock:
+            if self._pad_values is not None:
+                # The Rust backend directly: the same ids as the call below (longest-first
+                # truncation, special tokens added) without building per-pair Python objects.
+                backend = self.tokenizer.backend_tokenizer
+                backend.no_padding()
+                backend.enable_truncation(self.max_length, strategy="longest_first")
+                encodings = backend.encode_batch(list(zip(premises, hypotheses, strict=True)))
+                return [
+                    {
+                        "input_ids": e.ids,
+                        "token_type_ids": e.type_ids,
+                        "attention_mask": e.attention_mask,
+                    }
+                    for e in encodings
+                ]
             enc = self.tokenizer(
                 premises, hypotheses, truncation=True, max_length=self.max_length, padding=False
             )
         keys = list(enc.keys())
         return [{k: enc[k][i] for k in keys} for i in range(len(pairs))]
 
+    @cached_property
+    def _pad_values(self) -> dict[str, int] | None:
+        """Pad value per model input when batches can be padded in numpy: a fast tokenizer
+        that pads on the right and whose model inputs are the three BERT-style ones."""
+        tok = self.tokenizer
+        inputs = set(tok.model_input_names)
+        if (
+            not getattr(tok, "is_fast", False)
+            or tok.padding_side != "right"
+            or tok.pad_token_id is None
+            or not inputs <= {"input_ids", "token_type_ids", "attention_mask"}
+        ):
+            return None
+        values = {"input_ids": int(tok.pad_token_id), "attention_mask": 0}
+        if "token_type_ids" in inputs:
+            values["token_type_ids"] = int(getattr(tok, "pad_token_type_id", 0))
+        return values
+
     def batches(self, encoded: Sequence[dict[str, Any]]) -> list[tuple[np.ndarray, Any]]:
         """Length-sorted, padded batches: (input positions, tensors on the device)."""
-        order = np.argsort([len(e["input_ids"]) for e in encoded], kind="stable")
-        out = []
+        lengths = np.fromiter((len(e["input_ids"]) for e in encoded), np.int64, len(encoded))
+        order = np.argsort(lengths, kind="stable")
+        pad = self._pad_values
+        out: list[tuple[np.ndarray, Any]] = []
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
-            with self._tokenizer_lock:
-                batch = self.tokenizer.pad([encoded[i] for i in idx], return_tensors="pt")
-            out.append((idx, batch.to(self.device)))
+            if pad is None:
+                with self._tokenizer_lock:
+                    padded = self.tokenizer.pad([encoded[i] for i in idx], return_tensors="pt")
+                out.append((idx, padded.to(self.device)))
+                continue
+            width = int(lengths[idx].max())
+            batch = {}
+            for name, value in pad.items():
+                rows = np.full((len(idx), width), value, dtype=np.int64)
+                for row, i in enumerate(idx):
+                    seq = encoded[i][name]
+                    rows[row, : len(seq)] = seq
+                batch[name] = torch.from_numpy(rows).to(self.device)
+            out.append((idx, batch))
         return out
 
     @torch.inference_mode()
