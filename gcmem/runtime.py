@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 
@@ -24,6 +25,23 @@ def resolve_device(device: str) -> str:
     if device == "cuda" and not torch.cuda.is_available():
         raise RuntimeError("GCMEM_DEVICE=cuda, but torch sees no CUDA device")
     return device
+
+
+def attention_kernels(device: str) -> AbstractContextManager[object]:
+    """Scaled-dot-product attention without cuDNN's backend on CUDA, else no change.
+
+    cuDNN builds an execution graph for every new (batch, length) shape, and the shapes of κ's
+    batches and of a query's embedding change with every query: on an H200 that made κ at
+    k = 10 cost 78 ms instead of 27 (bench/results/oracle-gpu/kappa-profile-*.json). Flash and
+    memory-efficient attention build nothing per shape.
+    """
+    if not device.startswith("cuda"):
+        return nullcontext()
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    return sdpa_kernel(
+        [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]
+    )
 
 
 def resolve_model_source(name: str) -> str:

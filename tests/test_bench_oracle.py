@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bench import kappa_profile
 from bench import oracle as bench_oracle
 from bench.cli import BENCHMARKS
 from bench.oracle_pairs import memory_pairs
@@ -59,3 +60,18 @@ def test_oracle_benchmark_smoke(
             assert rows[(stm, "cold")]["hit_rate"] == 0
     assert latency["precomputed_verdicts"] > 0
     assert "p50" in rows[(False, "cold")] and rows[(False, "cold")]["p95"]["total"] > 0
+
+
+def test_kappa_profile_smoke(
+    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GCMEM_NLI_MODEL", nli_model_path)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    kappa_profile.cli(device="cpu", queries=2, turns=24, out=tmp_path)
+    report = json.loads((tmp_path / "kappa-profile-cpu.json").read_text())
+    assert len(report["kappa_ms"]) == 2
+    assert report["calls"], "the cold log sent no pair to the oracle"
+    for call in report["calls"]:
+        assert sum(shape[0] for shape in call["shapes"]) == call["pairs"]
+        assert call["forward_ms"] > 0
+    assert "verdicts" in (tmp_path / "kappa-profile-cpu.txt").read_text()

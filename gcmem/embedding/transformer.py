@@ -15,7 +15,12 @@ import torch
 from tqdm.auto import tqdm
 from transformers import AutoModel, AutoTokenizer
 
-from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
+from gcmem.runtime import (
+    attention_kernels,
+    quiet_transformers,
+    resolve_device,
+    resolve_model_source,
+)
 
 
 class TransformerEmbedder:
@@ -67,7 +72,8 @@ class TransformerEmbedder:
                 max_length=self.max_length,
                 return_tensors="pt",
             ).to(self.device)
-            hidden = self.model(**batch).last_hidden_state
+            with attention_kernels(self.device):
+                hidden = self.model(**batch).last_hidden_state
             if self._cls_pooling:
                 pooled = hidden[:, 0]
             else:

@@ -36,7 +36,12 @@ from gcmem.oracle.base import (
     decide,
 )
 from gcmem.oracle.fingerprint import WeightsFingerprint, local_model_dir
-from gcmem.runtime import quiet_transformers, resolve_device, resolve_model_source
+from gcmem.runtime import (
+    attention_kernels,
+    quiet_transformers,
+    resolve_device,
+    resolve_model_source,
+)
 from gcmem.settings import check_template
 
 Precision = Literal["auto", "fp32", "fp16", "bf16"]
@@ -286,7 +291,8 @@ class CrossEncoderOracle:
     def forward(self, batch: Any) -> torch.Tensor:
         """P(contradiction), or with an adapter P(supersedes), for one padded batch (float32,
         on the CPU)."""
-        logits = self.model(**batch).logits.float()
+        with attention_kernels(self.device):
+            logits = self.model(**batch).logits.float()
         if self.adapter is not None:
             return torch.sigmoid(logits[:, 0]).cpu()
         return torch.softmax(logits, dim=-1)[:, self.label_index].cpu()
