@@ -66,6 +66,12 @@ PROFILES = {
     "members": Profile(
         changes={}, static={"frame_multi_valued": 32, "frame_parallel": 16}, turns=(4, 8)
     ),
+    # dev20: the frames brief weighted to free prose and to multi-valued traps
+    "prose": Profile(
+        changes={"frame_prose": 40, "frame_restated": 12},
+        static={"frame_parallel": 12, "frame_multi_valued": 20},
+        turns=(4, 8),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }
