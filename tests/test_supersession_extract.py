@@ -399,3 +399,15 @@ def test_a_value_said_to_hold_beside_others_keys_nothing(text: str) -> None:
 def test_an_also_in_another_clause_leaves_the_statement_keyed() -> None:
     text = "The current coach is Ana Ruiz, who is the club's first coach and also its founder."
     assert [(f.subject, f.object) for f in extract_triples(text)] == [("current coach", "Ana Ruiz")]
+
+
+def test_a_bracketed_role_qualifies_the_key_not_the_value() -> None:
+    """Two roles at once ("@dmitri (primary)", "@ayesha (secondary)"); a new primary
+    replaces the old one. A bracket with more than words in it stays part of the value."""
+    primary = triples("On call this week for payments: @dmitri (primary)")
+    secondary = triples("On call this week for payments: @ayesha (secondary)")
+    new_primary = triples("On call this week for payments: @tomasz (primary)")
+    assert primary == [("payments", "on call this week as primary", "@dmitri")]
+    assert secondary[0][1] != primary[0][1]
+    assert new_primary[0][:2] == primary[0][:2]
+    assert triples("Port: 8080 (was 8000)") == [("port", "is", "8080 (was 8000)")]
