@@ -585,6 +585,8 @@ def _restated(old: str, new: str) -> list[tuple[int, int]]:
         "Again for the weekend staff: the plot we rent is number 17.",
         "If customers ask, the plot we rent is number 17.",
         "For the new folks, the plot we rent is number 17, don't be late.",
+        # a one-word lead-in typed without its comma: the sentence restarts with a capital
+        "Still The plot we rent is number 17.",
     ],
 )
 def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> None:
@@ -598,6 +600,7 @@ def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> N
         "For staging, the plot we rent is number 17.",  # "for" a thing: a scope
         "If we renew, the plot we rent is number 17.",  # a condition on the world
         "Maybe the plot we rent is number 17.",  # a hedge
+        "Maybe The plot we rent is number 17.",  # a hedge, without its comma
         "The plot we rent is number 17, but not for long.",  # a negated tail
         "Honestly the plot we rent is number 17, I think.",  # extras on both ends
     ],
@@ -656,3 +659,50 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
     old: str, new: str, values: tuple[str, str]
 ) -> None:
     assert [(o, n) for _, o, n in frames(old, new)] == [values]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # a verb phrase or a pronoun's clause joined by "and" after the value
+        (
+            "The admin dashboard listens on port 8443 and is only reachable over the VPN.",
+            "The admin dashboard listens on port 9443 and is only reachable over the VPN.",
+            ("8443", "9443"),
+        ),
+        (
+            "My climbing shoes are a size 41 and they're still a bit tight on the left foot.",
+            "My climbing shoes are a size 42 and they're still a bit tight on the left foot.",
+            ("41", "42"),
+        ),
+        # "am" after a number is the time of day
+        (
+            "Deliveries arrive between 6 and 7 am on weekdays.",
+            "Deliveries arrive between 8 and 9 am on weekdays.",
+            ("6 and 7", "8 and 9"),
+        ),
+        # "also" in a relative clause about the value's referent adds nothing to the key
+        (
+            "Maya's homeroom teacher this term is Mr. Haddad, who also coaches the debate club.",
+            "Maya's homeroom teacher this term is Ms. Ferreira, who also coaches the debate club.",
+            ("Mr. Haddad", "Ms. Ferreira"),
+        ),
+    ],
+)
+def test_clauses_after_the_value_leave_one_value_change(
+    old: str, new: str, values: tuple[str, str]
+) -> None:
+    assert [(o, n) for _, o, n in frames(old, new)] == [values]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The staging and prod DBs are on port 5432.", "The dev and prod DBs are on port 5432."),
+        ("I also speak Portuguese.", "I also speak Spanish."),
+        ("Omar speaks Portuguese too.", "Omar speaks Spanish too."),
+        ("We left the car in Lot B.", "We left the car in Lot C."),  # an event
+    ],
+)
+def test_subjects_additions_and_events_stay_apart(old: str, new: str) -> None:
+    assert frames(old, new) == []

@@ -38,6 +38,7 @@ SPLITS = {
     "dev18": "frames",
     "test10": "frames",
     "dev19": "members",
+    "dev20": "prose",
     "devconv": "chats",
 }
 

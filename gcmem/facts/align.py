@@ -93,6 +93,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _ARTICLES = _words("a an the")
+_NOUN_OPENERS = _ARTICLES | _words("my our your his her their its this that these those")
 _NEGATIONS = _words(
     """not never no none nobody nothing neither nor without cannot can't won't isn't aren't
     wasn't weren't doesn't don't didn't hasn't haven't hadn't shouldn't wouldn't couldn't
@@ -198,6 +199,8 @@ _AGAIN = _words("again once more just quick")
 _TAIL_OPENERS = _words(", ( — – - ;")
 # Words that open a subordinate clause after the slot.
 _SUBORDINATORS = _words("before after until while whenever unless if once although though")
+_CLAUSE_PRONOUNS = _words("it they he she we i you this that")
+_RELATIVES = frozenset({"who", "which", "that", "whose"})
 _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
@@ -821,13 +824,13 @@ def _align_runs(
         label = [t.text for t in left[:-1] if not t.punct]
         if collection_label(" ".join(label)):
             return None  # "Allergies: cats" / "Allergies: ragweed": members of a collection
-    if not (old.line and new.line) and _narrates_event(frame_words):
+    if not (old.line and new.line) and _narrates_event(frame_words, a):
         return None  # an event, not a state: two events are both true
-    for t in right:
-        if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS:
+    for prev, t in zip((x[len(x) - s - 1], *right), right, strict=False):
+        if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS or _and_clause(prev, t, right):
             break  # "... to X before anyone in finance is awake": another clause's copula
-        if t.norm in _COPULAS:
-            return None  # the slot sits inside the subject
+        if t.norm in _COPULAS and not (t.norm == "am" and any(c.isdigit() for c in prev.text)):
+            return None  # the slot sits inside the subject ("7 am" is a time, not a copula)
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
     lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
     # in a file's line, a span right of its key operator (``key: $(image)``, ``NAME = "a b"``)
@@ -852,6 +855,28 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _and_clause(prev: Token, t: Token, right: Sequence[Token]) -> bool:
+    """An "and" that opens a clause of its own after the value: a verb phrase sharing the
+    subject ("... port 8443 and is only reachable over the VPN") or a pronoun's clause ("...
+    size 41 and they're tight"); "the staging and prod DBs are" keeps one subject."""
+    if prev.norm != "and":
+        return False
+    return (
+        t.norm in _COPULAS
+        or t.norm in _CLAUSE_PRONOUNS
+        or (t.norm or "").startswith(("they'", "it'", "he'", "she'", "we'", "i'"))
+    )
+
+
+def adds_a_value(tokens: Sequence[Token]) -> bool:
+    """An additive word ("also", "too", "another") that is not a relative clause's own ("Mr.
+    Haddad, who also coaches the debate club": the teacher coaches besides teaching)."""
+    return any(
+        t.norm in _ADDITIVE and not (i and tokens[i - 1].text.casefold() in _RELATIVES)
+        for i, t in enumerate(tokens)
+    )
 
 
 def _one_of_several(unit: Sequence[Token], last: Token) -> bool:
@@ -962,11 +987,14 @@ def _names_setting(span: Sequence[Token]) -> bool:
     return len(words) > 1 and _setting_name(span[0].text)
 
 
-def _narrates_event(words: Sequence[Token]) -> bool:
+def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
     """A past-tense verb that is not a passive or perfect participle after an auxiliary
     ("is named", "was moved", "has changed" state something; "spent", "stopped" narrate). A
     participle joined to one a present auxiliary governs shares it ("are dumped into X and
-    kept"); one before a copula is in the subject ("The photographer we booked is X")."""
+    kept"); one before a copula is in the subject ("The photographer we booked is X"). After
+    an article or a possessive (in ``raw``, the run with its ignored words) the word modifies
+    a noun ("the left foot", "my used car")."""
+    before = {t.start: p.text.casefold() for p, t in itertools.pairwise(raw)}
     previous = ""
     governed = False  # a participle after an auxiliary came before
     # a verb before the statement's copula is in its subject ("The photographer we booked is")
@@ -979,8 +1007,8 @@ def _narrates_event(words: Sequence[Token]) -> bool:
             or previous.endswith(("'s", "'re", "'m", "'ve"))
             or (governed and previous in _COORDINATORS)
         )
-        narrated = n in _PAST_EVENT or (
-            len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES
+        narrated = before.get(t.start) not in _NOUN_OPENERS and (
+            n in _PAST_EVENT or (len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES)
         )
         if not after_auxiliary and narrated and i > copula:
             return True
@@ -1011,7 +1039,7 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     value is not part of it)."""
     if old.context != new.context or not (_eligible(old) and _eligible(new)):
         return None
-    if not (old.line and new.line) and any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)):
+    if not (old.line and new.line) and (adds_a_value(old.tokens) or adds_a_value(new.tokens)):
         return None  # "also", "too", "another": a value added beside the old one
     if members(old, new):
         return None
@@ -1275,15 +1303,31 @@ def _restates(old: Unit, new: Unit) -> bool:
         return False
     if (m.a and m.b) or (m.a + m.size < len(x) and m.b + m.size < len(y)):
         return False  # both add words on one side: the sentence said again is one of their parts
-    for run, at in ((x, m.a), (y, m.b)):
+    for unit, run, at in ((old, x, m.a), (new, y, m.b)):
         lead, tail = run[:at], run[at + m.size :]
         if len(lead) > MAX_RESTATED_EXTRA or len(tail) > MAX_RESTATED_EXTRA:
             return False
-        if lead and not (lead[-1].punct and (_lead_in(lead) or _to_audience(lead))):
+        if lead and not (
+            (lead[-1].punct or _unpunctuated_lead(lead, unit.tokens))
+            and (_lead_in(lead) or _to_audience(lead))
+        ):
             return False
         if tail and (tail[0].norm not in _TAIL_OPENERS or (_hedged(tail) and not _bidding(tail))):
             return False
     return True
+
+
+def _unpunctuated_lead(lead: Sequence[Token], unit: Sequence[Token]) -> bool:
+    """A lead-in of one or two words typed without its comma ("Still Standup is at 9:30"):
+    the sentence said again restarts with its capital (``unit``: its tokens, ignored words
+    included, where the word after the lead-in is)."""
+    first = next((t for t in unit if t.start > lead[-1].start), None)
+    return (
+        len(lead) <= 2
+        and first is not None
+        and first.text[:1].isupper()
+        and not first.text.isupper()
+    )
 
 
 def _to_audience(lead: Sequence[Token]) -> bool:

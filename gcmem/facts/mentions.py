@@ -36,8 +36,16 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from gcmem.facts.align import _MODALS, _NEGATIONS, FRAME_SUBJECT, SLOT, PairAlignment, Unit
-from gcmem.facts.prose_align import _ADDITIVE, _NEUTRAL
+from gcmem.facts.align import (
+    _ADDITIVE,
+    _MODALS,
+    _NEGATIONS,
+    FRAME_SUBJECT,
+    SLOT,
+    PairAlignment,
+    Unit,
+)
+from gcmem.facts.prose_align import _NEUTRAL
 from gcmem.models import Chunk
 from gcmem.normalize import MONTHS, WEEKDAYS
 

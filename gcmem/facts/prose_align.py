@@ -52,7 +52,6 @@ from dataclasses import replace
 from functools import lru_cache
 
 from gcmem.facts.align import (
-    _ADDITIVE,
     _CODE_CHARS,
     _FUNCTION_WORDS,
     _MODALS,
@@ -72,6 +71,7 @@ from gcmem.facts.align import (
     _surface,
     _trim,
     _words,
+    adds_a_value,
     align_units,
     continues,
     frame_rank,
@@ -259,7 +259,7 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     if old_prose is None or new_prose is None or old.context != new.context:
         return None
     old, new = old_prose, new_prose
-    if any(t.norm in _ADDITIVE for t in (*old.tokens, *new.tokens)) or members(old, new):
+    if adds_a_value(old.tokens) or adds_a_value(new.tokens) or members(old, new):
         return None  # "also", "too", "another", a collection's members: values side by side
     if not (_eligible(old) and _eligible(new)):
         return None

@@ -306,6 +306,7 @@ class SupersessionStage:
         superseded: set[tuple[str, int]] = set()  # (chunk, unit) of frames' old values
         mentioned: dict[str, set[int]] = defaultdict(set)  # units keyed as stale mentions
         keyed_by_grammar: dict[str, list[tuple[Chunk, Chunk, FrameMatch]]] = defaultdict(list)
+        grammar_framed: set[str] = set()  # chunks of frames the grammar keys
         for older, newer, al in alignments:
             for f in al.frames:
                 shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
@@ -313,8 +314,11 @@ class SupersessionStage:
                 ).get(f.new_unit, set())
                 if shared:
                     # the grammar keys this pair already: one decision, one key (unless
-                    # mentions of its old value need the frame to be closed under)
+                    # mentions of its old value need the frame to be closed under); both
+                    # chunks get unit maps, so the older one is decided by its units (a
+                    # sentence that also states a value the newer one repeats still goes)
                     keyed_by_grammar[f.frame].append((older, newer, f))
+                    grammar_framed.update((older.id, newer.id))
                     continue
                 state(older, f.old_unit, f.frame, f.old_value)
                 state(newer, f.new_unit, f.frame, f.new_value)
@@ -392,7 +396,7 @@ class SupersessionStage:
             restates[newer.id].append((n, older.id, o))
             for key in list(stated.get((older.id, o), {}).values()):
                 state(newer, n, key.relation, key.object, key.subject)
-        write_ids = set(keys) | set(restated) | set(restates)
+        write_ids = set(keys) | set(restated) | set(restates) | grammar_framed
         writes = []
         for cid in sorted(write_ids):
             cu_units = units[cid]

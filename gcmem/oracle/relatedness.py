@@ -29,12 +29,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from gcmem.facts.align import _REST_STOP, _SPAN_VERBS, _narrates_event, tokenize
+from gcmem.facts.align import _ADDITIVE, _REST_STOP, _SPAN_VERBS, _narrates_event, tokenize
 from gcmem.facts.chunking import split_sentences, split_units
 from gcmem.facts.extract import extract_triples, line_speaker
 from gcmem.facts.labels import member_note
 from gcmem.facts.lines import describe
-from gcmem.facts.prose_align import _ADDITIVE, _TIME_WORDS
+from gcmem.facts.prose_align import _TIME_WORDS
 from gcmem.models import collapse_whitespace
 from gcmem.normalize import normalize_term
 from gcmem.oracle.base import (
