@@ -702,6 +702,12 @@ def test_clauses_after_the_value_leave_one_value_change(
         ("I also speak Portuguese.", "I also speak Spanish."),
         ("Omar speaks Portuguese too.", "Omar speaks Spanish too."),
         ("We left the car in Lot B.", "We left the car in Lot C."),  # an event
+        # places someone has been to add up
+        (
+            "Helen has been to Peru, on the Inca Trail.",
+            "Helen has been to Japan, on the Inca Trail.",
+        ),
+        ("We've visited Lisbon with the kids.", "We've visited Porto with the kids."),
     ],
 )
 def test_subjects_additions_and_events_stay_apart(old: str, new: str) -> None:

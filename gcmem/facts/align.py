@@ -820,6 +820,8 @@ def _align_runs(
                 return None
     if not left:
         return None  # the slot opens the statement: it is the subject
+    if _experienced(left):
+        return None  # "Helen has been to Peru" / "... to Japan": places been, all still true
     if left[-1].norm == ":" and old.path is None and not old.context:
         label = [t.text for t in left[:-1] if not t.punct]
         if collection_label(" ".join(label)):
@@ -877,6 +879,19 @@ def adds_a_value(tokens: Sequence[Token]) -> bool:
         t.norm in _ADDITIVE and not (i and tokens[i - 1].text.casefold() in _RELATIVES)
         for i, t in enumerate(tokens)
     )
+
+
+def _experienced(left: Sequence[Token]) -> bool:
+    """The slot is what someone has been to or visited, in the perfect ("has been to _",
+    "we've visited _"): experiences add up, a later one replaces none."""
+    words = [t.norm or "" for t in left if not t.punct]
+    if len(words) >= 3 and words[-2:] == ["been", "to"]:
+        perfect = words[-3]
+    elif len(words) >= 2 and words[-1] == "visited":
+        perfect = words[-2]
+    else:
+        return False
+    return perfect in ("has", "have", "had") or perfect.endswith(("'s", "'ve", "'d"))
 
 
 def _one_of_several(unit: Sequence[Token], last: Token) -> bool:
