@@ -681,6 +681,29 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             "Deliveries arrive between 8 and 9 am on weekdays.",
             ("6 and 7", "8 and 9"),
         ),
+        # a label's colon, then the sentence with its capital
+        (
+            "Under-12 practice is on Thursdays from 5:30 to 7 at the east pitch.",
+            "Update: Under-12 practice is on Thursdays from 6 to 7:30 at the east pitch.",
+            ("5:30 to 7", "6 to 7:30"),
+        ),
+        # a time lead-in without its comma; a start time only the newer one says
+        (
+            "Standup is at 9:15 in the Quokka room.",
+            "From next sprint standup is at 9:45 in the Quokka room.",
+            ("9:15", "9:45"),
+        ),
+        (
+            "Our street's bins get collected on Tuesday mornings.",
+            "Council letter came, our street's bins get collected on Thursday mornings from June.",
+            ("Tuesday", "Thursday"),
+        ),
+        # "too" in a clause with a subject of its own after a comma
+        (
+            "Grandma's lunch is booked at Rosa's Trattoria for 1pm, I've told Uncle Pete too.",
+            "Grandma's lunch is booked at The Olive Branch for 1pm, I've told Uncle Pete too.",
+            ("Rosa's Trattoria", "Olive Branch"),
+        ),
         # "also" in a relative clause about the value's referent adds nothing to the key
         (
             "Maya's homeroom teacher this term is Mr. Haddad, who also coaches the debate club.",
@@ -702,6 +725,9 @@ def test_clauses_after_the_value_leave_one_value_change(
         ("I also speak Portuguese.", "I also speak Spanish."),
         ("Omar speaks Portuguese too.", "Omar speaks Spanish too."),
         ("We left the car in Lot B.", "We left the car in Lot C."),  # an event
+        ("I speak Portuguese, too.", "I speak Spanish, too."),
+        # a qualifier after a time lead-in names another subject
+        ("Grafana is at grafana.internal.", "Since March staging Grafana is at grafana.staging."),
         # places someone has been to add up
         (
             "Helen has been to Peru, on the Inca Trail.",

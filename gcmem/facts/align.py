@@ -93,6 +93,13 @@ def _words(text: str) -> frozenset[str]:
 
 
 _ARTICLES = _words("a an the")
+_SENTENCE_OPENERS = frozenset({":", "!", "?"})
+# Words that end a time expression ("from next sprint", "starting Monday", "as of June").
+_WHEN_WORDS = _words(
+    """today tomorrow tonight week weekend month year quarter sprint season term semester
+    release monday tuesday wednesday thursday friday saturday sunday january february march
+    april may june july august september october november december"""
+)
 _NOUN_OPENERS = _ARTICLES | _words("my our your his her their its this that these those")
 _NEGATIONS = _words(
     """not never no none nobody nothing neither nor without cannot can't won't isn't aren't
@@ -353,8 +360,15 @@ def tokenize(text: str, *, fold_case: bool = True) -> list[Token]:
             if surface in _QUOTES:
                 quoted = not quoted
             norm = _norm(surface)
-            if fold_case and norm == surface and not out and surface[1:] == surface[1:].lower():
-                norm = surface.lower()  # a sentence's capital: "Under-12s" / "... under-12s"
+            if (
+                fold_case
+                and norm == surface
+                and (not out or out[-1].text in _SENTENCE_OPENERS)
+                and surface[1:] == surface[1:].lower()
+            ):
+                # a sentence's capital, also after a label's colon: "Under-12s" / "...
+                # under-12s" / "Update: Under-12s"
+                norm = surface.lower()
             exact = None if fold_case else _exact(surface, norm)
             out.append(Token(surface, norm, base + s, base + e, quoted, exact))
     return out
@@ -618,6 +632,22 @@ def _without_lead_in(
     return x[i:], y[j:]
 
 
+def _starts_at(run: Sequence[Token]) -> bool:
+    """The run ends on when it starts to hold ("... on Thursday mornings from June")."""
+    return len(run) > 3 and run[-1].norm in _WHEN_WORDS and run[-2].norm in ("from", "starting")
+
+
+def _without_start_time(x: list[Token], y: list[Token]) -> tuple[list[Token], list[Token]]:
+    """The run that alone ends on a start time, without it: the newer statement says from when
+    its value holds, which is no part of the value ("bins get collected on Thursday mornings
+    from June"); where both end on one ("closed from Monday" / "from Tuesday"), it may be."""
+    if _starts_at(y) and not _starts_at(x):
+        return x, y[:-2]
+    if _starts_at(x) and not _starts_at(y):
+        return x[:-2], y
+    return x, y
+
+
 def _lead_length_ok(lead: Sequence[Token]) -> bool:
     """A lead-in of a few tokens; a longer one only where a colon ends it ("Lesson learned from
     last year's leggy plants:")."""
@@ -650,6 +680,8 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
             and not first.text.isupper()
             and words[-1] not in _QUALIFIERS
         )
+        # ... and so does any word after a time ("From next sprint standup is at 9:45")
+        or (adverbial and len(words) >= 2 and words[-1] in _WHEN_WORDS)
         or any(
             t.norm is None and t.text.lower() in _ARTICLES
             for t in raw
@@ -749,6 +781,7 @@ def _align_runs(
     if not x or not y:
         return None
     x, y = _without_lead_in(x, y, a, b)
+    x, y = _without_start_time(x, y)
     p = 0
     while p < len(x) and p < len(y) and x[p].same == y[p].same:
         p += 1
@@ -874,11 +907,19 @@ def _and_clause(prev: Token, t: Token, right: Sequence[Token]) -> bool:
 
 def adds_a_value(tokens: Sequence[Token]) -> bool:
     """An additive word ("also", "too", "another") that is not a relative clause's own ("Mr.
-    Haddad, who also coaches the debate club": the teacher coaches besides teaching)."""
-    return any(
-        t.norm in _ADDITIVE and not (i and tokens[i - 1].text.casefold() in _RELATIVES)
-        for i, t in enumerate(tokens)
-    )
+    Haddad, who also coaches the debate club": the teacher coaches besides teaching) nor one
+    of a clause with a subject of its own after a comma ("..., I've told Uncle Pete too")."""
+    clause = 0  # where the current comma clause starts
+    for i, t in enumerate(tokens):
+        if t.norm in (",", ";"):
+            clause = i + 1
+        if t.norm not in _ADDITIVE or (i and tokens[i - 1].text.casefold() in _RELATIVES):
+            continue
+        own = [u for u in tokens[clause:i] if not u.punct]
+        if clause and len(own) >= 2 and own[0].norm in _OPENING_PRONOUNS:
+            continue
+        return True
+    return False
 
 
 def _experienced(left: Sequence[Token]) -> bool:
