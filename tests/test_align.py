@@ -698,6 +698,13 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             "Council letter came, our street's bins get collected on Thursday mornings from June.",
             ("Tuesday", "Thursday"),
         ),
+        # a short lowercase word inside a name is no verb of the span
+        (
+            "For the Lisbon trip we're staying at Casa do Rio in Alfama, checking in on the 9th.",
+            "Change of plan: for the Lisbon trip we're staying at Hotel Miradouro in Alfama, "
+            "checking in on the 9th.",
+            ("Casa do Rio", "Hotel Miradouro"),
+        ),
         # "too" in a clause with a subject of its own after a comma
         (
             "Grandma's lunch is booked at Rosa's Trattoria for 1pm, I've told Uncle Pete too.",

@@ -834,7 +834,10 @@ def _align_runs(
         if not old.line and any(t.norm == "(" for t in span[1:]):
             return None  # "@dmitri (primary)" / "@ayesha (secondary)": a value and its role
         if any(
-            t.norm in _SPAN_VERBS and not t.text[:1].isupper() and not _clock(span, i)
+            t.norm in _SPAN_VERBS
+            and not t.text[:1].isupper()
+            and not _clock(span, i)
+            and not _inside_name(span, i)
             for i, t in enumerate(span)
         ):
             return None
@@ -980,6 +983,17 @@ def _quantity(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) -> boo
         or any(ch.isdigit() for ch in t.text)
         for part in rest
         for t in part
+    )
+
+
+def _inside_name(span: Sequence[Token], i: int) -> bool:
+    """A short lowercase word between two capitalised ones is part of a name ("Casa do Rio",
+    "Rio de Janeiro"), not a verb of the span."""
+    return (
+        0 < i < len(span) - 1
+        and len(span[i].text) <= 3
+        and span[i - 1].text[:1].isupper()
+        and span[i + 1].text[:1].isupper()
     )
 
 
