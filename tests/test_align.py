@@ -698,6 +698,45 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             "Council letter came, our street's bins get collected on Thursday mornings from June.",
             ("Tuesday", "Thursday"),
         ),
+        # the statement inside a reason of its own: its clause is compared
+        (
+            "@priya it's in conftest.py at the repo root; the fixture is named "
+            "cart_with_three_items.",
+            "Renamed during the cleanup, so the fixture is named populated_cart now.",
+            ("cart_with_three_items", "populated_cart"),
+        ),
+        # lead-ins for an audience, or a reason that ends on "so" (its negation is its own)
+        (
+            "For whoever gets there first: the lockbox by the door opens with 4471.",
+            "Host just messaged, she reset it after the cleaner: the lockbox by the door opens "
+            "with 9032.",
+            ("4471", "9032"),
+        ),
+        (
+            "For the contractors: release branches are cut from develop every other Thursday.",
+            "We dropped git-flow last month — release branches are cut from trunk every other "
+            "Thursday.",
+            ("develop", "trunk"),
+        ),
+        (
+            "To the Saturday staff: deliveries leave the shop at 10:30 each morning.",
+            "New driver can't start earlier, so deliveries leave the shop at 11:15 each morning.",
+            ("10:30", "11:15"),
+        ),
+        # a name with digits keeps its case after a lead-in ("U12"); a participle right after
+        # the value describes it ("pinned in .nvmrc")
+        (
+            "U12 training happens on the back pitch at Riverside Park on Tuesdays.",
+            "Because of the drainage works, U12 training happens on the back pitch at Holloway "
+            "Rec on Tuesdays.",
+            ("Riverside Park", "Holloway Rec"),
+        ),
+        (
+            "CI builds the frontend with Node 18.19 pinned in .nvmrc.",
+            "Bumped as part of the security sweep: CI builds the frontend with Node 20.11 pinned "
+            "in .nvmrc.",
+            ("18.19", "20.11"),
+        ),
         # a short lowercase word inside a name is no verb of the span
         (
             "For the Lisbon trip we're staying at Casa do Rio in Alfama, checking in on the 9th.",
@@ -733,6 +772,16 @@ def test_clauses_after_the_value_leave_one_value_change(
         ("Omar speaks Portuguese too.", "Omar speaks Spanish too."),
         ("We left the car in Lot B.", "We left the car in Lot C."),  # an event
         ("I speak Portuguese, too.", "I speak Spanish, too."),
+        ("I moved to Berlin in May.", "I moved to Lisbon in May."),  # still an event
+        (
+            "For staging: the API listens on port 8080.",
+            "For production: the API listens on port 9090.",
+        ),
+        # a scope the newer statement adds may leave the older value standing elsewhere
+        (
+            "The studio kiln fires to cone 6 on Thursday nights.",
+            "The studio kiln fires to cone 10 on Thursday nights for the stoneware group.",
+        ),
         # a qualifier after a time lead-in names another subject
         ("Grafana is at grafana.internal.", "Since March staging Grafana is at grafana.staging."),
         # places someone has been to add up

@@ -39,6 +39,7 @@ SPLITS = {
     "test10": "frames",
     "dev19": "members",
     "dev20": "prose",
+    "dev21": "restated",
     "devconv": "chats",
 }
 

@@ -72,6 +72,12 @@ PROFILES = {
         static={"frame_parallel": 12, "frame_multi_valued": 20},
         turns=(4, 8),
     ),
+    # dev21: the frames brief weighted to restated sentences, with hedged and negated traps
+    "restated": Profile(
+        changes={"frame_restated": 40, "frame_prose": 16},
+        static={"frame_parallel": 12, "frame_negation_modality": 12},
+        turns=(4, 8),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

@@ -207,6 +207,7 @@ _TAIL_OPENERS = _words(", ( — – - ;")
 # Words that open a subordinate clause after the slot.
 _SUBORDINATORS = _words("before after until while whenever unless if once although though")
 _CLAUSE_PRONOUNS = _words("it they he she we i you this that")
+_CONSEQUENCE = _words("so therefore hence")
 _RELATIVES = frozenset({"who", "which", "that", "whose"})
 _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
@@ -234,6 +235,7 @@ _ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "addin
 _CONTINUATION = frozenset({"still", "unchanged"})
 # A label in front of a colon is a few words ("eu-logs bucket", "Maya").
 MAX_LABEL_WORDS = 4
+MIN_CLAUSE_SHARED = 3  # words two clauses share before they are worth aligning
 MAX_QUANTITY_TOKENS = 5
 # Words of a date that change together ("the third week of February").
 _CALENDAR = frozenset(
@@ -365,6 +367,7 @@ def tokenize(text: str, *, fold_case: bool = True) -> list[Token]:
                 and norm == surface
                 and (not out or out[-1].text in _SENTENCE_OPENERS)
                 and surface[1:] == surface[1:].lower()
+                and any(ch.islower() for ch in surface[1:])  # "U12", "K8s" are names
             ):
                 # a sentence's capital, also after a label's colon: "Under-12s" / "...
                 # under-12s" / "Update: Under-12s"
@@ -423,6 +426,14 @@ class Unit:
     def words(self) -> frozenset[str]:
         """The unit's compared words (punctuation and ignored tokens left out)."""
         return frozenset(t.norm for t in self.tokens if t.norm and not t.punct)
+
+    @cached_property
+    def clause_words(self) -> tuple[frozenset[str], ...]:
+        """The compared words of each clause (``clauses``)."""
+        return tuple(
+            frozenset(t.norm for t in self.tokens[a:b] if t.norm and not t.punct)
+            for a, b in self.clauses
+        )
 
     @property
     def key(self) -> tuple[str, ...]:
@@ -714,13 +725,22 @@ def _lead_in(toks: Sequence[Token]) -> bool:
     words = [t.norm or "" for t in toks if not t.punct]
     if toks and toks[-1].norm == ":" and (_discourse(toks[:-1]) or _status(words)):
         return True  # "Change of plan:", "Update:", "Upgrade done:"
-    if not words or _hedged(toks):
-        return False
-    if (words[0] in _ATTACH or words[0] in _SPAN_SCOPE) and not _attribution(toks):
+    if not words or (_hedged(toks) and words[-1] not in _CONSEQUENCE):
+        return False  # a reason ending on "so" hedges only itself ("can't start earlier, so")
+    if (
+        (words[0] in _ATTACH or words[0] in _SPAN_SCOPE)
+        and not _attribution(toks)
+        and not _to_audience(toks)
+    ):
         return False
     for i, t in enumerate(toks):
-        if t.norm == ":" and _label(toks[:i]) and not _discourse(toks[:i]):
-            return False
+        if (
+            t.norm == ":"
+            and _label(toks[:i])
+            and not _discourse(toks[:i])
+            and not _to_audience(toks[:i])
+        ):
+            return False  # "Staging:" names a subject; "For the contractors:" an audience
     return True
 
 
@@ -862,7 +882,7 @@ def _align_runs(
         label = [t.text for t in left[:-1] if not t.punct]
         if collection_label(" ".join(label)):
             return None  # "Allergies: cats" / "Allergies: ragweed": members of a collection
-    if not (old.line and new.line) and _narrates_event(frame_words, a):
+    if not (old.line and new.line) and _narrates_event(_without_reduced_relative(left, right), a):
         return None  # an event, not a state: two events are both true
     for prev, t in zip((x[len(x) - s - 1], *right), right, strict=False):
         if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS or _and_clause(prev, t, right):
@@ -1057,6 +1077,16 @@ def _names_setting(span: Sequence[Token]) -> bool:
     return len(words) > 1 and _setting_name(span[0].text)
 
 
+def _without_reduced_relative(left: Sequence[Token], right: Sequence[Token]) -> list[Token]:
+    """The frame's words, less a participle right after the value that opens a phrase about
+    it ("Node 18.19 pinned in .nvmrc", "the files kept under /srv"): it describes the value,
+    it narrates nothing."""
+    words = [t for t in (*left, *right) if not t.punct]
+    if len(right) >= 2 and right[0].norm not in _COPULAS and right[1].norm in _ATTACH:
+        words = [t for t in words if t is not right[0]]
+    return words
+
+
 def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
     """A past-tense verb that is not a passive or perfect participle after an auxiliary
     ("is named", "was moved", "has changed" state something; "spent", "stopped" narrate). A
@@ -1094,6 +1124,20 @@ def _overlap(a: Unit, b: Unit) -> float:
     if not x or not y:
         return 0.0
     return len(x & y) / min(len(x), len(y))
+
+
+def comparable(a: Unit, b: Unit) -> bool:
+    """Units worth aligning: they share half their words, or two of their clauses do (a
+    statement inside a reason or a lead-in of its own: "Renamed during the cleanup, so the
+    fixture is named populated_cart now")."""
+    if _overlap(a, b) >= 0.5:
+        return True
+    return any(
+        len(x & y) >= MIN_CLAUSE_SHARED and len(x & y) >= 0.6 * min(len(x), len(y))
+        for x in a.clause_words
+        for y in b.clause_words
+        if x and y
+    )
 
 
 def _eligible(unit: Unit) -> bool:
@@ -1409,8 +1453,10 @@ def _to_audience(lead: Sequence[Token]) -> bool:
         words = words[1:]
     if len(words) < 2:
         return False
-    if words[0] == "for":
-        return word_stem(words[-1]) in _AUDIENCES and not _hedged(lead)
+    if words[0] in ("for", "to"):
+        # "For the new folks,", "For whoever gets there first:", "To the Saturday staff:"
+        listeners = words[1] in _LISTENERS or words[1] in ("whoever", "everyone", "everybody")
+        return (word_stem(words[-1]) in _AUDIENCES or listeners) and not _hedged(lead)
     listener = words[1] in _LISTENERS or words[1].startswith("you'")
     # the condition's own "if" hedges nothing here; anything after it may
     return (
@@ -1448,7 +1494,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
         if not o.keyed:
             continue  # only its place identifies it: ``excerpt_replacements``
         for n in new:
-            if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < 0.5:
+            if not n.content or not n.keyed or n.key == o.key or not comparable(o, n):
                 continue
             found = align_pair(o, n)
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
