@@ -737,6 +737,37 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             "in .nvmrc.",
             ("18.19", "20.11"),
         ),
+        # reported, recalled or cited statements; a full stop the splitter left
+        (
+            "Biscuit gets the 4.5-10 kg Bravecto chew every 12 weeks.",
+            "He's filled out, vet says Biscuit gets the 10-20 kg Bravecto chew every 12 weeks.",
+            ("4.5-10", "10-20"),
+        ),
+        (
+            "Customer on the phone wanted a time, told her deliveries leave the shop at 10:30 "
+            "each morning.",
+            "Deliveries leave the shop at 11:15 each morning.",
+            ("10:30", "11:15"),
+        ),
+        (
+            "If your local build behaves differently, remember CI builds the frontend with Node "
+            "18.19 pinned in .nvmrc.",
+            "Bumped as part of the security sweep: CI builds the frontend with Node 20.11 pinned "
+            "in .nvmrc.",
+            ("18.19", "20.11"),
+        ),
+        (
+            "from the tuning notes: postgresql.conf on db-main has `max_connections = 200` — "
+            "don't raise it without checking RAM",
+            "postgresql.conf on db-main has `max_connections = 350`",
+            ("200", "350"),
+        ),
+        (
+            'ingress annotation: `nginx.ingress.kubernetes.io/proxy-read-timeout: "60"`',
+            "patched it. ingress annotation: "
+            '`nginx.ingress.kubernetes.io/proxy-read-timeout: "300"`',
+            ("60", "300"),
+        ),
         # a short lowercase word inside a name is no verb of the span
         (
             "For the Lisbon trip we're staying at Casa do Rio in Alfama, checking in on the 9th.",
@@ -773,6 +804,9 @@ def test_clauses_after_the_value_leave_one_value_change(
         ("We left the car in Lot B.", "We left the car in Lot C."),  # an event
         ("I speak Portuguese, too.", "I speak Spanish, too."),
         ("I moved to Berlin in May.", "I moved to Lisbon in May."),  # still an event
+        # a condition on the world, not on the listener
+        ("If we renew, the port is 8080 in staging.", "The port is 9090 in staging."),
+        ("The port is 8080 in staging.", "Maybe the vet says the port is 9090 in staging."),
         (
             "For staging: the API listens on port 8080.",
             "For production: the API listens on port 9090.",

@@ -208,6 +208,13 @@ _TAIL_OPENERS = _words(", ( — – - ;")
 _SUBORDINATORS = _words("before after until while whenever unless if once although though")
 _CLAUSE_PRONOUNS = _words("it they he she we i you this that")
 _CONSEQUENCE = _words("so therefore hence")
+_REPORTING = _words("says said confirms confirmed reckons remember note recall")
+_OBJECTS = _words("her him them me us everyone")
+# What a statement may be cited from ("per the diagram", "from the tuning notes").
+_DOCUMENTS = _words(
+    """notes note docs doc documentation wiki runbook diagram spec readme handbook minutes
+    thread email ticket memo letter guide page"""
+)
 _RELATIVES = frozenset({"who", "which", "that", "whose"})
 _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
@@ -465,7 +472,12 @@ class Unit:
             words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
             if _status(words):
                 continue  # "Upgrade done:" reports, it names no subject
-            if " ".join(words) not in DISCOURSE_LABELS and _label(toks[:-1]):
+            if (
+                " ".join(words) not in DISCOURSE_LABELS
+                and _label(toks[:-1])
+                and not _attribution(toks[:-1])  # "from the tuning notes:" cites
+                and not _to_audience(toks[:-1])  # "For the contractors:" tells
+            ):
                 out.append((toks[-1].end, words))
         return tuple(out)
 
@@ -673,7 +685,11 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
     if not lead:
         return True
     words = [t.norm or "" for t in lead if not t.punct]
-    marked = lead[-1].norm in _LEAD_ENDS or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+    marked = (
+        lead[-1].norm in _LEAD_ENDS
+        or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+        or _reports(lead, first)
+    )
     # the words trimmed off the run's start belong to the lead-in ("Reminder for new parents:")
     lead = [t for t in raw if t.norm is not None and t.end <= lead[0].start] + list(lead)
     if strict:
@@ -702,6 +718,18 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
     return opened and _lead_in(lead)
 
 
+def _reports(lead: Sequence[Token], first: Token) -> bool:
+    """The lead-in ends where a statement is reported or recalled ("vet says", "told her",
+    "remember"), or on a full stop the splitter left ("patched it. ingress annotation: ..."):
+    what follows is the statement itself."""
+    last = lead[-1].norm or ""
+    if last == "." and first.text[:1].islower():
+        return True
+    if last in _REPORTING:
+        return True
+    return len(lead) >= 2 and lead[-2].norm in ("told", "tell", "telling") and last in _OBJECTS
+
+
 def _instruction(frame_left: Sequence[Token]) -> bool:
     """The shared words before the slot say what must be done ("should", "must"), and hedge
     nothing else."""
@@ -725,6 +753,8 @@ def _lead_in(toks: Sequence[Token]) -> bool:
     words = [t.norm or "" for t in toks if not t.punct]
     if toks and toks[-1].norm == ":" and (_discourse(toks[:-1]) or _status(words)):
         return True  # "Change of plan:", "Update:", "Upgrade done:"
+    if words and _to_audience(toks):
+        return True  # "If your build is weird, remember ...": the telling is for the listener
     if not words or (_hedged(toks) and words[-1] not in _CONSEQUENCE):
         return False  # a reason ending on "so" hedges only itself ("can't start earlier, so")
     if (
@@ -739,6 +769,7 @@ def _lead_in(toks: Sequence[Token]) -> bool:
             and _label(toks[:i])
             and not _discourse(toks[:i])
             and not _to_audience(toks[:i])
+            and not _attribution(toks[:i])
         ):
             return False  # "Staging:" names a subject; "For the contractors:" an audience
     return True
@@ -767,8 +798,11 @@ def _discourse(label: Sequence[Token]) -> bool:
 
 def _attribution(toks: Sequence[Token]) -> bool:
     """ "Per change ticket NET-2291," / "Per Sarah,": who or what says so (a name or a number
-    after "per"), not a scope ("per region" distributes)."""
+    after "per", or a document after "per" or "from"), not a scope ("per region"
+    distributes)."""
     words = [t for t in toks if not t.punct]
+    if len(words) >= 2 and words[0].norm in ("per", "from") and words[-1].norm in _DOCUMENTS:
+        return True  # "Per the diagram,", "from the tuning notes:": a document says so
     return (
         len(words) >= 2
         and words[0].norm == "per"
@@ -1144,7 +1178,11 @@ def _eligible(unit: Unit) -> bool:
     if not unit.content or unit.question:
         return False
     first = next((t.norm for t in unit.tokens if t.norm and not t.punct), None)
-    return first not in {"if", "unless", "whether", "suppose", "supposing", "assuming"}
+    if first not in {"if", "unless", "whether", "suppose", "supposing", "assuming"}:
+        return True
+    # a condition on the listener, not the world ("If your build is weird, remember ...")
+    comma = next((i for i, t in enumerate(unit.tokens) if t.norm == ","), None)
+    return comma is not None and _to_audience(unit.tokens[:comma])
 
 
 def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
