@@ -768,6 +768,21 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             '`nginx.ingress.kubernetes.io/proxy-read-timeout: "300"`',
             ("60", "300"),
         ),
+        # a question answered in one unit; a quoted setting's key names the attribute
+        (
+            "websocket drops after a minute? ingress annotation: "
+            '`nginx.ingress.kubernetes.io/proxy-read-timeout: "60"` — that\'s your culprit',
+            "patched it. ingress annotation: "
+            '`nginx.ingress.kubernetes.io/proxy-read-timeout: "300"`',
+            ("60", "300"),
+        ),
+        # a place after a preposition of place
+        (
+            "Our kayak club launches from the slipway behind the Harbour Inn.",
+            "Our kayak club launches from the slipway behind the lifeboat station, since the Inn "
+            "fenced theirs off.",
+            ("Harbour Inn", "lifeboat station"),
+        ),
         # a short lowercase word inside a name is no verb of the span
         (
             "For the Lisbon trip we're staying at Casa do Rio in Alfama, checking in on the 9th.",

@@ -132,7 +132,8 @@ _STATIVE_PARTICIPLES = _words(
     "priced rated scheduled named called titled labelled labeled"
 )
 _LEAD_WORDS = _COPULAS | _words(
-    """to on at in of as from by under with for into via onto over than per every each my our
+    """behind beside near opposite inside outside above below beneath across along around
+    to on at in of as from by under with for into via onto over than per every each my our
     his her their its your named called titled labelled labeled set pinned targets target
     targeting using uses use = == := : >= <= ~= != @ -> => is: mine ours"""
 )
@@ -720,11 +721,11 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
 
 def _reports(lead: Sequence[Token], first: Token) -> bool:
     """The lead-in ends where a statement is reported or recalled ("vet says", "told her",
-    "remember"), or on a full stop the splitter left ("patched it. ingress annotation: ..."):
-    what follows is the statement itself."""
+    "remember"), or on a sentence's end the splitter left ("patched it. ingress annotation:
+    ..."): what follows is the statement itself."""
     last = lead[-1].norm or ""
-    if last == "." and first.text[:1].islower():
-        return True
+    if last in (".", "?", "!") and first.text[:1].islower():
+        return True  # "websocket drops after a minute? ingress annotation: ..."
     if last in _REPORTING:
         return True
     return len(lead) >= 2 and lead[-2].norm in ("told", "tell", "telling") and last in _OBJECTS
@@ -935,7 +936,7 @@ def _align_runs(
         has_op = any(t.norm in _LEAD_WORDS and t.punct for t in left) or bool(old.context)
         if not has_op and len(frame_words) < 2:
             return None
-    elif len(frame_words) < MIN_PROSE_FRAME:
+    elif len(frame_words) < MIN_PROSE_FRAME and not _quoted_key(left):
         return None  # too short to identify an attribute ("I like X"): left to κ
     if max(len(sx), len(sy)) > max(len(frame_words), 1) and not assigned:
         return None
@@ -947,6 +948,19 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _quoted_key(left: Sequence[Token]) -> bool:
+    """The slot follows a quoted setting's key and its operator (`` `proxy-read-timeout:
+    "60"` ``): the key names the attribute, however short the rest of the frame."""
+    return (
+        len(left) >= 2
+        and left[-1].norm in _KEY_OPERATORS
+        and left[-1].quoted
+        and left[-2].quoted
+        and len(left[-2].text) >= 6
+        and any(ch in "._-" for ch in left[-2].text)
+    )
 
 
 def _and_clause(prev: Token, t: Token, right: Sequence[Token]) -> bool:
