@@ -587,6 +587,7 @@ def _restated(old: str, new: str) -> list[tuple[int, int]]:
         "For the new folks, the plot we rent is number 17, don't be late.",
         # a one-word lead-in typed without its comma: the sentence restarts with a capital
         "Still The plot we rent is number 17.",
+        "PSA the plot we rent is number 17, get your compost in.",
     ],
 )
 def test_a_sentence_said_again_with_a_lead_in_or_tail_restates_it(new: str) -> None:
@@ -782,6 +783,31 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             "Our kayak club launches from the slipway behind the lifeboat station, since the Inn "
             "fenced theirs off.",
             ("Harbour Inn", "lifeboat station"),
+        ),
+        # an identifier of three parts is a value; "too" before a word is a degree
+        (
+            "The nightly export job writes its CSVs to the bucket acme-exports-eu.",
+            "Heads up: the nightly export job writes its CSVs to the bucket acme-exports-archive.",
+            ("acme-exports-eu", "acme-exports-archive"),
+        ),
+        (
+            "Deploy notifications get posted in #ship-it on Slack, so mute it if it's too noisy.",
+            "Deploy notifications get posted in #deploys-prod on Slack, so mute it if it's too "
+            "noisy.",
+            ("#ship-it", "#deploys-prod"),
+        ),
+        # a statement filed for the record, or recalled when something happens
+        (
+            "For future reference, we keep the spare house keys with Mrs. Okafor next door.",
+            "Update: we keep the spare house keys with Dennis next door, since she's away till "
+            "spring.",
+            ("Mrs. Okafor", "Dennis"),
+        ),
+        (
+            "If the job hangs, remember builds go through the Jenkins agent labelled "
+            "linux-large-02.",
+            "After the hardware swap, builds go through the Jenkins agent labelled linux-xl-01.",
+            ("linux-large-02", "linux-xl-01"),
         ),
         # a short lowercase word inside a name is no verb of the span
         (

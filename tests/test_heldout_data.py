@@ -40,6 +40,7 @@ SPLITS = {
     "dev19": "members",
     "dev20": "prose",
     "dev21": "restated",
+    "dev22": "frames",
     "devconv": "chats",
 }
 

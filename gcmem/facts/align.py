@@ -209,6 +209,17 @@ _TAIL_OPENERS = _words(", ( — – - ;")
 _SUBORDINATORS = _words("before after until while whenever unless if once although though")
 _CLAUSE_PRONOUNS = _words("it they he she we i you this that")
 _CONSEQUENCE = _words("so therefore hence")
+# Lead-ins that file a statement away (articles are ignored tokens: "for the record").
+_FOR_THE_RECORD = frozenset(
+    {
+        ("for", "future", "reference"),
+        ("for", "reference"),
+        ("for", "record"),
+        ("for", "context"),
+        ("for", "your", "information"),
+        ("for", "info"),
+    }
+)
 _REPORTING = _words("says said confirms confirmed reckons remember note recall")
 _OBJECTS = _words("her him them me us everyone")
 # What a statement may be cited from ("per the diagram", "from the tuning notes").
@@ -220,8 +231,8 @@ _RELATIVES = frozenset({"who", "which", "that", "whose"})
 _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
-    """also so and but then plus btw fyi update updated note reminder ps heads-up heads ok okay
-    well yes yeah now currently"""
+    """also so and but then plus btw fyi psa update updated note reminder ps heads-up heads ok
+    okay well yes yeah now currently"""
 )
 _TRAIL_FILLERS = _words("now currently today anymore again too instead still")
 # A reminder's opening is no negation of what it reminds of ("Don't forget choir rehearsals
@@ -754,7 +765,7 @@ def _lead_in(toks: Sequence[Token]) -> bool:
     words = [t.norm or "" for t in toks if not t.punct]
     if toks and toks[-1].norm == ":" and (_discourse(toks[:-1]) or _status(words)):
         return True  # "Change of plan:", "Update:", "Upgrade done:"
-    if words and _to_audience(toks):
+    if words and (_to_audience(toks) or _recalled(words)):
         return True  # "If your build is weird, remember ...": the telling is for the listener
     if not words or (_hedged(toks) and words[-1] not in _CONSEQUENCE):
         return False  # a reason ending on "so" hedges only itself ("can't start earlier, so")
@@ -816,6 +827,8 @@ def _value_like(span: Sequence[Token]) -> bool:
         s = t.text
         if t.quoted or any(ch.isdigit() for ch in s) or any(ch.isupper() for ch in s):
             return True
+        if s.count("-") >= 2 and all(p.isalnum() for p in s.split("-")):
+            return True  # an identifier of three parts ("acme-exports-eu")
         if any(ch in _CODE_CHARS for ch in s.strip(_EDGE_TRAIL)):
             return True
     return False
@@ -986,6 +999,8 @@ def adds_a_value(tokens: Sequence[Token]) -> bool:
             clause = i + 1
         if t.norm not in _ADDITIVE or (i and tokens[i - 1].text.casefold() in _RELATIVES):
             continue
+        if t.norm == "too" and i + 1 < len(tokens) and not tokens[i + 1].punct:
+            continue  # "too noisy": a degree, not another value
         own = [u for u in tokens[clause:i] if not u.punct]
         if clause and len(own) >= 2 and own[0].norm in _OPENING_PRONOUNS:
             continue
@@ -1194,9 +1209,13 @@ def _eligible(unit: Unit) -> bool:
     first = next((t.norm for t in unit.tokens if t.norm and not t.punct), None)
     if first not in {"if", "unless", "whether", "suppose", "supposing", "assuming"}:
         return True
-    # a condition on the listener, not the world ("If your build is weird, remember ...")
+    # a condition on the listener, not the world ("If your build is weird, remember ..."), or
+    # one on when to recall the statement ("If the job hangs, remember builds go ...")
     comma = next((i for i, t in enumerate(unit.tokens) if t.norm == ","), None)
-    return comma is not None and _to_audience(unit.tokens[:comma])
+    if comma is None:
+        return False
+    after = next((t.norm for t in unit.tokens[comma + 1 :] if t.norm), None)
+    return _to_audience(unit.tokens[:comma]) or after in ("remember", "note")
 
 
 def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
@@ -1494,6 +1513,15 @@ def _unpunctuated_lead(lead: Sequence[Token], unit: Sequence[Token]) -> bool:
         and first.text[:1].isupper()
         and not first.text.isupper()
     )
+
+
+def _recalled(words: Sequence[str]) -> bool:
+    """A lead-in that says the statement is told for the record ("For future reference,",
+    "For the record,") or recalled when something happens ("If the job hangs, remember"): the
+    statement itself holds as said."""
+    if tuple(words[:3]) in _FOR_THE_RECORD or tuple(words[:2]) in _FOR_THE_RECORD:
+        return len(words) <= 3
+    return words[0] in _CONDITIONS and words[-1] in ("remember", "note") and len(words) <= 8
 
 
 def _to_audience(lead: Sequence[Token]) -> bool:
