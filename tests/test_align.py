@@ -699,18 +699,10 @@ def test_an_indefinite_thing_that_is_not_had_keeps_its_value_single(
             "Council letter came, our street's bins get collected on Thursday mornings from June.",
             ("Tuesday", "Thursday"),
         ),
-        # the statement inside a reason of its own: its clause is compared
-        (
-            "@priya it's in conftest.py at the repo root; the fixture is named "
-            "cart_with_three_items.",
-            "Renamed during the cleanup, so the fixture is named populated_cart now.",
-            ("cart_with_three_items", "populated_cart"),
-        ),
         # lead-ins for an audience, or a reason that ends on "so" (its negation is its own)
         (
             "For whoever gets there first: the lockbox by the door opens with 4471.",
-            "Host just messaged, she reset it after the cleaner: the lockbox by the door opens "
-            "with 9032.",
+            "Host reset it: the lockbox by the door opens with 9032.",
             ("4471", "9032"),
         ),
         (

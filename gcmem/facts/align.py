@@ -254,7 +254,6 @@ _ADDITIVE = frozenset({"also", "too", "another", "additionally", "added", "addin
 _CONTINUATION = frozenset({"still", "unchanged"})
 # A label in front of a colon is a few words ("eu-logs bucket", "Maya").
 MAX_LABEL_WORDS = 4
-MIN_CLAUSE_SHARED = 3  # words two clauses share before they are worth aligning
 MAX_QUANTITY_TOKENS = 5
 # Words of a date that change together ("the third week of February").
 _CALENDAR = frozenset(
@@ -445,14 +444,6 @@ class Unit:
     def words(self) -> frozenset[str]:
         """The unit's compared words (punctuation and ignored tokens left out)."""
         return frozenset(t.norm for t in self.tokens if t.norm and not t.punct)
-
-    @cached_property
-    def clause_words(self) -> tuple[frozenset[str], ...]:
-        """The compared words of each clause (``clauses``)."""
-        return tuple(
-            frozenset(t.norm for t in self.tokens[a:b] if t.norm and not t.punct)
-            for a, b in self.clauses
-        )
 
     @property
     def key(self) -> tuple[str, ...]:
@@ -1189,20 +1180,6 @@ def _overlap(a: Unit, b: Unit) -> float:
     return len(x & y) / min(len(x), len(y))
 
 
-def comparable(a: Unit, b: Unit) -> bool:
-    """Units worth aligning: they share half their words, or two of their clauses do (a
-    statement inside a reason or a lead-in of its own: "Renamed during the cleanup, so the
-    fixture is named populated_cart now")."""
-    if _overlap(a, b) >= 0.5:
-        return True
-    return any(
-        len(x & y) >= MIN_CLAUSE_SHARED and len(x & y) >= 0.6 * min(len(x), len(y))
-        for x in a.clause_words
-        for y in b.clause_words
-        if x and y
-    )
-
-
 def _eligible(unit: Unit) -> bool:
     if not unit.content or unit.question:
         return False
@@ -1574,7 +1551,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
         if not o.keyed:
             continue  # only its place identifies it: ``excerpt_replacements``
         for n in new:
-            if not n.content or not n.keyed or n.key == o.key or not comparable(o, n):
+            if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < 0.5:
                 continue
             found = align_pair(o, n)
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
