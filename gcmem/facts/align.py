@@ -924,7 +924,7 @@ def _align_runs(
     if not (old.line and new.line) and _narrates_event(_without_reduced_relative(left, right), a):
         return None  # an event, not a state: two events are both true
     for prev, t in zip((x[len(x) - s - 1], *right), right, strict=False):
-        if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS or _and_clause(prev, t, right):
+        if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS or _and_clause(prev, t):
             break  # "... to X before anyone in finance is awake": another clause's copula
         if t.norm in _COPULAS and not (t.norm == "am" and any(c.isdigit() for c in prev.text)):
             return None  # the slot sits inside the subject ("7 am" is a time, not a copula)
@@ -967,7 +967,7 @@ def _quoted_key(left: Sequence[Token]) -> bool:
     )
 
 
-def _and_clause(prev: Token, t: Token, right: Sequence[Token]) -> bool:
+def _and_clause(prev: Token, t: Token) -> bool:
     """An "and" that opens a clause of its own after the value: a verb phrase sharing the
     subject ("... port 8443 and is only reachable over the VPN") or a pronoun's clause ("...
     size 41 and they're tight"); "the staging and prod DBs are" keeps one subject."""
