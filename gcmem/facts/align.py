@@ -54,7 +54,7 @@ from functools import cached_property, lru_cache
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, member_note
 from gcmem.facts.lines import CRON_ENTRY, describe, is_code_path
-from gcmem.normalize import word_stem
+from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 __all__ = [
     "FRAME_SUBJECT",
@@ -95,10 +95,13 @@ def _words(text: str) -> frozenset[str]:
 _ARTICLES = _words("a an the")
 _SENTENCE_OPENERS = frozenset({":", "!", "?"})
 # Words that end a time expression ("from next sprint", "starting Monday", "as of June").
-_WHEN_WORDS = _words(
-    """today tomorrow tonight week weekend month year quarter sprint season term semester
-    release monday tuesday wednesday thursday friday saturday sunday january february march
-    april may june july august september october november december"""
+_WHEN_WORDS = (
+    WEEKDAYS
+    | MONTHS
+    | _words(
+        """today tomorrow tonight week weekend month year quarter sprint season term semester
+    release"""
+    )
 )
 _NOUN_OPENERS = _ARTICLES | _words("my our your his her their its this that these those")
 _NEGATIONS = _words(
@@ -760,12 +763,8 @@ def _lead_in(toks: Sequence[Token]) -> bool:
         return True  # "If your build is weird, remember ...": the telling is for the listener
     if not words or (_hedged(toks) and words[-1] not in _CONSEQUENCE):
         return False  # a reason ending on "so" hedges only itself ("can't start earlier, so")
-    if (
-        (words[0] in _ATTACH or words[0] in _SPAN_SCOPE)
-        and not _attribution(toks)
-        and not _to_audience(toks)
-    ):
-        return False
+    if (words[0] in _ATTACH or words[0] in _SPAN_SCOPE) and not _attribution(toks):
+        return False  # (an audience returned above)
     for i, t in enumerate(toks):
         if (
             t.norm == ":"
@@ -926,7 +925,7 @@ def _align_runs(
     for prev, t in zip((x[len(x) - s - 1], *right), right, strict=False):
         if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS or _and_clause(prev, t):
             break  # "... to X before anyone in finance is awake": another clause's copula
-        if t.norm in _COPULAS and not (t.norm == "am" and any(c.isdigit() for c in prev.text)):
+        if t.norm in _COPULAS and not _clock((prev, t), 1):
             return None  # the slot sits inside the subject ("7 am" is a time, not a copula)
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
     lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))

@@ -344,9 +344,9 @@ def _parse_value(obj: _Sentence) -> _Value | None:
             return None
         if masked.endswith((",", ";")) or masked in {"&&", "||", "/", "-", "--"}:
             return None
-    role = _bracketed_role(value_tokens)
-    if role is not None:
-        value_tokens = value_tokens[: -len(role.split())]
+    at = _bracketed_role(value_tokens)
+    role = None if at is None else " ".join(value_tokens[at:])
+    value_tokens = value_tokens if at is None else value_tokens[:at]
     if len(value_tokens) > 6:
         return None
     raw = " ".join(value_tokens)
@@ -372,9 +372,10 @@ def _parse_value(obj: _Sentence) -> _Value | None:
     return _Value(value, quals)
 
 
-def _bracketed_role(tokens: Sequence[str]) -> str | None:
-    """A value's trailing bracket of words ("@dmitri (primary)", "Ana (interim)"): the role it
-    holds, a qualifier of the key, so a primary and a secondary are two slots, not a change."""
+def _bracketed_role(tokens: Sequence[str]) -> int | None:
+    """Where a value's trailing bracket of words starts ("@dmitri (primary)", "Ana (interim)"):
+    the role it holds, a qualifier of the key, so a primary and a secondary are two slots, not
+    a change."""
     if len(tokens) < 2 or not tokens[-1].endswith(")"):
         return None
     start = next((i for i in range(len(tokens) - 1, 0, -1) if tokens[i].startswith("(")), None)
@@ -383,7 +384,7 @@ def _bracketed_role(tokens: Sequence[str]) -> str | None:
     inside = " ".join(tokens[start:])[1:-1].split()
     if not inside or len(inside) > 3 or not all(w.isalpha() for w in inside):
         return None
-    return " ".join(tokens[start:])
+    return start
 
 
 # --- subjects --------------------------------------------------------------------------------
