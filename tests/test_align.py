@@ -190,6 +190,19 @@ def test_a_config_file_yields_one_frame_per_changed_line() -> None:
     assert sorted(al.restated) == [(1, 1), (3, 3)]
 
 
+def test_a_one_line_nameless_block_is_an_element_of_a_list() -> None:
+    # two Gradle repositories, each its own block: both stay declared
+    assert (
+        frames(
+            "    maven { url 'https://nexus.corp.example/repository/releases' }",
+            "    maven { url 'https://jitpack.io' }   // only for the charting lib",
+        )
+        == []
+    )
+    # a block opened by a key with an operator is a mapping: its member is one value
+    assert frames('deps = { ktor = "2.3.4" }', 'deps = { ktor = "2.3.7" }') != []
+
+
 def test_a_comment_added_beside_a_changed_value_is_not_a_second_place() -> None:
     old = "location /reports/ {\n    proxy_pass http://up;\n    proxy_read_timeout 60s;\n}"
     new = old.replace("60s;", "300s;  # big exports")
@@ -268,6 +281,36 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "Read-only analytics queries should point at replica-db-02.internal.",
             "Heads up, read-only analytics queries should point at replica-db-05.internal.",
             ("read-only analytics queries should point at _", "replica-db-02.internal"),
+        ),
+        # a lead-in and a tail on both sides: a third of the words shared is enough to align
+        (
+            "The layout I type on is Colemak-DH, so my shortcuts look weird in screen shares.",
+            "Went back to basics after the wrist thing — the layout I type on is QWERTY these "
+            "days.",
+            ("layout i type on is _", "Colemak-DH"),
+        ),
+        # two lead-ins, each only leading in: who noted it, when the news came, where the note
+        # goes, a reason, a clause before a semicolon
+        (
+            "Optician's note: the left eye takes a -2.75 lens, right stays at -2.25.",
+            "New test today: the left eye takes a -3.00 lens, right stays at -2.25.",
+            ("left eye takes _ lens , right stays at -2.25", "-2.75"),
+        ),
+        (
+            "For the carer's folder: Dad takes 50 mg of metoprolol every morning with breakfast.",
+            "Dr Haines adjusted it at the check-up — Dad takes 25 mg of metoprolol every "
+            "morning with breakfast.",
+            ("dad takes _ mg of metoprolol every morning with breakfast", "50"),
+        ),
+        (
+            "Why so many transactions? Because prod .env has SENTRY_TRACES_SAMPLE_RATE=0.2.",
+            "To cut the bill, prod .env has SENTRY_TRACES_SAMPLE_RATE=0.05 as of this deploy.",
+            ("prod .env has SENTRY_TRACES_SAMPLE_RATE = _", "0.2"),
+        ),
+        (
+            "@priya it's in conftest.py at the repo root; the fixture is named cart_a.",
+            "Renamed during the cleanup, so the fixture is named cart_b now.",
+            ("fixture is named _", "cart_a"),
         ),
     ],
 )

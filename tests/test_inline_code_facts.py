@@ -191,3 +191,11 @@ def test_a_pronoun_before_a_setting_names_no_owner() -> None:
     text = "Support kept hearing about logouts, so now it's SESSION_TTL=7200 in .env.production."
     assert ("session_ttl", "is", "7200") in triples(text)
     assert owned(text) == []
+
+
+def test_a_setting_quoted_alone_in_backticks_keeps_its_whole_value() -> None:
+    # the backticks end the value, not its space; "the line" names no owner
+    text = "FYI the line in jenkins.env is now `JAVA_OPTS=-Xmx6g -XX:+UseG1GC`, it kept OOMing."
+    assert ("java_opts", "is", "-Xmx6g -XX:+UseG1GC") in triples(text)
+    # unquoted, a space still ends it
+    assert ("java_opts", "is", "-Xmx6g") in triples("the line is now JAVA_OPTS=-Xmx6g for now")

@@ -82,10 +82,14 @@ MAX_RESTATED_EXTRA = 8
 # Words a statement may say before the words it shares with an older one ("From next week,").
 MAX_LEAD_IN = 8
 MAX_LABELLED_LEAD_IN = 10
-_LEAD_ENDS = frozenset({",", ":", "—", "–", "and", "so"})
+_LEAD_ENDS = frozenset({",", ":", ";", "—", "–", "and", "so", "because"})
 MAX_FRAME_CHARS = 200
 MAX_UNITS = 64  # per chunk: alignment cost stays bounded for long documents
 MAX_CLAUSES = 8
+# Share of the shorter unit's words the two units must share to be aligned at all: a restated
+# statement between a different lead-in and a different tail ("Went back to basics after the
+# wrist thing — the layout I type on is QWERTY these days") shares a third of them.
+MIN_WORD_OVERLAP = 0.3
 
 
 def _words(text: str) -> frozenset[str]:
@@ -230,6 +234,8 @@ _DOCUMENTS = _words(
     """notes note docs doc documentation wiki runbook diagram spec readme handbook minutes
     thread email ticket memo letter guide page"""
 )
+# what a note is written into ("For the carer's folder:", "For the bio on the meetup page:")
+_DESTINATIONS = _DOCUMENTS | _words("folder binder file bio profile records newsletter noticeboard")
 _RELATIVES = frozenset({"who", "which", "that", "whose"})
 _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
@@ -777,6 +783,9 @@ def _lead_in(toks: Sequence[Token]) -> bool:
     return True
 
 
+_NEWS_DAYS = _words("today yesterday tonight")
+
+
 def _discourse(label: Sequence[Token]) -> bool:
     """A label that says what kind of message follows, perhaps to whom: "Update", "Reminder
     for new parents", "Small update to my bio", "Parents, please note", "..., heads up" (not
@@ -786,6 +795,10 @@ def _discourse(label: Sequence[Token]) -> bool:
         return False
     if " ".join(words) in DISCOURSE_LABELS:
         return True
+    if len(words) == 2 and words[0].endswith("'s") and words[1] in DISCOURSE_LABELS:
+        return True  # "Optician's note": who wrote it, and the kind
+    if len(words) >= 2 and words[-1] in _NEWS_DAYS:
+        return True  # "New test today": when the news came, not what it is about
     opener = words[1:] if words[0] in _MESSAGE_SIZES else words
     if opener and (opener[0] in DISCOURSE_LABELS or " ".join(opener[:2]) in DISCOURSE_LABELS):
         return True
@@ -936,6 +949,8 @@ def _align_runs(
         return None  # a differing verb or predicate, not a value
     line = old.line and new.line
     if line:
+        if _nameless_block(left):
+            return None  # "maven { url 'X' }": a block with no name is one element of a list
         has_op = any(t.norm in _LEAD_WORDS and t.punct for t in left) or bool(old.context)
         if not has_op and len(frame_words) < 2:
             return None
@@ -951,6 +966,15 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _nameless_block(left: Sequence[Token]) -> bool:
+    """The slot sits in a brace block a bare word opens on the same line, with no name or
+    operator between (``maven { url 'X' }``, ``server { listen 80; }``): such a block declares
+    an element of its enclosing list (a repository, a server), each one its own, so two of
+    them with two values are two elements, not a value replaced."""
+    words = [t for t in left if t.norm]
+    return len(words) >= 3 and not words[0].punct and words[1].norm == "{"
 
 
 def _quoted_key(left: Sequence[Token]) -> bool:
@@ -1512,7 +1536,8 @@ def _to_audience(lead: Sequence[Token]) -> bool:
     if words[0] in ("for", "to"):
         # "For the new folks,", "For whoever gets there first:", "To the Saturday staff:"
         listeners = words[1] in _LISTENERS or words[1] in ("whoever", "everyone", "everybody")
-        return (word_stem(words[-1]) in _AUDIENCES or listeners) and not _hedged(lead)
+        reader = word_stem(words[-1]) in _AUDIENCES or words[-1] in _DESTINATIONS
+        return (reader or listeners) and not _hedged(lead)
     listener = words[1] in _LISTENERS or words[1].startswith("you'")
     # the condition's own "if" hedges nothing here; anything after it may
     return (
@@ -1550,7 +1575,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
         if not o.keyed:
             continue  # only its place identifies it: ``excerpt_replacements``
         for n in new:
-            if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < 0.5:
+            if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < MIN_WORD_OVERLAP:
                 continue
             found = align_pair(o, n)
             if found is not None and not referents_apart(old, o, new, n, found[1:]):

@@ -1337,7 +1337,7 @@ _INLINE_CUES = _lexicon(
 # a file carries, so the token would be the same key as another thing's setting.
 _INLINE_BARE = _INLINE_CUES | _lexicon(
     """the a an our my its their this that so and then also just finally we i they it ops
-    value"""
+    value line entry"""
 )
 # Words that link an owner's names ("production in config/database.yml"), naming nothing.
 _INLINE_LINKS = _lexicon("in of for under inside")
@@ -1443,6 +1443,7 @@ def _code_tokens(
     for brk in [*_INLINE_CLAUSE_BREAK.finditer(sentence), None]:
         end = brk.start() if brk is not None else len(sentence)
         clause = sentence[start:end]
+        start_of_clause = start
         # a directive's semicolon ends the clause ("set client_max_body_size 50m; and ...")
         closed = sentence[end : end + 1] == ";"
         hits = [
@@ -1538,8 +1539,25 @@ def _code_tokens(
                 # the setting as its header line would
                 section = _INLINE_SECTION.findall(clause[lead.rfind(":") + 1 : m.start()])
                 relation = _with_qualifiers("is", ["in", section[-1]]) if section else "is"
-                found.append((m.group("name"), relation, _unwrap(m.group("value")), named))
+                ticked_value = (
+                    _ticked_value(ticked, start_of_clause, m) if form is _INLINE_ASSIGN else None
+                )
+                value = ticked_value or _unwrap(m.group("value"))
+                found.append((m.group("name"), relation, value, named))
     return found
+
+
+def _ticked_value(ticked: str, offset: int, m: re.Match[str]) -> str | None:
+    """The whole value of a setting quoted alone in backticks (`` `JAVA_OPTS=-Xmx6g
+    -XX:+UseG1GC` ``): the backticks, not a space, end it."""
+    at = offset + m.start()
+    if ticked[at - 1 : at] != "`":
+        return None
+    close = ticked.find("`", at)
+    if close < offset + m.end():
+        return None
+    value = ticked[offset + m.start("value") : close].strip()
+    return _unwrap(value) if value else None
 
 
 def unit_facts(text: str) -> list[tuple[int, Fact]]:
