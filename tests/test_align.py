@@ -289,6 +289,13 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "days.",
             ("layout i type on is _", "Colemak-DH"),
         ),
+        # a clause of its own after the value, opened by "and" and a quantified subject
+        (
+            "FYI the staging cluster runs Kubernetes 1.27 on the managed control plane.",
+            "Upgrade finished overnight, the staging cluster runs Kubernetes 1.29 on the "
+            "managed control plane and all workloads came back healthy.",
+            ("staging cluster runs kubernetes _ on managed control plane", "1.27"),
+        ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon
         (

@@ -580,9 +580,11 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
             if t.norm == "-" and not (toks[i - 1].end < t.start and t.end < toks[i + 1].start):
                 continue
             cuts.append(i + 1)  # the punctuation closes the clause before it
-        elif (t.norm in _NARRATE or (t.norm, toks[i + 1].norm) in _NARRATE_PAIRS) and i - cuts[
-            -1
-        ] >= 3:
+        elif (
+            t.norm in _NARRATE
+            or (t.norm, toks[i + 1].norm) in _NARRATE_PAIRS
+            or _and_clause(t, toks[i + 1])
+        ) and i - cuts[-1] >= 3:
             cuts.append(i)
     cuts.append(n)
     spans = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
@@ -990,15 +992,20 @@ def _quoted_key(left: Sequence[Token]) -> bool:
     )
 
 
+_QUANTIFIED = _words("all every everything everyone both nothing none")
+
+
 def _and_clause(prev: Token, t: Token) -> bool:
     """An "and" that opens a clause of its own after the value: a verb phrase sharing the
-    subject ("... port 8443 and is only reachable over the VPN") or a pronoun's clause ("...
-    size 41 and they're tight"); "the staging and prod DBs are" keeps one subject."""
+    subject ("... port 8443 and is only reachable over the VPN"), a pronoun's clause ("...
+    size 41 and they're tight") or a quantified subject's ("... 1.29 and all workloads came
+    back"); "the staging and prod DBs are" keeps one subject."""
     if prev.norm != "and":
         return False
     return (
         t.norm in _COPULAS
         or t.norm in _CLAUSE_PRONOUNS
+        or t.norm in _QUANTIFIED
         or (t.norm or "").startswith(("they'", "it'", "he'", "she'", "we'", "i'"))
     )
 
