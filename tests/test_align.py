@@ -156,6 +156,11 @@ def test_identical_statements_are_restated_not_changed() -> None:
     assert al.frames == [] and al.restated == [(0, 0)]
 
 
+def test_a_scope_clause_at_the_sentence_end_stays_with_its_statement() -> None:
+    assert frames("The port is 8080, in staging.", "The port is 9090, in production.") == []
+    assert frames("The port is 8080, in staging.", "The port is 9090.") == []
+
+
 def test_questions_and_conditions_state_nothing() -> None:
     assert frames("Is the port 8080 on staging?", "Is the port 9090 on staging?") == []
     assert (
@@ -295,6 +300,19 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "Upgrade finished overnight, the staging cluster runs Kubernetes 1.29 on the "
             "managed control plane and all workloads came back healthy.",
             ("staging cluster runs kubernetes _ on managed control plane", "1.27"),
+        ),
+        # who sent it, and a sentence the splitter left joined ("... and all. because")
+        (
+            "The science fair project is due on March 14, display board and all.",
+            "Email from Mr. Gupta: The science fair project is due on March 21, display board "
+            "and all. because of the snow days.",
+            ("science fair project is due on march _ , display board and all", "14"),
+        ),
+        (
+            "For checkups the kids see Dr. Amara Nwosu at Westfield Family Practice.",
+            "For checkups the kids see Dr. Leo Brandt at Westfield Family Practice. since Dr. "
+            "Nwosu retired in spring.",
+            ("for checkups kids see dr . _ at westfield family practice", "Amara Nwosu"),
         ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon

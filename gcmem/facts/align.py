@@ -580,6 +580,8 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
             if t.norm == "-" and not (toks[i - 1].end < t.start and t.end < toks[i + 1].start):
                 continue
             cuts.append(i + 1)  # the punctuation closes the clause before it
+        elif t.norm == "." and toks[i + 1].text[:1].islower():
+            cuts.append(i + 1)  # a sentence's end the splitter left ("... and all. because")
         elif (
             t.norm in _NARRATE
             or (t.norm, toks[i + 1].norm) in _NARRATE_PAIRS
@@ -596,7 +598,9 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
         start = a if pending is None else pending
         pending = None
         # ("In the mobile repo the default branch is develop;" is a clause of its own)
-        if first in _ATTACH and toks[b - 1].norm != ";":
+        # (nor one at a sentence's end: "... Family Practice. since Dr. Nwosu retired")
+        ended = (b < n and toks[b - 1].norm == ".") or toks[max(a - 1, 0)].norm == "."
+        if first in _ATTACH and toks[b - 1].norm != ";" and not ended:
             if merged:
                 merged[-1] = (merged[-1][0], b)
             else:
@@ -820,6 +824,8 @@ def _attribution(toks: Sequence[Token]) -> bool:
     words = [t for t in toks if not t.punct]
     if len(words) >= 2 and words[0].norm in ("per", "from") and words[-1].norm in _DOCUMENTS:
         return True  # "Per the diagram,", "from the tuning notes:": a document says so
+    if len(words) >= 3 and words[0].norm in _DOCUMENTS and words[1].norm == "from":
+        return True  # "Email from Mr. Gupta:": who sent it
     return (
         len(words) >= 2
         and words[0].norm == "per"
