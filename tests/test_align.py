@@ -314,6 +314,12 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "Nwosu retired in spring.",
             ("for checkups kids see dr . _ at westfield family practice", "Amara Nwosu"),
         ),
+        # "Still" leads into the same statement said again
+        (
+            "Still Standup is at 9:30 in the Juniper room., see you there.",
+            "From Monday, Standup is at 10:00 in the Juniper room.",
+            ("standup is at _ in juniper room", "9:30"),
+        ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon
         (

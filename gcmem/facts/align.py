@@ -241,7 +241,7 @@ _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
     """also so and but then plus btw fyi psa update updated note reminder ps heads-up heads ok
-    okay well yes yeah now currently"""
+    okay well yes yeah now currently still"""
 )
 _TRAIL_FILLERS = _words("now currently today anymore again too instead still")
 # A reminder's opening is no negation of what it reminds of ("Don't forget choir rehearsals
