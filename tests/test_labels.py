@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gcmem.facts.labels import collection_label
+from gcmem.facts.labels import collection_label, collection_setting
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,30 @@ def test_a_collection_or_an_activity_label_adds_members(label: str) -> None:
 )
 def test_an_attribute_label_names_one_value(label: str) -> None:
     assert not collection_label(label)
+
+
+@pytest.mark.parametrize(
+    ("name", "members"),
+    [
+        ("ALLOWED_ORIGIN", True),
+        ("trustedProxy", True),
+        ("IP_ALLOWLIST", True),
+        ("extra-index-url", True),
+        ("max_allowed_packet", False),  # a size, whatever word it holds
+        ("ORIGIN", False),
+        ("LOG_LEVEL", False),
+    ],
+)
+def test_a_setting_that_lists_members_is_named_so(name: str, members: bool) -> None:
+    assert collection_setting(name) is members
+
+
+def test_repeated_allow_list_lines_are_members_not_a_changed_value() -> None:
+    from gcmem.facts.align import align_units, units_of
+    from gcmem.facts.extract import extract_triples
+
+    old = "ALLOWED_ORIGIN=https://app.example"
+    new = "ALLOWED_ORIGIN=https://partners.example   # reseller portal"
+    assert align_units(units_of(old), units_of(new)).frames == []
+    assert extract_triples(new) == []
+    assert extract_triples("PUBLIC_ORIGIN=https://app.example") != []

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
-from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, member_note
+from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
 from gcmem.facts.lines import CRON_ENTRY, describe, is_code_path
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
@@ -255,6 +255,8 @@ _TRAIL_PHRASES = (
     ("at", "moment"),  # articles are ignored tokens: "at the moment"
     ("right", "now"),
 )
+_LEAD_STARTS = frozenset(p[0] for p in _LEAD_PHRASES)
+_TRAIL_ENDS = frozenset(p[-1] for p in _TRAIL_PHRASES)
 _KEY_OPERATORS = frozenset({"=", ":", ":="})
 _CLAUSE_PUNCT = frozenset({",", ";", "—", "–", "-", ":"})
 # Additive words: the newer statement adds a value beside the old one (multi-valued).
@@ -335,7 +337,7 @@ class Token:
     # a file line's token with its case kept (see ``tokenize``); None: compare ``norm``
     exact: str | None = None
 
-    @property
+    @cached_property
     def same(self) -> str:
         """What alignment compares (ignored tokens are never compared)."""
         return self.exact if self.exact is not None else self.norm or ""
@@ -616,24 +618,27 @@ def _trim(toks: Sequence[Token]) -> list[Token]:
     """Compared tokens of a run: without ignored tokens, edge punctuation, leading discourse
     words and trailing "now"-like fillers."""
     out = [t for t in toks if t.norm is not None]
+    lo, hi = 0, len(out)
     changed = True
-    while changed and out:
+    while changed and lo < hi:
         changed = False
-        while out and (out[0].punct or out[0].norm in _LEAD_FILLERS):
-            out.pop(0)
+        while lo < hi and (out[lo].punct or out[lo].norm in _LEAD_FILLERS):
+            lo += 1
             changed = True
-        for phrase in _LEAD_PHRASES:
-            if len(out) > len(phrase) and tuple(t.norm for t in out[: len(phrase)]) == phrase:
-                del out[: len(phrase)]
+        for phrase in _LEAD_PHRASES if lo < hi and out[lo].norm in _LEAD_STARTS else ():
+            n = len(phrase)
+            if hi - lo > n and tuple(t.norm for t in out[lo : lo + n]) == phrase:
+                lo += n
                 changed = True
-        while out and (out[-1].punct or out[-1].norm in _TRAIL_FILLERS):
-            out.pop()
+        while lo < hi and (out[hi - 1].punct or out[hi - 1].norm in _TRAIL_FILLERS):
+            hi -= 1
             changed = True
-        for phrase in _TRAIL_PHRASES:
-            if len(out) >= len(phrase) and tuple(t.norm for t in out[-len(phrase) :]) == phrase:
-                del out[-len(phrase) :]
+        for phrase in _TRAIL_PHRASES if lo < hi and out[hi - 1].norm in _TRAIL_ENDS else ():
+            n = len(phrase)
+            if hi - lo >= n and tuple(t.norm for t in out[hi - n : hi]) == phrase:
+                hi -= n
                 changed = True
-    return out
+    return out[lo:hi]
 
 
 def _without_lead_in(
@@ -649,14 +654,17 @@ def _without_lead_in(
     ``a`` and ``b``: the runs ``x`` and ``y`` were trimmed from, ignored tokens included."""
     if len(x) < 2 or len(y) < 2 or x[0].same == y[0].same:
         return x, y
+    # where each pair of words starts in y's first tokens, to pair with x's (cost: the runs
+    # of every clause pairing of every neighbour pass here)
+    at: dict[tuple[str, str], list[int]] = {}
+    for j in range(min(MAX_LABELLED_LEAD_IN, len(y) - 2) + 1):
+        at.setdefault((y[j].same, y[j + 1].same), []).append(j)
     starts = sorted(
         (i + j, i, j)
         for i in range(min(MAX_LABELLED_LEAD_IN, len(x) - 2) + 1)
-        for j in range(min(MAX_LABELLED_LEAD_IN, len(y) - 2) + 1)
-        if (x[i].same, x[i + 1].same) == (y[j].same, y[j + 1].same)
-        and not x[i].punct  # the statement opens on a word, after the lead-in's colon
-        and _lead_length_ok(x[:i])
-        and _lead_length_ok(y[:j])
+        if not x[i].punct  # the statement opens on a word, after the lead-in's colon
+        for j in at.get((x[i].same, x[i + 1].same), ())
+        if _lead_length_ok(x[:i]) and _lead_length_ok(y[:j])
     )
     if not starts:
         return x, y
@@ -959,6 +967,8 @@ def _align_runs(
     if line:
         if _nameless_block(left):
             return None  # "maven { url 'X' }": a block with no name is one element of a list
+        if _lists_members(left):
+            return None  # "ALLOWED_ORIGIN=X": one more member of a list, not the one value
         has_op = any(t.norm in _LEAD_WORDS and t.punct for t in left) or bool(old.context)
         if not has_op and len(frame_words) < 2:
             return None
@@ -983,6 +993,13 @@ def _nameless_block(left: Sequence[Token]) -> bool:
     them with two values are two elements, not a value replaced."""
     words = [t for t in left if t.norm]
     return len(words) >= 3 and not words[0].punct and words[1].norm == "{"
+
+
+def _lists_members(left: Sequence[Token]) -> bool:
+    """The line's key, before its operator, names a list of members (``collection_setting``:
+    ``ALLOWED_ORIGIN``, ``trusted_proxies``)."""
+    op = next((i for i, t in enumerate(left) if t.punct and t.norm in _KEY_OPERATORS), None)
+    return op is not None and collection_setting(" ".join(t.text for t in left[:op]))
 
 
 def _quoted_key(left: Sequence[Token]) -> bool:

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
-from gcmem.facts.labels import DISCOURSE_LABELS, collection_label
+from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting
 from gcmem.facts.lines import ExcerptLine, describe, is_code_path, is_yaml_path, qualifier
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
@@ -697,6 +697,8 @@ def _fact(subject: str, relation: str, value: str) -> Fact | None:
         s = _singular(s)
     if not s or not r or not value:
         return None
+    if r == "is" and collection_setting(subject):
+        return None  # ``ALLOWED_ORIGIN=...``: one more member of a list, not the one value
     if len(s) > 512 or len(r) > 256 or len(value) > 2048:
         return None
     return Fact(subject=s, relation=r, object=normalize_object(value))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DISCOURSE_LABELS", "collection_label", "member_note"]
+__all__ = ["DISCOURSE_LABELS", "collection_label", "collection_setting", "member_note"]
 
 # Labels in front of a colon that say what kind of message it is, not what it is about.
 DISCOURSE_LABELS = frozenset(
@@ -79,6 +79,23 @@ def collection_label(label: str) -> bool:
         return False
     head = words[-1].casefold()
     return _plural(head) or head in _COLLECTIVE
+
+
+# A setting's name that says it lists what is let through or added: ``ALLOWED_ORIGIN``,
+# ``trusted_proxy``, ``ip_allowlist``. Each line sets one more member (the comments beside them
+# say which: "# back-office dashboard", "# reseller portal"), not the one value.
+_MEMBER_PREFIXES = frozenset(str.split("allowed trusted permitted extra additional"))
+_LIST_WORDS = frozenset(
+    str.split("allowlist whitelist safelist denylist blocklist blacklist ignorelist")
+)
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def collection_setting(name: str) -> bool:
+    """A setting's name that names a list of members: it opens on "allowed", "trusted",
+    "extra" ... or names an allow- or deny-list (``max_allowed_packet`` opens on neither)."""
+    words = [w.casefold() for w in _NAME_WORDS.findall(name)]
+    return bool(words) and (words[0] in _MEMBER_PREFIXES or any(w in _LIST_WORDS for w in words))
 
 
 def _activity(words: list[str]) -> bool:
