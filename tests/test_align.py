@@ -156,6 +156,13 @@ def test_identical_statements_are_restated_not_changed() -> None:
     assert al.frames == [] and al.restated == [(0, 0)]
 
 
+def test_a_plan_to_do_something_hedges() -> None:
+    assert (
+        frames("We plan to move the API to port 8080.", "We plan to move the API to port 9090.")
+        == []
+    )
+
+
 def test_a_scope_clause_at_the_sentence_end_stays_with_its_statement() -> None:
     assert frames("The port is 8080, in staging.", "The port is 9090, in production.") == []
     assert frames("The port is 8080, in staging.", "The port is 9090.") == []
@@ -319,6 +326,33 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "Still Standup is at 9:30 in the Juniper room., see you there.",
             "From Monday, Standup is at 10:00 in the Juniper room.",
             ("standup is at _ in juniper room", "9:30"),
+        ),
+        # "a reminder that", "Good news:", "Just confirming", "Change of plan," only lead in
+        (
+            "Just a reminder that visiting at Oakfield House ends at 7pm, so don't leave it "
+            "too late.",
+            "Good news: visiting at Oakfield House ends at 8pm, so don't leave it too late.",
+            ("visiting at oakfield house ends at _ , so don't leave it too late", "7pm"),
+        ),
+        (
+            "Just confirming this month the book club is reading Piranesi, meeting at Jen's.",
+            "Change of plan, this month the book club is reading Klara and the Sun, meeting at "
+            "Jen's.",
+            ("this month book club is reading _ , meeting at jen's", "Piranesi"),
+        ),
+        # a plan that is a noun hedges nothing; an audience before the colon only tells
+        (
+            "For the new Saturday girl: the shop's card terminal is rented from PayFlex on a "
+            "monthly plan, call them if it freezes.",
+            "Contract's switched, the shop's card terminal is rented from SumUp on a monthly plan.",
+            ("shop's card terminal is rented from _ on monthly plan", "PayFlex"),
+        ),
+        # two variants of one identifier after the noun that names it
+        (
+            "Error tracking for the mobile app goes to the Sentry project mobile-prod.",
+            "From the 4.2 release, error tracking for the mobile app goes to the Sentry project "
+            "mobile-release.",
+            ("error tracking for mobile app goes to sentry project _", "mobile-prod"),
         ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon

@@ -204,6 +204,9 @@ _AUDIENCES = frozenset(
             "contractor",
             "reviewer",
             "user",
+            "girl",
+            "boy",
+            "helper",
         ],
     )
 )
@@ -241,7 +244,7 @@ _NARRATE = _words("after since because so following once")
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
     """also so and but then plus btw fyi psa update updated note reminder ps heads-up heads ok
-    okay well yes yeah now currently still"""
+    okay well yes yeah now currently still confirming"""
 )
 _TRAIL_FILLERS = _words("now currently today anymore again too instead still")
 # A reminder's opening is no negation of what it reminds of ("Don't forget choir rehearsals
@@ -711,9 +714,11 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
     if not lead:
         return True
     words = [t.norm or "" for t in lead if not t.punct]
+    # "Just a reminder that ...": the lead's own words only lead in, "that" opens the statement
+    told = words[:-1] if len(words) > 1 and words[-1] == "that" else words
     marked = (
         lead[-1].norm in _LEAD_ENDS
-        or all(w in _LEAD_FILLERS or w in _POLITE for w in words)
+        or all(w in _LEAD_FILLERS or w in _POLITE for w in told)
         or _reports(lead, first)
     )
     # the words trimmed off the run's start belong to the lead-in ("Reminder for new parents:")
@@ -770,15 +775,27 @@ def _status(words: Sequence[str]) -> bool:
 
 def _hedged(toks: Sequence[Token]) -> bool:
     """The words negate or hedge what follows them."""
-    return any((w := t.norm or "") in _NEGATIONS or w in _MODALS or w.endswith("n't") for t in toks)
+    norms = [t.norm or "" for t in toks]
+    return any(_hedges(norms, i) for i in range(len(norms)))
+
+
+_PLAN = _words("plan plans")
+
+
+def _hedges(norms: Sequence[str], i: int) -> bool:
+    """The word at ``i`` negates or hedges ("we plan to ...", not "on a monthly plan")."""
+    n = norms[i]
+    if n in _PLAN:
+        return i + 1 < len(norms) and norms[i + 1] in ("to", "on")
+    return n in _NEGATIONS or n in _MODALS or n.endswith("n't")
 
 
 def _lead_in(toks: Sequence[Token]) -> bool:
     """The words lead into a statement without scoping, conditioning, negating, hedging or
     labelling it (a message's label before a colon, "Update:", leads in)."""
     words = [t.norm or "" for t in toks if not t.punct]
-    if toks and toks[-1].norm == ":" and (_discourse(toks[:-1]) or _status(words)):
-        return True  # "Change of plan:", "Update:", "Upgrade done:"
+    if toks and toks[-1].norm in (":", ",") and (_discourse(toks[:-1]) or _status(words)):
+        return True  # "Change of plan:", "Update:", "Upgrade done:", "Change of plan,"
     if words and (_to_audience(toks) or _recalled(words)):
         return True  # "If your build is weird, remember ...": the telling is for the listener
     if not words or (_hedged(toks) and words[-1] not in _CONSEQUENCE):
@@ -853,6 +870,15 @@ def _value_like(span: Sequence[Token]) -> bool:
     return False
 
 
+def _variants(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
+    """Two one-word values that are variants of one identifier, the same first part before a
+    hyphen ("the Sentry project mobile-prod" / "mobile-release")."""
+    if len(sx) != 1 or len(sy) != 1:
+        return False
+    a, b = sx[0].text.split("-"), sy[0].text.split("-")
+    return len(a) > 1 and len(b) > 1 and a[0] == b[0] and a[0].isalnum()
+
+
 def _surface(unit: Unit, span: Sequence[Token]) -> str:
     text = unit.text[span[0].start : span[-1].end]
     return " ".join(text.split())
@@ -903,8 +929,8 @@ def _align_runs(
             hi += 1
         clause = [t.norm or "" for t in run[lo:hi]]
         if any(
-            n in _NEGATIONS or (n in _MODALS and not instruction) or n.endswith("n't")
-            for n in clause
+            _hedges(clause, k) and not (instruction and clause[k] in _MODALS)
+            for k in range(len(clause))
         ):
             return None
     if _names_setting(sx) and _names_setting(sy) and sx[0].same != sy[0].same:
@@ -961,7 +987,7 @@ def _align_runs(
     # in a file's line, a span right of its key operator (``key: $(image)``, ``NAME = "a b"``)
     # is inside the value, whatever its words
     assigned = old.path is not None and any(t.punct and t.norm in _KEY_OPERATORS for t in left)
-    if not (lead_ok or assigned) and not (_value_like(sx) and _value_like(sy)):
+    if not (lead_ok or assigned or _variants(sx, sy)) and not (_value_like(sx) and _value_like(sy)):
         return None  # a differing verb or predicate, not a value
     line = old.line and new.line
     if line:

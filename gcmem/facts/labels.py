@@ -17,7 +17,7 @@ DISCOURSE_LABELS = frozenset(
     {
         *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
         *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
-        *("change of plan", "follow-up", "follow up"),
+        *("change of plan", "follow-up", "follow up", "news", "good news", "bad news"),
     }
 )
 
