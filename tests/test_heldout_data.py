@@ -41,6 +41,8 @@ SPLITS = {
     "dev20": "prose",
     "dev21": "restated",
     "dev22": "frames",
+    "dev23": "frames",
+    "dev25": "restated",
     "devconv": "chats",
 }
 
