@@ -42,6 +42,7 @@ SPLITS = {
     "dev21": "restated",
     "dev22": "frames",
     "dev23": "frames",
+    "dev24": "prose",
     "dev25": "restated",
     "devconv": "chats",
 }
