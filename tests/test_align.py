@@ -156,6 +156,12 @@ def test_identical_statements_are_restated_not_changed() -> None:
     assert al.frames == [] and al.restated == [(0, 0)]
 
 
+def test_a_label_naming_one_of_several_is_a_subject() -> None:
+    # where a note is kept, unless what is before it names which environment or whose
+    assert frames("Staging notes: the DB port is 5432.", "Prod notes: the DB port is 5433.") == []
+    assert frames("Maya's diary: the DB port is 5432.", "Leo's diary: the DB port is 5433.") == []
+
+
 def test_a_plan_to_do_something_hedges() -> None:
     assert (
         frames("We plan to move the API to port 8080.", "We plan to move the API to port 9090.")
@@ -353,6 +359,33 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "From the 4.2 release, error tracking for the mobile app goes to the Sentry project "
             "mobile-release.",
             ("error tracking for mobile app goes to sentry project _", "mobile-prod"),
+        ),
+        # where the note is kept, a reply, who says so after the value
+        (
+            "Team page: the weekly sync is on Thursdays at 16:00 UTC, the one slot that works "
+            "for Auckland and Denver.",
+            "Denver's moving to a four-day week, so the weekly sync is on Tuesdays at 16:00 UTC.",
+            ("weekly sync is on _ at 16:00 utc", "Thursdays"),
+        ),
+        (
+            "Re your ticket: retention on the default index is set to 14 days, older logs are "
+            "gone, sorry.",
+            "Storage budget approved. Retention on the default index is set to 30 days.",
+            ("retention on default index is set to _ days", "14"),
+        ),
+        (
+            "The choir rehearses in a cold church hall on Bell Lane every Wednesday from 19:00.",
+            "The choir rehearses in a cold church hall on Bell Lane every Wednesday from 18:30, "
+            "per the director's email.",
+            (
+                "choir rehearses in cold church hall on bell lane every wednesday from _",
+                "19:00",
+            ),
+        ),
+        (
+            "Answering in #k8s-help: the billing workers run in the namespace billing-prod.",
+            "The billing workers run in the namespace fin-core, so pass -n fin-core.",
+            ("billing workers run in namespace _", "billing-prod"),
         ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon

@@ -490,7 +490,7 @@ class Unit:
             if _status(words):
                 continue  # "Upgrade done:" reports, it names no subject
             if (
-                " ".join(words) not in DISCOURSE_LABELS
+                not _discourse(toks[:-1])  # "Update:", "Team page:" say what kind, where
                 and _label(toks[:-1])
                 and not _attribution(toks[:-1])  # "from the tuning notes:" cites
                 and not _to_audience(toks[:-1])  # "For the contractors:" tells
@@ -605,7 +605,9 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
         # ("In the mobile repo the default branch is develop;" is a clause of its own)
         # (nor one at a sentence's end: "... Family Practice. since Dr. Nwosu retired")
         ended = (b < n and toks[b - 1].norm == ".") or toks[max(a - 1, 0)].norm == "."
-        if first in _ATTACH and toks[b - 1].norm != ";" and not ended:
+        # (nor one that says who says so: ", per the director's email")
+        cited = _attribution(toks[a:b])
+        if first in _ATTACH and toks[b - 1].norm != ";" and not ended and not cited:
             if merged:
                 merged[-1] = (merged[-1][0], b)
             else:
@@ -815,6 +817,37 @@ def _lead_in(toks: Sequence[Token]) -> bool:
 
 
 _NEWS_DAYS = _words("today yesterday tonight")
+# A message's act, by its verb: what follows is the statement it replies or repeats.
+_REPLYING = _words(
+    "replying answering confirming updating quoting repeating clarifying correcting reposting"
+)
+# Where a note is written or kept.
+_MEDIA = _DESTINATIONS | _words(
+    "diary calendar faq excerpt whatsapp slack chat channel post intro journal sheet "
+    "spreadsheet changelog plan tip"
+)
+# Words that name which of several environments or regions a label is about.
+_VARIANTS = _words(
+    "staging stage prod production dev development test testing qa uat preprod sandbox local "
+    "live beta canary primary secondary replica eu us uk emea apac"
+)
+
+
+def _medium(label: Sequence[Token]) -> bool:
+    """A label that names where the note is written or kept ("Team page", "Staff handbook
+    excerpt", "Diary"), with nothing before its head that names one of several (an
+    environment, a region, a name: "Staging notes", "Maya's diary")."""
+    words = [t for t in label if t.norm and not t.punct]
+    if not words or len(words) > MAX_LABEL_WORDS or words[-1].norm not in _MEDIA:
+        return False
+    before = words[:-1]
+    return not any(
+        t.norm in _VARIANTS
+        or (i and t.text[:1].isupper())
+        or "'" in t.text
+        or any(ch.isdigit() for ch in t.text)
+        for i, t in enumerate(before)
+    )
 
 
 def _discourse(label: Sequence[Token]) -> bool:
@@ -830,6 +863,10 @@ def _discourse(label: Sequence[Token]) -> bool:
         return True  # "Optician's note": who wrote it, and the kind
     if len(words) >= 2 and words[-1] in _NEWS_DAYS:
         return True  # "New test today": when the news came, not what it is about
+    if words[0] in _REPLYING or words[0] == "re":
+        return True  # "Replying to Jonas", "Answering the alert question", "Re your ticket"
+    if _medium(label):
+        return True  # "Team page", "Staff WhatsApp": where it is written, not what about
     opener = words[1:] if words[0] in _MESSAGE_SIZES else words
     if opener and (opener[0] in DISCOURSE_LABELS or " ".join(opener[:2]) in DISCOURSE_LABELS):
         return True
@@ -871,12 +908,12 @@ def _value_like(span: Sequence[Token]) -> bool:
 
 
 def _variants(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
-    """Two one-word values that are variants of one identifier, the same first part before a
-    hyphen ("the Sentry project mobile-prod" / "mobile-release")."""
+    """Two one-word values that are hyphenated identifiers ("the Sentry project mobile-prod" /
+    "mobile-release", "the namespace billing-prod" / "fin-core")."""
     if len(sx) != 1 or len(sy) != 1:
         return False
-    a, b = sx[0].text.split("-"), sy[0].text.split("-")
-    return len(a) > 1 and len(b) > 1 and a[0] == b[0] and a[0].isalnum()
+    parts = [sx[0].text.split("-"), sy[0].text.split("-")]
+    return all(len(p) > 1 and all(w.isalnum() for w in p) for p in parts)
 
 
 def _surface(unit: Unit, span: Sequence[Token]) -> str:
