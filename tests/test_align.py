@@ -387,6 +387,40 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "The billing workers run in the namespace fin-core, so pass -n fin-core.",
             ("billing workers run in namespace _", "billing-prod"),
         ),
+        # "and" opens another clause after a value in a predicate; a threshold in a clause
+        # of its own; a report ("called to say"); a narrated reason that adds nothing
+        (
+            "The guest Wi-Fi network is called Harbor-Guest and the password is taped to the "
+            "fridge.",
+            "Reset the router, the guest Wi-Fi network is called Harbor-Visitors and the "
+            "password is taped to the fridge.",
+            (
+                "guest Wi-Fi network is called _ and password is taped to fridge",
+                "Harbor-Guest",
+            ),
+        ),
+        (
+            "Autovacuum on the orders cluster kicks in once 5% of a table's rows are dead.",
+            "Tuned it yesterday: Autovacuum on the orders cluster kicks in once 2% of a table's "
+            "rows are dead. Bloat was getting silly.",
+            ("autovacuum on orders cluster kicks in once _ of table's rows are dead", "5%"),
+        ),
+        (
+            "Mila's orthodontist appointment is with Dr. Haruki Sato at the Westgate practice.",
+            "Practice called to say Mila's orthodontist appointment is with Dr. Ines Carvalho "
+            "at the Westgate practice. Same time, 4:15.",
+            ("mila's orthodontist appointment is with dr . _ at westgate practice", "Haruki Sato"),
+        ),
+        (
+            "For the band set I keep the guitar in drop D, which saves a lot of retuning "
+            "between songs.",
+            "Now that we've added the Stones covers, for the band set I keep the guitar in "
+            "open G, which saves a lot of retuning between songs.",
+            (
+                "for band set i keep guitar in _ , which saves lot of retuning between songs",
+                "drop D",
+            ),
+        ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon
         (

@@ -230,7 +230,7 @@ _FOR_THE_RECORD = frozenset(
         ("for", "info"),
     }
 )
-_REPORTING = _words("says said confirms confirmed reckons remember note recall")
+_REPORTING = _words("say says said saying confirms confirmed reckons remember note recall")
 _OBJECTS = _words("her him them me us everyone")
 # What a statement may be cited from ("per the diagram", "from the tuning notes").
 _DOCUMENTS = _words(
@@ -1014,10 +1014,18 @@ def _align_runs(
             return None  # "Allergies: cats" / "Allergies: ragweed": members of a collection
     if not (old.line and new.line) and _narrates_event(_without_reduced_relative(left, right), a):
         return None  # an event, not a state: two events are both true
+    # a copula after the slot says the slot is inside its subject, unless the slot already sits
+    # in a predicate and an "and" opens another clause ("is called Harbor-Guest and the
+    # password is taped ..."), or a subordinate clause holds the slot ("kicks in once 5% of a
+    # table's rows are dead": a threshold)
+    predicate = any(t.norm in _COPULAS or t.norm in _SPAN_VERBS for t in left)
+    subordinate = any(t.norm in _SUBORDINATORS for t in left)
     for prev, t in zip((x[len(x) - s - 1], *right), right, strict=False):
         if t.norm in _CLAUSE_END or t.norm in _SUBORDINATORS or _and_clause(prev, t):
             break  # "... to X before anyone in finance is awake": another clause's copula
-        if t.norm in _COPULAS and not _clock((prev, t), 1):
+        if t.norm == "and" and predicate:
+            break
+        if t.norm in _COPULAS and not _clock((prev, t), 1) and not subordinate:
             return None  # the slot sits inside the subject ("7 am" is a time, not a copula)
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
     lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
@@ -1099,7 +1107,8 @@ def _and_clause(prev: Token, t: Token) -> bool:
 def adds_a_value(tokens: Sequence[Token]) -> bool:
     """An additive word ("also", "too", "another") that is not a relative clause's own ("Mr.
     Haddad, who also coaches the debate club": the teacher coaches besides teaching) nor one
-    of a clause with a subject of its own after a comma ("..., I've told Uncle Pete too")."""
+    of a clause with a subject of its own after a comma ("..., I've told Uncle Pete too") nor
+    one of a clause that narrates why ("Now that we've added the Stones covers, ...")."""
     clause = 0  # where the current comma clause starts
     for i, t in enumerate(tokens):
         if t.norm in (",", ";"):
@@ -1110,6 +1119,11 @@ def adds_a_value(tokens: Sequence[Token]) -> bool:
             continue  # "too noisy": a degree, not another value
         own = [u for u in tokens[clause:i] if not u.punct]
         if clause and len(own) >= 2 and own[0].norm in _OPENING_PRONOUNS:
+            continue
+        # "Now that we've added the covers, ...": a clause that narrates why, not the value
+        head = tuple(u.norm for u in own[:2])
+        why = (_NARRATE - _CONSEQUENCE) | _SUBORDINATORS
+        if head and (head[0] in why or head in _NARRATE_PAIRS):
             continue
         return True
     return False
