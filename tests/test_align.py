@@ -421,6 +421,18 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
                 "drop D",
             ),
         ),
+        # a label that says when ("After Dr. Nair's review:"), what was told ("that ...")
+        (
+            "Diary: I take 500 mg of metformin with breakfast and dinner.",
+            "After Dr. Nair's review: I take 850 mg of metformin with breakfast and dinner.",
+            ("i take _ mg of metformin with breakfast and dinner", "500"),
+        ),
+        (
+            "Told the pharmacist again that I take 500 mg of metformin with breakfast and "
+            "dinner, she wrote it on the card.",
+            "After Dr. Nair's review: I take 850 mg of metformin with breakfast and dinner.",
+            ("i take _ mg of metformin with breakfast and dinner", "500"),
+        ),
         # two lead-ins, each only leading in: who noted it, when the news came, where the note
         # goes, a reason, a clause before a semicolon
         (

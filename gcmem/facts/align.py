@@ -760,7 +760,12 @@ def _reports(lead: Sequence[Token], first: Token) -> bool:
         return True  # "websocket drops after a minute? ingress annotation: ..."
     if last in _REPORTING:
         return True
-    return len(lead) >= 2 and lead[-2].norm in ("told", "tell", "telling") and last in _OBJECTS
+    if last == "that" and any(t.norm in _REPORTING or t.norm in _TELLING for t in lead[:-1]):
+        return True  # "Told the pharmacist again that ...": what was told follows
+    return len(lead) >= 2 and lead[-2].norm in _TELLING and last in _OBJECTS
+
+
+_TELLING = _words("told tell telling")
 
 
 def _instruction(frame_left: Sequence[Token]) -> bool:
@@ -1483,6 +1488,8 @@ def _label(toks: Sequence[Token]) -> bool:
     words = [t.norm for t in toks if t.norm and not t.punct]
     if not words or len(words) > MAX_LABEL_WORDS or _narrates_event(toks):
         return False
+    if words[0] in _NARRATE - _CONSEQUENCE:
+        return False  # "After Dr. Nair's review:" says when, it names nothing
     return not any(w in _COPULAS or w in _AUXILIARIES or w in _LABEL_PRONOUNS for w in words)
 
 
