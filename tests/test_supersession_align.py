@@ -86,6 +86,23 @@ def test_a_value_change_the_grammar_misses_drops_the_stale_chunk(memory: Memory)
     assert outcome(before)["t1"] == "kept"
 
 
+def test_a_grammar_key_with_one_value_on_both_sides_leaves_the_frame_to_decide(
+    memory: Memory,
+) -> None:
+    # the grammar reads "home games ... is at Millfield Leisure Centre" from both: no change
+    old = "Home games this season are at Millfield Leisure Centre, court 2, warm-up from 7."
+    new = "Home games this season are at Millfield Leisure Centre, court 4, warm-up from 7."
+    memory.ingest([turn("t1", old, 0)])
+    memory.ingest([turn("t2", new, 3)])
+    result = memory.retrieve("Which court are home games on?", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "dropped", "t2": "kept"}
+    [a] = result.dropped[0].details["assertions"]
+    assert a["subject"] == FRAME_SUBJECT and (a["object"], a["superseded_by"]["object"]) == (
+        "2",
+        "4",
+    )
+
+
 def test_the_ledger_decides_by_event_time_not_arrival(align_only: Memory) -> None:
     align_only.ingest([turn("new", "The local dev server listens on port 5173.", 9)])
     align_only.ingest([turn("old", "The local dev server listens on port 3000.", 1)])

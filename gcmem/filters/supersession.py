@@ -312,7 +312,11 @@ class SupersessionStage:
                 shared = grammar.get(older.id, {}).get(f.old_unit, set()) & grammar.get(
                     newer.id, {}
                 ).get(f.new_unit, set())
-                if shared:
+                # a key the grammar gives one value in both ("home games ... is at Millfield
+                # Leisure Centre" around "court 2" / "court 4") decides nothing here
+                was = _unit_values(found.get(older.id, ()), f.old_unit)
+                now = _unit_values(found.get(newer.id, ()), f.new_unit)
+                if shared and any(was.get(kid) != now.get(kid) for kid in shared):
                     # the grammar keys this pair already: one decision, one key (unless
                     # mentions of its old value need the frame to be closed under); both
                     # chunks get unit maps, so the older one is decided by its units (a
@@ -940,6 +944,11 @@ def _scope_references(
             if len({k.relation for _, _, k in scoped}) == 1 and not others:
                 out.append(((newer, unit, key), scoped))
     return out
+
+
+def _unit_values(found: Sequence[tuple[int, UnitKey]], unit: int) -> dict[str, str]:
+    """The grammar's values of one unit's keys, by key id."""
+    return {key.key_id: key.object for u, key in found if u == unit}
 
 
 def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str]]]:
