@@ -199,3 +199,12 @@ def test_a_setting_quoted_alone_in_backticks_keeps_its_whole_value() -> None:
     assert ("java_opts", "is", "-Xmx6g -XX:+UseG1GC") in triples(text)
     # unquoted, a space still ends it
     assert ("java_opts", "is", "-Xmx6g") in triples("the line is now JAVA_OPTS=-Xmx6g for now")
+
+
+def test_a_manifest_line_quoted_whole_pins_its_package() -> None:
+    text = 'Bumped tokio for the io_uring fix: `tokio = { version = "1.35", features = ["full"] }`'
+    assert ("tokio", "version", "1.35") in triples(text)
+    # the same line in a sentence about an old value pins nothing
+    assert not any(
+        r == "version" for _, r, _ in triples('We were on `tokio = { version = "1.30" }`')
+    )

@@ -1404,6 +1404,7 @@ def inline_code_facts(sentence: str) -> list[Fact]:
     (its words read with the code tokens left out), and none for a key the sentence gives two
     values (a change written as "from A to B")."""
     found = [(n, r, v) for n, r, v, owner in _code_tokens(sentence) if owner is None]
+    found += _ticked_pins(sentence)
     values: dict[tuple[str, str], set[str]] = defaultdict(set)
     for name, relation, value in found:
         values[(name.lower(), relation)].add(value)
@@ -1414,6 +1415,27 @@ def inline_code_facts(sentence: str) -> list[Fact]:
             if fact is not None and fact not in facts:
                 facts.append(fact)
     return facts
+
+
+_TICKED = re.compile(r"`([^`\n]+)`")
+
+
+def _ticked_pins(sentence: str) -> list[tuple[str, str, str]]:
+    """The version a manifest line quoted whole in backticks pins (`` `tokio = { version =
+    "1.35", features = ["full"] }` ``): a pin names its package wherever it is written, as on
+    its line; none from a sentence that is hedged or about an old value."""
+    spans = _TICKED.findall(sentence)
+    if not spans:
+        return []
+    words = _words(_Sentence.of(_TICKED.sub(" ", sentence)))
+    if any(w in _REFUSE_WORDS or w in _INLINE_REFUSE for w in words):
+        return []
+    out = []
+    for span in spans:
+        for fact in _manifest_facts(span.strip()) or ():
+            if fact.relation == "version":
+                out.append((fact.subject, fact.relation, fact.object))
+    return out
 
 
 def owned_code_tokens(sentence: str) -> list[OwnedToken]:
