@@ -503,3 +503,27 @@ def test_a_label_ending_on_a_key_scopes_the_block_under_it() -> None:
     # a path or a phrase after the comma names no key
     merged = 'merged the upgrade PR, dashboard/package.json:\n  "react": "^18.2.0",'
     assert all("dashboard" not in r for _, r, _ in triples(merged))
+
+
+def test_a_renamed_section_is_replaced_and_its_lines_are_the_same_lines() -> None:
+    old = "setup.cfg:\nmax-line-length=99\n\n[wheel]\nuniversal = 1"
+    new = old.replace("[wheel]", "[bdist_wheel]")
+    al = align_units(units_of(old), units_of(new))
+    # the section's name, and "universal = 1" under it: the same words under another name
+    assert [(f.old_value, f.new_value) for f in al.frames] == [
+        ("[wheel]", "[bdist_wheel]"),
+        ("[wheel] universal = 1", "[bdist_wheel] universal = 1"),
+    ]
+    assert al.frames[0].frame != al.frames[1].frame
+    assert al.restated == [(1, 1)]
+    yaml = "ci.yml:\n  - TARGET: x86_64\n  - TARGET: i686\nlnstall:\n  - curl -sSf -o init.exe x\n"
+    found = align_units(units_of(yaml), units_of(yaml.replace("lnstall:", "install:"))).frames
+    assert (found[0].old_value, found[0].new_value) == ("lnstall:", "install:")
+    assert len(found) == 2
+    # another change elsewhere in the excerpt: not one renamed block
+    other = new.replace("max-line-length=99", "max-line-length=120")
+    assert [f.old_value for f in align_units(units_of(old), units_of(other)).frames] == ["99"]
+    # too little around it
+    short = "setup.cfg:\n[wheel]\nuniversal = 1"
+    short_new = short.replace("[wheel]", "[bdist_wheel]")
+    assert align_units(units_of(short), units_of(short_new)).frames == []

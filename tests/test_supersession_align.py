@@ -266,3 +266,11 @@ def test_an_accumulate_policy_keeps_a_multi_valued_frame(
         m.ingest(other)
         result = m.retrieve("Which languages does Alice speak?", namespace="align2", k=10)
         assert outcome(result) == {"t1": "kept", "t2": "kept"}
+
+
+def test_a_renamed_section_drops_the_excerpt_under_its_old_name(memory: Memory) -> None:
+    old = "setup.cfg:\nmax-line-length=99\n\n[wheel]\nuniversal = 1"
+    memory.ingest([turn("t1", old, 0)])
+    memory.ingest([turn("t2", old.replace("[wheel]", "[bdist_wheel]"), 3)])
+    result = memory.retrieve("setup.cfg wheel universal", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "dropped", "t2": "kept"}

@@ -1695,6 +1695,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
     out.frames.extend(excerpt_replacements(old, new, out))
+    out.frames.extend(renamed_block(old, new))
     out.frames.extend(_quoted_crontab_changes(old, new))
     return out
 
@@ -1820,6 +1821,65 @@ def excerpt_replacements(
 
 
 _BLANK = ("\x00blank",)
+
+
+def renamed_block(old: Sequence[Unit], new: Sequence[Unit]) -> list[FrameMatch]:
+    """A section or block key renamed in place (``[wheel]`` -> ``[bdist_wheel]``, a typo'd
+    ``lnstall:`` -> ``install:``): two excerpts of one file that read the same word for word
+    but for that one opener line, with ``MIN_CONTEXT_LINES`` identical lines around it and a
+    statement among them. The opener is replaced at its place (a frame), and so is each line
+    under it, keyed by the block's name: its words stay, its block is another."""
+    path = _excerpt_path(old)
+    if path is None or path != _excerpt_path(new):
+        return []
+    a = _file_lines([u for u in old if u.line and u.path == path and u.text.rstrip(":") != path])
+    b = _file_lines([u for u in new if u.line and u.path == path and u.text.rstrip(":") != path])
+
+    def words(us: Sequence[Unit | None]) -> list[tuple[str, ...]]:
+        return [_BLANK if u is None else tuple(t.same for t in u.tokens if t.norm) for u in us]
+
+    ops = difflib.SequenceMatcher(a=words(a), b=words(b), autojunk=False).get_opcodes()
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace":
+        return []
+    _, i1, i2, j1, j2 = changed[0]
+    o, n = a[i1], b[j1]
+    if i2 - i1 != 1 or j2 - j1 != 1 or o is None or n is None:
+        return []
+    if not (_opener(o) and _opener(n)) or o.context[:-1] != n.context[:-1]:
+        return []
+    # blank lines are lines of the file here too
+    around = [u for u in (*a[:i1], *a[i2:]) if u is not None]
+    if len(a) - 1 < MIN_CONTEXT_LINES or not any(_anchor(u) for u in around):
+        return []
+    context = Context(
+        [u for u in a[:i1] if u is not None], [u for u in a[i2:] if u is not None], len(a) - 1, 0
+    )
+    place = _place(o, context, "block")
+    frames = [FrameMatch(o.index, n.index, _capped(place), o.text, n.text)]
+    # each line under it: the same words, now under the new name (the block's name is part
+    # of the value, so the ledger closes the old line's)
+    frames += [
+        FrameMatch(
+            x.index,
+            y.index,
+            _capped(f"{place} > {x.text}".casefold()),
+            f"{o.text} {x.text}",
+            f"{n.text} {y.text}",
+        )
+        for tag, p1, p2, q1, q2 in ops
+        if tag == "equal"
+        for x, y in zip(a[p1:p2], b[q1:q2], strict=True)
+        if x is not None and y is not None and x.content and x.key != y.key
+    ]
+    return frames
+
+
+def _opener(unit: Unit) -> bool:
+    """A line that names a section or opens a block and states nothing itself."""
+    text = unit.text.strip()
+    section = text.startswith("[") and text.endswith("]")
+    return not unit.content and (section or text.endswith((":", "{")))
 
 
 @dataclass(frozen=True)
