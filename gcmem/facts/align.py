@@ -241,6 +241,7 @@ _DOCUMENTS = _words(
 _DESTINATIONS = _DOCUMENTS | _words("folder binder file bio profile records newsletter noticeboard")
 _RELATIVES = frozenset({"who", "which", "that", "whose"})
 _NARRATE = _words("after since because so following once")
+_REASONS = _NARRATE - _CONSEQUENCE  # "after", "since", "because": why or when, never what
 _NARRATE_PAIRS = frozenset({("now", "that"), ("due", "to"), ("thanks", "to"), ("as", "of")})
 _LEAD_FILLERS = _words(
     """also so and but then plus btw fyi psa update updated note reminder ps heads-up heads ok
@@ -1127,8 +1128,7 @@ def adds_a_value(tokens: Sequence[Token]) -> bool:
             continue
         # "Now that we've added the covers, ...": a clause that narrates why, not the value
         head = tuple(u.norm for u in own[:2])
-        why = (_NARRATE - _CONSEQUENCE) | _SUBORDINATORS
-        if head and (head[0] in why or head in _NARRATE_PAIRS):
+        if head and (head[0] in _REASONS or head[0] in _SUBORDINATORS or head in _NARRATE_PAIRS):
             continue
         return True
     return False
@@ -1488,7 +1488,7 @@ def _label(toks: Sequence[Token]) -> bool:
     words = [t.norm for t in toks if t.norm and not t.punct]
     if not words or len(words) > MAX_LABEL_WORDS or _narrates_event(toks):
         return False
-    if words[0] in _NARRATE - _CONSEQUENCE:
+    if words[0] in _REASONS:
         return False  # "After Dr. Nair's review:" says when, it names nothing
     return not any(w in _COPULAS or w in _AUXILIARIES or w in _LABEL_PRONOUNS for w in words)
 
