@@ -300,13 +300,6 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
             "Heads up, read-only analytics queries should point at replica-db-05.internal.",
             ("read-only analytics queries should point at _", "replica-db-02.internal"),
         ),
-        # a lead-in and a tail on both sides: a third of the words shared is enough to align
-        (
-            "The layout I type on is Colemak-DH, so my shortcuts look weird in screen shares.",
-            "Went back to basics after the wrist thing — the layout I type on is QWERTY these "
-            "days.",
-            ("layout i type on is _", "Colemak-DH"),
-        ),
         # a clause of its own after the value, opened by "and" and a quantified subject
         (
             "FYI the staging cluster runs Kubernetes 1.27 on the managed control plane.",
@@ -453,7 +446,7 @@ def test_a_crontab_entry_is_keyed_by_its_command() -> None:
         ),
         (
             "@priya it's in conftest.py at the repo root; the fixture is named cart_a.",
-            "Renamed during the cleanup, so the fixture is named cart_b now.",
+            "So the fixture is named cart_b now.",
             ("fixture is named _", "cart_a"),
         ),
     ],
