@@ -53,7 +53,7 @@ from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
-from gcmem.facts.lines import CRON_ENTRY, describe, is_code_path
+from gcmem.facts.lines import CRON_ENTRY, QUOTED_CODE, describe, is_code_path
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 __all__ = [
@@ -491,12 +491,7 @@ class Unit:
             words = tuple((t.norm or "").casefold() for t in toks[:-1] if not t.punct)
             if _status(words):
                 continue  # "Upgrade done:" reports, it names no subject
-            if (
-                not _discourse(toks[:-1])  # "Update:", "Team page:" say what kind, where
-                and _label(toks[:-1])
-                and not _attribution(toks[:-1])  # "from the tuning notes:" cites
-                and not _to_audience(toks[:-1])  # "For the contractors:" tells
-            ):
+            if _subject_label(toks[:-1]):
                 out.append((toks[-1].end, words))
         return tuple(out)
 
@@ -811,16 +806,20 @@ def _lead_in(toks: Sequence[Token]) -> bool:
         return False  # a reason ending on "so" hedges only itself ("can't start earlier, so")
     if (words[0] in _ATTACH or words[0] in _SPAN_SCOPE) and not _attribution(toks):
         return False  # (an audience returned above)
-    for i, t in enumerate(toks):
-        if (
-            t.norm == ":"
-            and _label(toks[:i])
-            and not _discourse(toks[:i])
-            and not _to_audience(toks[:i])
-            and not _attribution(toks[:i])
-        ):
-            return False  # "Staging:" names a subject; "For the contractors:" an audience
-    return True
+    # "Staging:" names a subject (not "For the contractors:", an audience)
+    return not any(t.norm == ":" and _subject_label(toks[:i]) for i, t in enumerate(toks))
+
+
+def _subject_label(label: Sequence[Token]) -> bool:
+    """Words in front of a colon that name a subject ("Staging", "eu-logs bucket"), not what
+    kind of message follows or where it is kept ("Update", "Team page"), who says so ("from
+    the tuning notes") or whom it is for ("For the contractors")."""
+    return (
+        _label(label)
+        and not _discourse(label)
+        and not _attribution(label)
+        and not _to_audience(label)
+    )
 
 
 _NEWS_DAYS = _words("today yesterday tonight")
@@ -1695,13 +1694,12 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             found = align_pair(o, n)
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
-    out.frames.extend(excerpt_replacements(old, new, out))
-    out.frames.extend(renamed_block(old, new))
+    file = SameFile.of(old, new)
+    if file is not None:
+        out.frames.extend(excerpt_replacements(file, out))
+        out.frames.extend(renamed_block(file))
     out.frames.extend(_quoted_crontab_changes(old, new))
     return out
-
-
-_QUOTED = re.compile(r"`([^`\n]+)`")
 
 
 def _quoted_crontab_changes(old: Sequence[Unit], new: Sequence[Unit]) -> list[FrameMatch]:
@@ -1712,7 +1710,7 @@ def _quoted_crontab_changes(old: Sequence[Unit], new: Sequence[Unit]) -> list[Fr
     for n in new:
         if n.line or not n.content or _hedged(n.tokens):
             continue
-        entries = [m for q in _QUOTED.findall(n.text) if (m := CRON_ENTRY.match(q.strip()))]
+        entries = [m for q in QUOTED_CODE.findall(n.text) if (m := CRON_ENTRY.match(q.strip()))]
         if len(entries) != 1:
             continue
         for o in old:
@@ -1751,9 +1749,30 @@ def _anchor(unit: Unit) -> bool:
     return unit.content and len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
 
 
-def excerpt_replacements(
-    old: Sequence[Unit], new: Sequence[Unit], found: PairAlignment
-) -> list[FrameMatch]:
+@dataclass(frozen=True)
+class SameFile:
+    """Two excerpts of one file: its path and each excerpt's lines in order, closers too (they
+    fix the place), the header left out, a blank line (None) where the file has blank lines."""
+
+    path: str
+    old: list[Unit | None]
+    new: list[Unit | None]
+
+    @classmethod
+    def of(cls, old: Sequence[Unit], new: Sequence[Unit]) -> SameFile | None:
+        path = _excerpt_path(old)
+        if path is None or path != _excerpt_path(new):
+            return None
+
+        def lines(units: Sequence[Unit]) -> list[Unit | None]:
+            return _file_lines(
+                [u for u in units if u.line and u.path == path and u.text.rstrip(":") != path]
+            )
+
+        return cls(path, lines(old), lines(new))
+
+
+def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatch]:
     """Lines of one file that a newer excerpt replaces in place. Two excerpts of the same file
     are compared line by line (``difflib`` over the lines' compared forms); a block of lines
     between identical ones is a replacement
@@ -1779,13 +1798,7 @@ def excerpt_replacements(
     count. One identical statement either side and nothing else is not enough for either
     rule: two twin functions of one file (a sync and an async transport) have the same lines
     around their twin lines."""
-    path = _excerpt_path(old)
-    if path is None or path != _excerpt_path(new):
-        return []
-    # every line of the file (closers too: they fix the place), the header left out, and
-    # the blank lines between them (None)
-    a = _file_lines([u for u in old if u.line and u.path == path and u.text.rstrip(":") != path])
-    b = _file_lines([u for u in new if u.line and u.path == path and u.text.rstrip(":") != path])
+    a, b = file.old, file.new
     framed_old = {f.old_unit for f in found.frames}
     framed_new = {f.new_unit for f in found.frames}
     out: list[FrameMatch] = []
@@ -1811,7 +1824,7 @@ def excerpt_replacements(
         whole = _whole_line_replacement(old_block, new_block, context)
         # the only difference between the two excerpts: a definition's whole body is this block
         body = len(ops) - sum(op[0] == "equal" for op in ops) == 1 and _definition_body(
-            old_block, new_block, context, path
+            old_block, new_block, context, file.path
         )
         pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
         for o, n, frame in pairs:
@@ -1824,17 +1837,13 @@ def excerpt_replacements(
 _BLANK = ("\x00blank",)
 
 
-def renamed_block(old: Sequence[Unit], new: Sequence[Unit]) -> list[FrameMatch]:
+def renamed_block(file: SameFile) -> list[FrameMatch]:
     """A section or block key renamed in place (``[wheel]`` -> ``[bdist_wheel]``, a typo'd
     ``lnstall:`` -> ``install:``): two excerpts of one file that read the same word for word
     but for that one opener line, with ``MIN_CONTEXT_LINES`` identical lines around it and a
     statement among them. The opener is replaced at its place (a frame), and so is each line
     under it, keyed by the block's name: its words stay, its block is another."""
-    path = _excerpt_path(old)
-    if path is None or path != _excerpt_path(new):
-        return []
-    a = _file_lines([u for u in old if u.line and u.path == path and u.text.rstrip(":") != path])
-    b = _file_lines([u for u in new if u.line and u.path == path and u.text.rstrip(":") != path])
+    a, b = file.old, file.new
 
     def words(us: Sequence[Unit | None]) -> list[tuple[str, ...]]:
         return [_BLANK if u is None else tuple(t.same for t in u.tokens if t.norm) for u in us]

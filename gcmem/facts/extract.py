@@ -45,7 +45,14 @@ from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting
-from gcmem.facts.lines import ExcerptLine, describe, is_code_path, is_yaml_path, qualifier
+from gcmem.facts.lines import (
+    QUOTED_CODE,
+    ExcerptLine,
+    describe,
+    is_code_path,
+    is_yaml_path,
+    qualifier,
+)
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
@@ -1417,17 +1424,14 @@ def inline_code_facts(sentence: str) -> list[Fact]:
     return facts
 
 
-_TICKED = re.compile(r"`([^`\n]+)`")
-
-
 def _ticked_pins(sentence: str) -> list[tuple[str, str, str]]:
     """The version a manifest line quoted whole in backticks pins (`` `tokio = { version =
     "1.35", features = ["full"] }` ``): a pin names its package wherever it is written, as on
     its line; none from a sentence that is hedged or about an old value."""
-    spans = _TICKED.findall(sentence)
+    spans = QUOTED_CODE.findall(sentence)
     if not spans:
         return []
-    words = _words(_Sentence.of(_TICKED.sub(" ", sentence)))
+    words = _words(_Sentence.of(QUOTED_CODE.sub(" ", sentence)))
     if any(w in _REFUSE_WORDS or w in _INLINE_REFUSE for w in words):
         return []
     out = []

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "CRON_ENTRY",
+    "QUOTED_CODE",
     "ExcerptLine",
     "describe",
     "file_header",
@@ -30,6 +31,9 @@ __all__ = [
     "is_yaml_path",
     "qualifier",
 ]
+
+# Code a sentence quotes between backticks ("the line is now `JAVA_OPTS=-Xmx6g`").
+QUOTED_CODE = re.compile(r"`([^`\n]+)`")
 
 # A crontab entry: five time fields (or an @ schedule), then the command. The command names
 # the job; the schedule is its value ("0 2 * * * /opt/backup/run.sh" -> "30 4 * * * ...").

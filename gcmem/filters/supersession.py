@@ -47,7 +47,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -314,9 +314,7 @@ class SupersessionStage:
                 ).get(f.new_unit, set())
                 # a key the grammar gives one value in both ("home games ... is at Millfield
                 # Leisure Centre" around "court 2" / "court 4") decides nothing here
-                was = _unit_values(found.get(older.id, ()), f.old_unit)
-                now = _unit_values(found.get(newer.id, ()), f.new_unit)
-                if shared and any(was.get(kid) != now.get(kid) for kid in shared):
+                if shared and _grammar_changes(found, older.id, f.old_unit, newer.id, f.new_unit):
                     # the grammar keys this pair already: one decision, one key (unless
                     # mentions of its old value need the frame to be closed under); both
                     # chunks get unit maps, so the older one is decided by its units (a
@@ -946,9 +944,17 @@ def _scope_references(
     return out
 
 
-def _unit_values(found: Sequence[tuple[int, UnitKey]], unit: int) -> dict[str, str]:
-    """The grammar's values of one unit's keys, by key id."""
-    return {key.key_id: key.object for u, key in found if u == unit}
+def _grammar_changes(
+    found: Mapping[str, Sequence[tuple[int, UnitKey]]],
+    old_chunk: str,
+    old_unit: int,
+    new_chunk: str,
+    new_unit: int,
+) -> bool:
+    """Whether a key the grammar reads from both units has another value in the newer one."""
+    was = {k.key_id: k.object for u, k in found.get(old_chunk, ()) if u == old_unit}
+    now = {k.key_id: k.object for u, k in found.get(new_chunk, ()) if u == new_unit}
+    return any(kid in was and was[kid] != value for kid, value in now.items())
 
 
 def _owned_keys(units: Sequence[Unit]) -> list[tuple[int, UnitKey, frozenset[str]]]:
