@@ -395,6 +395,12 @@ class LedgerSettings(_Section):
         default="latest",
         description="Policy of keys no rule matches (latest: the newer event time wins).",
     )
+    known_multi_valued: bool = Field(
+        default=True,
+        description="Relations that hold many values at once by their meaning (speaks, "
+        "certified in, consumed by, allergic to ...: ledger.policy.MULTI_VALUED) accumulate "
+        "when no rule matches, so a second value never supersedes the first.",
+    )
     source_field: str = Field(
         default="source",
         min_length=1,

@@ -60,6 +60,11 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
             "The Subaru gets synthetic oil, change every 6,000 miles.",
             "The old F-150 is on conventional oil, change every 3,000 miles.",
         ),
+        # a numbered name: a second number in another clause is no second value
+        (
+            "Ward 3 has 24 beds, nurse ratio is 1:4 on nights.",
+            "Ward 5 has 24 beds, nurse ratio is 1:5 on nights.",
+        ),
         # a span that opens on another setting's name: the setting changed, not its value
         (
             'git config --global user.name "Lucia Mendes"',
@@ -69,6 +74,14 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
 )
 def test_parallel_keys_are_not_one_key(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_two_values_changed_together_in_two_clauses_are_a_change() -> None:
+    assert frames(
+        "Staff WhatsApp: Saturday doors open at 7:30, so bread has to be out of the oven by 7:10.",
+        "Trialling a later start. Saturday doors open at 8:00, so bread has to be out of the oven "
+        "by 7:40.",
+    ) == [("bread has to be out of oven by _", "7:10", "7:40")]
 
 
 def test_a_clause_frame_beside_differing_unnamed_clauses_is_still_one_key() -> None:

@@ -119,6 +119,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # a number right after the subject's name is its version, not a new port
+    (
+        "Which port does staging Postgres listen on?",
+        "staging Postgres listens on 5433 so it doesn't clash with anyone's local instance",
+        "both databases are on Postgres 15 now",
+    ),
     # "started" adds as often as it replaces (a multi-valued attribute): no change word
     (
         "Which languages do I speak?",

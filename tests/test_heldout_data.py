@@ -44,6 +44,8 @@ SPLITS = {
     "dev23": "frames",
     "dev24": "prose",
     "dev25": "restated",
+    "dev26": "frames",
+    "dev27": "members",
     "devconv": "chats",
 }
 

@@ -16,7 +16,14 @@ import pytest
 from gcmem.models import Fact
 from gcmem.settings import PolicyRule, Settings, load_settings
 from gcmem.storage.ledger import LedgerDecision, PendingConflict, SupersessionLedger
-from gcmem.storage.ledger.policy import PolicyError, PolicyTable, load_policy_file
+from gcmem.storage.ledger.policy import (
+    BUILTIN_RULE,
+    PolicyError,
+    PolicyTable,
+    Resolution,
+    load_policy_file,
+    multi_valued,
+)
 from gcmem.storage.redis import Keyspace, open_redis
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -452,7 +459,8 @@ def test_ledger_cli_policies_pending_confirm_decisions(
 
     listed = runner.invoke(app, ["ledger", "policies", "--json"])
     table_rows = json.loads(listed.output)["rules"]
-    assert [r["policy"] for r in table_rows] == ["confirm", "accumulate", "latest"]
+    assert [r["policy"] for r in table_rows] == ["confirm", "accumulate", "accumulate", "latest"]
+    assert table_rows[2]["rule"] == BUILTIN_RULE and "certified in" in table_rows[2]["relations"]
     assert table_rows[0]["name"] == "meds" and json.loads(listed.output)["trust"] == {"ehr": 2}
     text = runner.invoke(app, ["ledger", "policies"]).output
     assert all(word in text for word in ("confirm", "accumulate", "3600", "speak*", "default"))
@@ -492,3 +500,33 @@ def test_ledger_cli_policies_pending_confirm_decisions(
     monkeypatch.setenv("GCMEM_LEDGER_POLICY_FILE", str(bad))
     broken = runner.invoke(app, ["ledger", "policies"])
     assert broken.exit_code == 2 and "bad.yaml" in broken.output
+
+
+@pytest.mark.parametrize(
+    ("relation", "many"),
+    [
+        ("certified in", True),  # a grammar relation that ends on the phrase
+        ("is consumed by", True),
+        ("marta is certified in _", True),  # a frame whose slot follows it
+        ("marta is certified in _ , renewed last spring", True),
+        ("dad's got into _", True),
+        ("i speak _", True),
+        ("service used by billing listens on port _", False),  # elsewhere in the frame
+        ("speaker", False),  # a word, not the phrase
+        ("port", False),
+        ("uses", False),  # "uses MySQL" then "uses Postgres" is a migration
+    ],
+)
+def test_known_multi_valued_relations(relation: str, many: bool) -> None:
+    assert multi_valued(relation) is many
+
+
+def test_the_built_in_table_comes_after_the_rules_and_can_be_turned_off() -> None:
+    latest = PolicyRule(relation="certified in", policy="latest")
+    assert PolicyTable().resolve("ns", "marta", "certified in") == Resolution(
+        "accumulate", BUILTIN_RULE
+    )
+    assert PolicyTable(rules=(latest,)).resolve("ns", "marta", "certified in").policy == "latest"
+    off = PolicyTable(known_multi_valued=False)
+    assert off.resolve("ns", "marta", "certified in").policy == "latest"
+    assert [r["rule"] for r in off.describe()] == ["default"]

@@ -53,6 +53,7 @@ EVERY_VARIABLE: dict[str, tuple[str, str, object]] = {
         "ledger.policies",
         [PolicyRule(relation="* speak* _", policy="accumulate")],
     ),
+    "GCMEM_LEDGER_KNOWN_MULTI_VALUED": ("false", "ledger.known_multi_valued", False),
     "GCMEM_LEDGER_POLICY_DEFAULT": ("evidence", "ledger.policy_default", "evidence"),
     "GCMEM_LEDGER_SOURCE_FIELD": ("origin", "ledger.source_field", "origin"),
     "GCMEM_LEDGER_SOURCE_TRUST": ('{"ehr": 3.0}', "ledger.source_trust", {"ehr": 3.0}),

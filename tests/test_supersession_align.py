@@ -257,15 +257,20 @@ def test_an_accumulate_policy_keeps_a_multi_valued_frame(
         turn("t1", "Alice speaks French with her colleagues in Lyon.", 0),
         turn("t2", "Alice speaks Spanish with her colleagues in Lyon.", 3),
     ]
-    with make(redis_settings, hashing_embedder) as plain:
+    # without the built-in table of multi-valued relations the frame is one value's
+    with make(redis_settings, hashing_embedder, ledger_known_multi_valued=False) as plain:
         plain.ingest(turns)
         result = plain.retrieve("Which languages does Alice speak?", namespace=NS, k=10)
         assert outcome(result) == {"t1": "dropped", "t2": "kept"}
-    other = [t.model_copy(update={"namespace": "align2"}) for t in turns]
-    with make(redis_settings, hashing_embedder, ledger_policies=[rule]) as m:
-        m.ingest(other)
-        result = m.retrieve("Which languages does Alice speak?", namespace="align2", k=10)
-        assert outcome(result) == {"t1": "kept", "t2": "kept"}
+    # a declared rule, and the built-in table by default, keep both languages
+    for ns, over in (("align2", {"ledger_policies": [rule]}), ("align3", {})):
+        other = [t.model_copy(update={"namespace": ns}) for t in turns]
+        with make(
+            redis_settings, hashing_embedder, ledger_known_multi_valued=not over, **over
+        ) as m:
+            m.ingest(other)
+            result = m.retrieve("Which languages does Alice speak?", namespace=ns, k=10)
+            assert outcome(result) == {"t1": "kept", "t2": "kept"}
 
 
 def test_a_renamed_section_drops_the_excerpt_under_its_old_name(memory: Memory) -> None:

@@ -1412,7 +1412,8 @@ def _named_apart(
     # a shared run of words in the other clauses, and words of each replaced by the other's
     # beside it: a second differing place ("builds with Vite" / "builds with webpack 5"), the
     # subject's perhaps (words one side adds, a tail or a lead-in, are no place)
-    x, y = _rest(old, a), _rest(new, b)
+    ox, oy = _rest(old, a), _rest(new, b)
+    x, y = [old.tokens[i].norm or "" for i in ox], [new.tokens[i].norm or "" for i in oy]
     values = _words(found[1].casefold()) | _words(found[2].casefold())
 
     def content(words: Sequence[str]) -> bool:
@@ -1420,18 +1421,40 @@ def _named_apart(
 
     ops = difflib.SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
     shared = any(t == "equal" and i2 - i1 >= 2 and content(x[i1:i2]) for t, i1, i2, _, _ in ops)
-    replaced = any(
-        t == "replace" and content(x[i1:i2]) and content(y[j1:j2]) for t, i1, i2, j1, j2 in ops
-    )
-    return shared and replaced
+    replaced = [
+        (i1, i2, j1, j2)
+        for t, i1, i2, j1, j2 in ops
+        if t == "replace" and content(x[i1:i2]) and content(y[j1:j2])
+    ]
+    before = found[0].split(f" {SLOT}")[0].rsplit(" ", 1)[-1]
+    if len(replaced) == 1 and before in _LEAD_WORDS:
+        i1, i2, j1, j2 = replaced[0]
+        if _second_value(old, ox[i1:i2], new, oy[j1:j2]):
+            return False
+    return shared and bool(replaced)
 
 
-def _rest(unit: Unit, run: tuple[int, int]) -> list[str]:
-    """The words of the unit outside ``run``, in order."""
+def _second_value(old: Unit, xs: Sequence[int], new: Unit, ys: Sequence[int]) -> bool:
+    """The one other place two units differ is a second number or time, in clauses that are
+    one value apart on their own: both values changed together ("Saturday doors open at 7:30,
+    so bread has to be out of the oven by 7:10" / "... at 8:00, ... by 7:40"), not a numbered
+    name ("Ward 3 has 24 beds" / "Ward 5 ...": two places in that clause)."""
+    for unit, ix in ((old, xs), (new, ys)):
+        if not all(any(ch.isdigit() for ch in unit.tokens[i].text) for i in ix):
+            return False
+        if ix[0] == 0 or unit.tokens[ix[0] - 1].norm not in _LEAD_WORDS:
+            return False  # "Ward 3": a number that names
+    ca = next((c for c in old.clauses if c[0] <= xs[0] < c[1]), None)
+    cb = next((c for c in new.clauses if c[0] <= ys[0] < c[1]), None)
+    if ca is None or cb is None or xs[-1] >= ca[1] or ys[-1] >= cb[1]:
+        return False
+    return _align_runs(old, old.tokens[ca[0] : ca[1]], new, new.tokens[cb[0] : cb[1]]) is not None
+
+
+def _rest(unit: Unit, run: tuple[int, int]) -> list[int]:
+    """The indices of the unit's words outside ``run``, in order."""
     return [
-        t.norm
-        for i, t in enumerate(unit.tokens)
-        if not run[0] <= i < run[1] and t.norm and not t.punct
+        i for i, t in enumerate(unit.tokens) if not run[0] <= i < run[1] and t.norm and not t.punct
     ]
 
 

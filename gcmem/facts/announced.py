@@ -447,11 +447,15 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
 def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     """The clause's values that are not the modifier of another thing: in "moved to the
     Frankfurt office" the office moved, Frankfurt is no new employer; a number's unit and the
-    question's own words may follow ("port 9443", "90 seconds", "the Billing team")."""
+    question's own words may follow ("port 9443", "90 seconds", "the Billing team"), but a
+    number right after the subject's name is its version ("Postgres 15")."""
     asked = frame.words | frame.head
     out: list[Value] = []
     for v in values(clause):
         at = clause.find(v.text)
+        ahead = _tokens(clause[:at])
+        if v.kind == "number" and ahead and _word(ahead[-1]) in frame.subject:
+            continue  # "both databases are on Postgres 15 now": the subject's version
         after = re.match(r"\s+([a-z][a-z\-]*)\b", clause[at + len(v.text) :])
         word = after.group(1) if after else ""
         # a word in -s or -ed after a clause's first word is its verb ("Priya works ..."); after

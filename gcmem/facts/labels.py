@@ -42,7 +42,7 @@ _PARTICIPLES = frozenset(
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # Prepositions that qualify a head noun, and determiners that open an object.
-_QUALIFYING = frozenset(str.split("for of in at on to with from by"))
+_QUALIFYING = frozenset(str.split("for of in at on to with from by out into via through under"))
 _CHANGE_VERBS = frozenset(
     str.split(
         "updated changed moved switched bumped upgraded downgraded raised lowered renamed "

@@ -15,11 +15,17 @@ means the default policy (``latest`` unless configured). Patterns match the norm
   reads report the pending value as a conflict, until a second, independent source states
   it, a confirmation call promotes it, or it expires.
 - ``accumulate``: multi-valued; a new value never supersedes, every value stays current.
+
+After the rules, before the default: relations that hold many values at once by what they
+mean (``MULTI_VALUED``: a language spoken, a certification, a topic's consumers, an allergy)
+accumulate, unless ``GCMEM_LEDGER_KNOWN_MULTI_VALUED=false``. Nobody declares that a person
+may speak two languages; a second one stated later is one more, not a replacement.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -32,8 +38,29 @@ from gcmem.normalize import ARTICLES
 from gcmem.settings import LedgerSettings, PolicyName, PolicyRule, SettingsError
 
 POLICIES: tuple[PolicyName, ...] = ("latest", "evidence", "confirm", "accumulate")
+BUILTIN_RULE = "built-in"
 SINGLE_VALUED: frozenset[str] = frozenset({"latest", "evidence", "confirm"})
 DEFAULT_TRUST = 1.0
+# Relations whose values are members, each true beside the others. Matched as whole words at
+# the end of a relation ("certified in", "is consumed by") or right before a frame's slot
+# ("marta is certified in _ , renewed last spring"); a phrase elsewhere in a frame ("service
+# used by billing listens on port _") says nothing about the slot's value.
+MULTI_VALUED: tuple[str, ...] = (
+    *("speak", "speaks", "spoke", "fluent in", "got into", "taken up", "took up", "been to"),
+    *("certified in", "certified as", "trained in", "qualified in", "enrolled in"),
+    *("interested in", "involved in", "allergic to", "intolerant to", "intolerant of"),
+    *("consumed by", "used by", "read by", "called by", "imported by", "referenced by"),
+    *("subscribed to", "subscribed by", "depended on by", "shared with"),
+)
+_MULTI_VALUED = re.compile(
+    r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
+)
+
+
+def multi_valued(relation: str) -> bool:
+    """Whether a normalised relation (or frame) ends on, or slots its value after, a
+    relation that holds many values at once (``MULTI_VALUED``)."""
+    return _MULTI_VALUED.search(relation) is not None
 
 
 class PolicyFile(BaseModel):
@@ -75,6 +102,7 @@ class PolicyTable:
     default: PolicyName = "latest"
     trust: tuple[tuple[str, float], ...] = ()
     confirm_ttl_s: float = 0.0
+    known_multi_valued: bool = True
 
     @classmethod
     def from_settings(cls, ledger: LedgerSettings) -> PolicyTable:
@@ -90,6 +118,7 @@ class PolicyTable:
             default=default,
             trust=tuple(sorted(trust.items())),
             confirm_ttl_s=ledger.confirm_ttl_s if ttl is None else ttl,
+            known_multi_valued=ledger.known_multi_valued,
         )
 
     def weight(self, source: str | None) -> float:
@@ -115,6 +144,8 @@ class PolicyTable:
             label = f"rule {i}" + (f" ({rule.name})" if rule.name else "")
             ttl = rule.confirm_ttl_s if rule.confirm_ttl_s is not None else self.confirm_ttl_s
             return Resolution(rule.policy, label, ttl if rule.policy == "confirm" else 0.0)
+        if self.known_multi_valued and multi_valued(relation):
+            return Resolution("accumulate", BUILTIN_RULE)
         ttl = self.confirm_ttl_s if self.default == "confirm" else 0.0
         return Resolution(self.default, "default", ttl)
 
@@ -126,6 +157,15 @@ class PolicyTable:
             if rule.policy == "confirm" and rule.confirm_ttl_s is None:
                 row["confirm_ttl_s"] = self.confirm_ttl_s
             rows.append(row)
+        if self.known_multi_valued:
+            rows.append(
+                {
+                    "rule": BUILTIN_RULE,
+                    "policy": "accumulate",
+                    "relation": "speaks, certified in, ...",
+                    "relations": list(MULTI_VALUED),
+                }
+            )
         last: dict[str, Any] = {"rule": "default", "policy": self.default}
         if self.default == "confirm":
             last["confirm_ttl_s"] = self.confirm_ttl_s
@@ -155,6 +195,8 @@ def load_policy_file(path: Path) -> PolicyFile:
 
 
 __all__ = [
+    "BUILTIN_RULE",
+    "MULTI_VALUED",
     "POLICIES",
     "SINGLE_VALUED",
     "PolicyError",
@@ -162,4 +204,5 @@ __all__ = [
     "PolicyTable",
     "Resolution",
     "load_policy_file",
+    "multi_valued",
 ]
