@@ -77,3 +77,17 @@ def test_tab_indented_and_directive_comment_lines_are_lines() -> None:
     assert split_units("#ops-alerts is where the pages go now.") == [
         ("#ops-alerts is where the pages go now.", False)
     ]
+
+
+def test_dockerfile_instructions_are_lines_after_a_comment() -> None:
+    text = "# scraper image\nFROM python:3.10-slim\nWORKDIR /app\nCOPY . ."
+    assert split_units(text) == [
+        ("# scraper image", False),
+        ("FROM python:3.10-slim", True),
+        ("WORKDIR /app", True),
+        ("COPY . .", True),
+    ]
+    # an instruction word in a sentence is prose
+    assert split_units("From now on we deploy on Fridays.") == [
+        ("From now on we deploy on Fridays.", False)
+    ]

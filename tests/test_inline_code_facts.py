@@ -208,3 +208,19 @@ def test_a_manifest_line_quoted_whole_pins_its_package() -> None:
     assert not any(
         r == "version" for _, r, _ in triples('We were on `tokio = { version = "1.30" }`')
     )
+
+
+def test_a_clause_opening_on_a_verb_in_ing_names_its_owner_after_it() -> None:
+    # "from now on" says since when, not from which old value
+    text = "running the indexer with `--batch-size=2000` from now on, other flags the same"
+    assert owned(text) == [("--batch-size", "is", "2000", ["indexer"])]
+
+
+def test_a_quoted_line_opening_its_clause_with_only_its_place_after_it() -> None:
+    # the section named after it is the owner an older excerpt must name
+    assert owned("`host = relay.mailgun.org` in the [smtp] section now") == [
+        ("host", "is", "relay.mailgun.org", ["smtp"])
+    ]
+    # anything else after it says something about the line, not that it holds
+    assert owned("`host = relay.mailgun.org` is wrong, keep the old one") == []
+    assert owned("`host = relay.mailgun.org` was the old relay") == []

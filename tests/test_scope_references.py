@@ -146,3 +146,48 @@ def test_an_owner_the_older_excerpt_does_not_name_is_another_thing(memory: Memor
         "The search deployment is set to replicas: 6 for the weekend.",
         "deployment replicas",
     )
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "query", "line"),
+    [
+        # a flag quoted after "running <owner> with", "from now on" after it
+        (
+            "./bin/indexer \\\n  --shards=8 \\\n  --batch-size=500 \\\n  --timeout=30s",
+            "running the indexer with `--batch-size=2000` from now on, other flags the same",
+            "indexer batch size",
+            "--batch-size=500 \\",
+        ),
+        # a quoted line that opens its clause, its section after it
+        (
+            "[smtp]\nhost = mail.example.org\nport = 587\nuse_tls = true",
+            "`host = relay.mailgun.org` in the [smtp] section now",
+            "smtp host",
+            "host = mail.example.org",
+        ),
+    ],
+)
+def test_a_quoted_line_states_the_key_of_the_excerpt_naming_its_owner(
+    memory: Memory, older: str, newer: str, query: str, line: str
+) -> None:
+    memory.ingest([turn("old", older, 0), turn("new", newer, 9)])
+    result = memory.retrieve(query, namespace=NS, k=10)
+    assert outcome(result)["old"] == "kept"  # its other lines still hold
+    assert stale_lines(result)["old"] == [line]
+
+
+def test_a_quoted_line_of_another_section_states_nothing(memory: Memory) -> None:
+    assert_no_stale_line(
+        memory,
+        "[smtp]\nhost = mail.example.org\nport = 587",
+        "`host = relay.mailgun.org` in the [imap] section now",
+        "smtp host",
+    )
+
+
+def test_a_dockerfile_after_a_comment_line_keys_its_base_image(memory: Memory) -> None:
+    old = "# scraper image\nFROM python:3.10-slim\nWORKDIR /app\nCOPY . ."
+    new = "changed the base image in the scraper Dockerfile: `FROM python:3.12-slim`"
+    memory.ingest([turn("old", old, 0), turn("new", new, 9)])
+    result = memory.retrieve("scraper base image", namespace=NS, k=10)
+    assert stale_lines(result)["old"] == ["FROM python:3.10-slim"]

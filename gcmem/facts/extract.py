@@ -1332,6 +1332,14 @@ _INLINE_REFUSE = _lexicon(
     replacing removed removing dropped dropping deprecated reverted revert rolled rollback
     back until"""
 )
+# What may follow a quoted line that opens a clause: its place and when it holds.
+_PLACED = re.compile(
+    r"\s*(?:in\s+(?:the\s+)?\[(?P<section>[^\[\]\s]+)\](?:\s+(?:section|block|table))?)?"
+    r"\s*(?:now|from now on|going forward|these days)?\s*[.!]?\s*",
+    re.IGNORECASE,
+)
+# "from" that says since when ("from now on", "from next sprint"), not from which old value
+_FROM_NOW = re.compile(r"\bfrom(?=\s+(?:now|today|tomorrow|tonight|next|this)\b)", re.IGNORECASE)
 # A token in a sentence states the value when the clause says so before it ("now has X",
 # "set the worker to X", "PR merged: X"); one that the clause opens with is what it talks
 # about ("requests==2.28.1 has a known CVE").
@@ -1515,7 +1523,7 @@ def _code_tokens(
             ]
         if not hits:
             continue
-        plain = clause
+        plain = _FROM_NOW.sub(lambda f: " " * len(f.group()), clause)
         for _form, m in hits:
             plain = plain[: m.start()] + " " * (m.end() - m.start()) + plain[m.end() :]
         words = _Sentence.of(plain)
@@ -1530,7 +1538,11 @@ def _code_tokens(
             # (CVE fix)"), not a subject ("Heads up: requests==2.28.1 has a known CVE")
             opens = form is _INLINE_IMAGE and not lead
             labelled = lead.endswith(":") and not _words(words.cut(m.end()))
-            said = opens or labelled or any(w in _INLINE_CUES for w in before)
+            # a quoted line that opens the clause, only its place and "now" after it
+            # ("`host = relay.mailgun.org` in the [smtp] section now"), is that line again
+            placed = _PLACED.fullmatch(clause[m.end() :]) if form is _INLINE_SPAN else None
+            quoted = placed is not None and not lead
+            said = opens or labelled or quoted or any(w in _INLINE_CUES for w in before)
             if clause_words and not said:
                 continue
             # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5");
@@ -1552,10 +1564,17 @@ def _code_tokens(
                 # a path names the file ("production in config/database.yml now says
                 # `pool: 25`"): its words are the owner's, which the older excerpt must name
                 pathed = _INLINE_PATH.search(owner_text) is not None
-                others = frozenset(w for w in owner if not _names_nothing(w))
+                # a clause that opens on a verb in -ing ("running the indexer with ...") names
+                # its owner after it
+                opener = owner_text.split()[:1]
+                verb = opener[0].casefold() if opener and opener[0].endswith("ing") else None
+                others = frozenset(w for w in owner if not _names_nothing(w) and w != verb)
                 if pathed:
                     paths = (w for w in owner_text.split() if "/" in w)
                     others |= {p for w in paths for p in re.findall(r"[a-z0-9]+", w.casefold())}
+                if placed is not None and placed["section"]:
+                    # the section named after it is where the older excerpt holds the line
+                    others |= {placed["section"].casefold()}
                 if others or pathed or form in (_INLINE_COLON, _INLINE_SPAN):
                     named = others
             if form in (_INLINE_PIN, _INLINE_MODULE):
