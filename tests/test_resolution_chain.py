@@ -130,6 +130,7 @@ def test_latest_everywhere_without_rules(tmp_path: Path) -> None:
         top_k=20,
         stm_size=0,
         supersession_exclude=False,
+        ledger_known_multi_valued=False,
     )
     with memory(s) as mem:
         mem.ingest(STREAM)
@@ -142,6 +143,25 @@ def test_latest_everywhere_without_rules(tmp_path: Path) -> None:
         "The port is 8080.",
     } <= set(gone)
     assert result.conflicts == []
+
+
+def test_known_multi_valued_relations_accumulate_through_the_chain_without_rules(
+    tmp_path: Path,
+) -> None:
+    s = make_settings(
+        tmp_path,
+        filters=["supersession", "dominance"],
+        top_k=20,
+        stm_size=0,
+        supersession_exclude=False,
+    )
+    with memory(s) as mem:
+        mem.ingest(STREAM)
+        result = mem.retrieve("patient medication dose speak port", namespace="chain", k=20)
+    gone = dropped(result)
+    # the built-in table: a language never supersedes another, in the ledger or in Φ_T
+    assert {"I speak French.", "I speak Spanish."} <= texts(result)
+    assert {"The patient takes aspirin.", "Dose is 100 mg.", "The port is 8080."} <= set(gone)
 
 
 def test_confirming_promotes_and_flags(chain_settings: Settings) -> None:

@@ -537,7 +537,7 @@ def _conflict(v: PairVerdict, why: str) -> Conflict:
 def build(resources: Resources) -> TemporalDominance:
     table = PolicyTable.from_settings(resources.settings.ledger)
     policy: PolicyOf | None = None
-    if table.rules or table.default != "latest":
+    if not table.latest_only:
 
         def policy(namespace: str, subject: str, relation: str, source: str | None) -> str:
             return table.resolve(namespace, subject, relation, source).policy

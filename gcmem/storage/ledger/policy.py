@@ -121,6 +121,11 @@ class PolicyTable:
             known_multi_valued=ledger.known_multi_valued,
         )
 
+    @property
+    def latest_only(self) -> bool:
+        """Whether every key resolves latest-wins (no rule, no built-in table)."""
+        return not self.rules and self.default == "latest" and not self.known_multi_valued
+
     def weight(self, source: str | None) -> float:
         if source is None:
             return DEFAULT_TRUST
