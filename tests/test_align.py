@@ -1054,3 +1054,18 @@ def test_clauses_after_the_value_leave_one_value_change(
 )
 def test_subjects_additions_and_events_stay_apart(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_with_no_is_a_condition_on_a_noun_not_a_negation() -> None:
+    assert frames(
+        "the on-call pager escalates to Marta after 15 minutes with no ack",
+        "from this rotation the on-call pager escalates to Marta after 10 minutes with no ack",
+    ) == [("on-call pager escalates to marta after _ minutes with no ack", "15", "10")]
+    # a negated statement stays κ's
+    assert (
+        frames(
+            "Marta does not take pages after 15 minutes.",
+            "Marta does not take pages after 10 minutes.",
+        )
+        == []
+    )

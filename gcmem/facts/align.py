@@ -787,10 +787,13 @@ _PLAN = _words("plan plans")
 
 
 def _hedges(norms: Sequence[str], i: int) -> bool:
-    """The word at ``i`` negates or hedges ("we plan to ...", not "on a monthly plan")."""
+    """The word at ``i`` negates or hedges ("we plan to ...", not "on a monthly plan"; "with
+    no ack" is a condition on a noun, not a negated statement)."""
     n = norms[i]
     if n in _PLAN:
         return i + 1 < len(norms) and norms[i + 1] in ("to", "on")
+    if n == "no" and i > 0 and norms[i - 1] == "with":
+        return False
     return n in _NEGATIONS or n in _MODALS or n.endswith("n't")
 
 
