@@ -60,6 +60,11 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
             "The Subaru gets synthetic oil, change every 6,000 miles.",
             "The old F-150 is on conventional oil, change every 3,000 miles.",
         ),
+        # a condition said to the listener may scope the world: the other case's value
+        (
+            "The API listens on port 8080, if you're running it in Docker.",
+            "The API listens on port 9090 now.",
+        ),
         # a numbered name: a second number in another clause is no second value
         (
             "Ward 3 has 24 beds, nurse ratio is 1:4 on nights.",
