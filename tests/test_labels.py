@@ -17,6 +17,7 @@ from gcmem.facts.labels import collection_label, collection_setting
         # the head before a qualifier
         "Covers for the Fox & Hound gig",
         "Direct debits out of the joint account",
+        "Reporting bot token scope",  # a token's scope lists permissions
         # an activity or a state named by its verb, with an object or a place after it
         "Coaching the U12 girls this season",
         "Enabled for the beta cohort",

@@ -25,7 +25,7 @@ DISCOURSE_LABELS = frozenset(
 _COLLECTIVE = frozenset(
     str.split(
         "roster list lineup line-up menu playlist backlog queue wishlist watchlist shortlist "
-        "checklist inventory collection set stack"
+        "checklist inventory collection set stack scope"
     )
 )
 # Words ending in "s" that are not plurals.
