@@ -527,3 +527,17 @@ def test_a_renamed_section_is_replaced_and_its_lines_are_the_same_lines() -> Non
     short = "setup.cfg:\n[wheel]\nuniversal = 1"
     short_new = short.replace("[wheel]", "[bdist_wheel]")
     assert align_units(units_of(short), units_of(short_new)).frames == []
+
+
+def test_the_one_element_of_a_list_shown_whole_is_replaced_in_place() -> None:
+    def found(old: str, new: str) -> list[tuple[str, str]]:
+        al = align_units(units_of(old), units_of(new))
+        return [(f.old_value, f.new_value) for f in al.frames]
+
+    old = ".travis.yml:\ngo:\n  - 1.6.3\n\nbranches:"
+    assert found(old, old.replace("1.6.3", "1.8.1")) == [("- 1.6.3", "- 1.8.1")]
+    # the list's end not shown: another element may follow, and may be the one that stays
+    assert found(".travis.yml:\ngo:\n  - 1.6.3", ".travis.yml:\ngo:\n  - 1.8.1") == []
+    # one of several elements: a member replaced needs the usual context
+    many = ".travis.yml:\ngo:\n  - 1.6.3\n  - 1.7\n\nbranches:"
+    assert found(many, many.replace("1.6.3", "1.8.1")) == []

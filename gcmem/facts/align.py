@@ -1967,6 +1967,8 @@ def _whole_line_replacement(
     if o is None or n is None or not (o.content and n.content) or o.context != n.context:
         return None
     around = [*context.before, *context.after]
+    if _sole_item(o, n, context):
+        return o, n, _place(o, context)
     if context.lines < MIN_CONTEXT_LINES:
         return None
     if not any(_anchor(u) for u in around):
@@ -1974,6 +1976,18 @@ def _whole_line_replacement(
         if not (plain and _say_something(around)):
             return None
     return o, n, _place(o, context)
+
+
+def _sole_item(o: Unit, n: Unit, context: Context) -> bool:
+    """The line is the one element of a YAML list that both excerpts show whole: its key's
+    opener right before it and the next key, no deeper than the opener, right after it
+    (``go:`` / ``- 1.6.3`` / ``branches:``). The list's one value was replaced, whatever the
+    words around say."""
+    if not all(u.text.lstrip().startswith("- ") for u in (o, n)):
+        return False
+    opener, nxt = context.before[-1], context.after[0]
+    keyed = opener.text.rstrip().endswith(":")
+    return keyed and opener.indent < o.indent and nxt.indent <= opener.indent
 
 
 def _say_something(units: Sequence[Unit]) -> bool:

@@ -930,9 +930,12 @@ def _scope_references(
                     theirs = _scope_of(ou, okey.relation) if ou.line else None
                     if okey.subject != key.subject or theirs is None or theirs[0] != base:
                         continue
-                    context = theirs[1]
-                    deeper = len(context) > len(scope) or (owner is not None and context == scope)
-                    if deeper and context[len(context) - len(scope) :] == scope:
+                    context, within = theirs[1], scope
+                    if ou.path is not None and ou.path == nu.path:
+                        # one file on both sides: its blocks are compared, the path opens both
+                        context, within = context[1:], scope[1:]
+                    deeper = len(context) > len(within) or (owner is not None and context == within)
+                    if deeper and context[len(context) - len(within) :] == within:
                         scoped.append((older, ounit, okey))
             others = {
                 k.relation
