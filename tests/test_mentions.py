@@ -189,3 +189,13 @@ def test_a_mention_beside_a_still_true_statement_is_noted_not_excised(memory: Me
     assert note.evidence == "mention" and not note.excised and note.value == "3.9"
     assert kept.visible_text == mention  # an inference from a named value: shown, with a note
     assert "names '3.9', which was replaced since" in result.context()
+
+
+def test_a_mention_reads_hedges_as_alignment_does() -> None:
+    from gcmem.facts.mentions import asserts_value
+
+    # "plan" the noun and "with no" hedge nothing; "plan to" and "no longer" do
+    [said] = units_of("The gym is on the Gold plan at 45 pounds, with no joining fee.")
+    assert asserts_value(said, "Gold")
+    [planned] = units_of("We plan to move the gym to the Gold tier.")
+    assert not asserts_value(planned, "Gold")

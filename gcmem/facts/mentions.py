@@ -38,12 +38,11 @@ from dataclasses import dataclass
 
 from gcmem.facts.align import (
     _ADDITIVE,
-    _MODALS,
-    _NEGATIONS,
     FRAME_SUBJECT,
     SLOT,
     PairAlignment,
     Unit,
+    _hedged,
 )
 from gcmem.facts.prose_align import _NEUTRAL
 from gcmem.models import Chunk
@@ -191,8 +190,7 @@ def asserts_value(unit: Unit, value: str) -> bool:
         return False
     for run in unit.runs[1:] or unit.runs:
         if run and _named(value, unit.text[run[0].start : run[-1].end]):
-            words = {t.norm for t in run}
-            return not (words & _NEGATIONS or words & _MODALS)
+            return not _hedged(run)
     return False
 
 

@@ -54,8 +54,6 @@ from functools import lru_cache
 from gcmem.facts.align import (
     _CODE_CHARS,
     _FUNCTION_WORDS,
-    _MODALS,
-    _NEGATIONS,
     _SPAN_SCOPE,
     _WORD,
     MAX_FRAME_CHARS,
@@ -67,6 +65,8 @@ from gcmem.facts.align import (
     Unit,
     _align_runs,
     _eligible,
+    _hedged,
+    _hedges,
     _overlap,
     _surface,
     _trim,
@@ -324,8 +324,7 @@ def _revised(old: Unit, new: Unit, anchor: Unit, *, strict: bool) -> tuple[str, 
     ):
         return None
     for part in (sx, sy):
-        norms = [t.norm or "" for t in part]
-        if any(n in _NEGATIONS or n in _MODALS or n.endswith("n't") for n in norms):
+        if _hedged(part):
             return None  # a negation or hedge changed: left to κ
     masked = [*(t.norm for t in x[:p]), SLOT, *(t.norm for t in x[len(x) - s :])]
     frame = " ".join(n for n in masked if n)
@@ -377,11 +376,12 @@ def _reworded(old: Unit, new: Unit) -> bool:
     diff = old.words ^ new.words
     for unit in (old, new):
         first = next((i for i, t in enumerate(unit.tokens) if not t.punct), 0)
+        norms = [t.norm or "" for t in unit.tokens]
         for i, t in enumerate(unit.tokens):
             if t.punct or t.norm not in diff:
                 continue
-            n = t.norm or ""
-            if n in _NEGATIONS or n in _MODALS or n.endswith("n't"):
+            n = norms[i]
+            if _hedges(norms, i):
                 return False
             if n in _NUMBER_WORDS or any(
                 ch.isdigit() or ch in _CODE_CHARS for ch in t.text.strip(".,;:!?")
