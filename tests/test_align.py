@@ -1074,3 +1074,22 @@ def test_with_no_is_a_condition_on_a_noun_not_a_negation() -> None:
         )
         == []
     )
+
+
+def test_two_place_names_sharing_their_preposition_are_one_value() -> None:
+    assert frames(
+        "Grandma's meds get picked up from the Boots on Kingsway every second Saturday.",
+        "Update, Grandma's meds get picked up from the Lloyds pharmacy on Mill Lane every second "
+        "Saturday.",
+    ) == [
+        (
+            "grandma's meds get picked up from _ every second saturday",
+            "Boots on Kingsway",
+            "Lloyds pharmacy on Mill Lane",
+        )
+    ]
+    # a place and a day, or a numbered room and a day, are two places
+    assert frames("We meet at Costa on Mondays.", "We meet at Pret on Fridays.") == []
+    assert (
+        frames("The team meets in Room 4 on Mondays.", "The team meets in Room 7 on Fridays.") == []
+    )

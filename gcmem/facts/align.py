@@ -956,7 +956,8 @@ def _align_runs(
         return None
     words_x = {t.same for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
     words_y = {t.same for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
-    if words_x & words_y and not _quantity(sx, sy, words_x & words_y):
+    shared = words_x & words_y
+    if shared and not _quantity(sx, sy, shared) and not _named_places(sx, sy, shared):
         return None  # two differing places
     left, right = x[:p], x[len(x) - s :]
     frame_words = [t for t in (*left, *right) if not t.punct]
@@ -1196,6 +1197,25 @@ def _quantity(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) -> boo
         for part in rest
         for t in part
     )
+
+
+def _named_places(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) -> bool:
+    """Two names of places that share only the preposition inside them ("Boots on Kingsway" /
+    "Lloyds pharmacy on Mill Lane"): one place, not two; a name opens each span and another
+    follows the preposition."""
+    if not shared <= _SPAN_SCOPE:
+        return False
+    for span in (sx, sy):
+        inner = [i for i, t in enumerate(span) if t.same in shared]
+        if not span[0].text[:1].isupper() or any(
+            i == 0
+            or i == len(span) - 1
+            or not span[i + 1].text[:1].isupper()
+            or (span[i + 1].norm or "").removesuffix("s") in _CALENDAR  # "Costa on Mondays"
+            for i in inner
+        ):
+            return False
+    return True
 
 
 def _inside_name(span: Sequence[Token], i: int) -> bool:
