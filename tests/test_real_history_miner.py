@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -308,3 +309,21 @@ def test_instances_vary_the_accumulation_ratio(history: Path) -> None:
     assert [m.text for m in line.items if m.role == "new"] == [
         "pkg/settings.py: DEFAULT_POOLSIZE = 20"
     ]
+
+
+def test_every_committed_transition_set_is_well_formed() -> None:
+    from bench.real_history import TRANSITIONS_JSONL
+
+    sets = [TRANSITIONS_JSONL, *sorted(TRANSITIONS_JSONL.parent.glob("*/transitions.jsonl"))]
+    assert len(sets) >= 10
+    seen: dict[str, str] = {}
+    for path in sets:
+        records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        assert records, path
+        for r in records:
+            assert r["license"] and r["license"] != "NOASSERTION", (path, r["id"])
+            assert len(r["sha"]) == 40 and len(r["mined_at"]) == 40
+            assert r["old_value"] != r["new_value"]
+            assert r["old_value"] in r["old_line"] and r["new_value"] in r["new_line"]
+            # one transition belongs to one set: a development set never holds a held-out one
+            assert seen.setdefault(r["id"], path.parent.name) == path.parent.name, r["id"]
