@@ -224,12 +224,3 @@ def test_a_quoted_line_opening_its_clause_with_only_its_place_after_it() -> None
     # anything else after it says something about the line, not that it holds
     assert owned("`host = relay.mailgun.org` is wrong, keep the old one") == []
     assert owned("`host = relay.mailgun.org` was the old relay") == []
-
-
-def test_so_opens_the_clause_a_setting_is_said_in() -> None:
-    # the words before "so" say why, they name no owner of the setting
-    text = (
-        "Users kept hitting 413 on video uploads so I set client_max_body_size 50m; and reloaded."
-    )
-    assert ("client_max_body_size", "is", "50m") in triples(text)
-    assert owned(text) == []

@@ -1365,8 +1365,7 @@ _INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
 # matched from the start of a run only, so a long run without "/" is read once, not per offset
 _INLINE_PATH = re.compile(r"(?<![\w.-])[\w.-]+/")
 _INLINE_ADDITIVE = re.compile(r"\b(?:also|too|as well|likewise)\b", re.IGNORECASE)
-# ("so" and "then" open a clause of their own: "uploads kept failing so I set X=50m")
-_INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n|\s(?:so|then)\s")
+_INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n")
 
 
 # ``key: value`` written into a sentence ("the cache now uses image: redis:7.2-alpine"): a
