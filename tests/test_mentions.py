@@ -199,3 +199,46 @@ def test_a_mention_reads_hedges_as_alignment_does() -> None:
     assert asserts_value(said, "Gold")
     [planned] = units_of("We plan to move the gym to the Gold tier.")
     assert not asserts_value(planned, "Gold")
+
+
+def test_a_statement_said_again_inside_a_longer_one_is_a_mention_without_a_name() -> None:
+    from gcmem.facts.align import said_within
+
+    [said] = units_of("Deliveries leave the shop at 10:30 each morning.")
+    [told] = units_of(
+        "Customer on the phone wanted a time, told her deliveries leave the shop at 10:30 each "
+        "morning."
+    )
+    assert said_within(told, said)
+    # a scope or a hedge around it makes it another statement
+    for text in (
+        "In winter, deliveries leave the shop at 10:30 each morning.",
+        "Not sure anymore, but deliveries leave the shop at 10:30 each morning.",
+    ):
+        [other] = units_of(text)
+        assert not said_within(other, said), text
+    # a short statement is too little to recognise inside another
+    [short] = units_of("The port is 8080.")
+    [longer] = units_of("Told her the port is 8080 for now.")
+    assert not said_within(longer, short)
+
+
+def test_the_statement_said_again_inside_a_longer_one_goes_with_it(memory: Memory) -> None:
+    memory.ingest(
+        [
+            turn("t1", "Deliveries leave the shop at 10:30 each morning.", 0),
+            turn(
+                "t2",
+                "Customer on the phone wanted a time, told her deliveries leave the shop at 10:30 "
+                "each morning.",
+                3,
+            ),
+            turn(
+                "t3",
+                "New driver starts later, so deliveries leave the shop at 11:15 each morning.",
+                9,
+            ),
+        ]
+    )
+    result = memory.retrieve("When do deliveries leave the shop?", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "dropped", "t2": "dropped", "t3": "kept"}

@@ -1662,6 +1662,31 @@ def _restates(old: Unit, new: Unit) -> bool:
     return True
 
 
+def said_within(unit: Unit, statement: Unit) -> bool:
+    """The whole of ``statement`` (its compared words, at least ``MIN_RESTATED_WORDS``) said
+    again inside one clause of ``unit``, nothing in ``unit`` hedging or negating it and no word
+    of that clause scoping or conditioning it ("Customer on the phone wanted a time, told her
+    deliveries leave the shop at 10:30 each morning." after "Deliveries leave the shop at 10:30
+    each morning."; not "In winter, deliveries leave ...")."""
+    if unit.line or statement.line:
+        return False
+    core = [t.same for t in _trim(statement.tokens)]
+    if sum(1 for t in _trim(statement.tokens) if not t.punct) < MIN_RESTATED_WORDS:
+        return False
+    n = len(core)
+    for lo, hi in unit.clauses:
+        toks = [t for t in unit.tokens[lo:hi] if t.norm is not None]
+        seq = [t.same for t in toks]
+        at = next((k for k in range(len(seq) - n + 1) if seq[k : k + n] == core), None)
+        if at is None:
+            continue
+        rest = [t for i, t in enumerate(unit.tokens) if t.norm and not lo <= i < hi]
+        rest += [*toks[:at], *toks[at + n :]]
+        scoped = any(t.norm in _ATTACH for t in (*toks[:at], *toks[at + n :]))
+        return not scoped and not _hedged(rest)
+    return False
+
+
 def _unpunctuated_lead(lead: Sequence[Token], unit: Sequence[Token]) -> bool:
     """A lead-in of one or two words typed without its comma ("Still Standup is at 9:30"):
     the sentence said again restarts with its capital (``unit``: its tokens, ignored words

@@ -43,6 +43,7 @@ from gcmem.facts.align import (
     PairAlignment,
     Unit,
     _hedged,
+    said_within,
 )
 from gcmem.facts.prose_align import _NEUTRAL
 from gcmem.models import Chunk
@@ -230,7 +231,9 @@ def stale_mentions(
                     continue
                 if not asserts_value(unit, value) or _named(c.new_value, unit.text):
                     continue
-                if not same_thing(unit.text, units[c.old.id][c.old_unit].text):
+                said = units[c.old.id][c.old_unit]
+                # the old statement said again inside a longer one names its thing as it did
+                if not same_thing(unit.text, said.text) and not said_within(unit, said):
                     continue
                 taken.add((cid, unit.index))
                 out.append(StaleMention(chunk, unit.index, c.key, c.old_value))
