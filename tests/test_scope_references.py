@@ -191,3 +191,13 @@ def test_a_dockerfile_after_a_comment_line_keys_its_base_image(memory: Memory) -
     memory.ingest([turn("old", old, 0), turn("new", new, 9)])
     result = memory.retrieve("scraper base image", namespace=NS, k=10)
     assert stale_lines(result)["old"] == ["FROM python:3.10-slim"]
+
+
+def test_a_line_without_its_array_of_tables_header_names_none_of_them(memory: Memory) -> None:
+    # ``[[example]]`` opens one of several examples: "name" without it is another example's
+    assert_no_stale_line(
+        memory,
+        'Cargo.toml:\n[[example]]\nname = "gateway"\npath = "examples/gateway.rs"',
+        'Cargo.toml:\nname = "multi_server"\npath = "examples/multi_server.rs"',
+        "cargo example name path",
+    )

@@ -936,7 +936,11 @@ def _scope_references(
                         context, within = context[1:], scope[1:]
                     deeper = len(context) > len(within) or (owner is not None and context == within)
                     if deeper and context[len(context) - len(within) :] == within:
-                        scoped.append((older, ounit, okey))
+                        # a block of an array of tables (``[[example]]``) is one of several
+                        # alike: the line without it names none of them
+                        missing = context[: len(context) - len(within)]
+                        if not any(f"[[{block}]]" in older.text for block in missing):
+                            scoped.append((older, ounit, okey))
             others = {
                 k.relation
                 for _, k in keys
