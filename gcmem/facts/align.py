@@ -1670,10 +1670,10 @@ def said_within(unit: Unit, statement: Unit) -> bool:
     each morning."; not "In winter, deliveries leave ...")."""
     if unit.line or statement.line:
         return False
-    core = [t.same for t in _trim(statement.tokens)]
-    if sum(1 for t in _trim(statement.tokens) if not t.punct) < MIN_RESTATED_WORDS:
+    said = _trim(statement.tokens)
+    if sum(1 for t in said if not t.punct) < MIN_RESTATED_WORDS:
         return False
-    n = len(core)
+    core, n = [t.same for t in said], len(said)
     for lo, hi in unit.clauses:
         toks = [t for t in unit.tokens[lo:hi] if t.norm is not None]
         seq = [t.same for t in toks]
