@@ -541,3 +541,24 @@ def test_the_one_element_of_a_list_shown_whole_is_replaced_in_place() -> None:
     # one of several elements: a member replaced needs the usual context
     many = ".travis.yml:\ngo:\n  - 1.6.3\n  - 1.7\n\nbranches:"
     assert found(many, many.replace("1.6.3", "1.8.1")) == []
+
+
+def test_an_absolute_path_heads_an_excerpt() -> None:
+    assert file_header("/etc/logrotate.d/shopfront:") == "/etc/logrotate.d/shopfront"
+    assert file_header("/health:") is None  # a route, not a file
+
+
+def test_a_label_naming_the_file_reads_its_lines_as_that_files() -> None:
+    old = (
+        "/etc/logrotate.d/shopfront:\n"
+        "/var/log/shopfront/*.log {\n    daily\n    rotate 7\n    compress"
+    )
+    new = (
+        "Changed /etc/logrotate.d/shopfront for the audit requirement:\n"
+        "/var/log/shopfront/*.log {\n    daily\n    rotate 30\n    compress"
+    )
+    al = align_units(units_of(old), units_of(new))
+    assert [(f.old_value, f.new_value) for f in al.frames] == [("7", "30")]
+    # a label naming another file leaves the lines apart
+    other = new.replace("/etc/logrotate.d/shopfront", "/etc/logrotate.d/backoffice")
+    assert align_units(units_of(old), units_of(other)).frames == []

@@ -48,7 +48,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
@@ -1739,8 +1739,31 @@ def _bidding(tail: Sequence[Token]) -> bool:
     return len(words) >= 2 and words[0] in ("don't", "please") and not _hedged(tail[2:])
 
 
+def _in_named_file(units: Sequence[Unit], others: Sequence[Unit]) -> Sequence[Unit]:
+    """``units`` as lines of the one file ``others`` are an excerpt of, where ``units`` name no
+    file of their own but a label line of theirs names that one ("Changed
+    /etc/logrotate.d/shopfront for the audit requirement:" over the file's lines): the lines
+    after the label are that file's for this comparison only (a label naming a file is no
+    excerpt header of its own: its keys stay unqualified against everything else)."""
+    paths = {u.path for u in others if u.path}
+    if len(paths) != 1 or any(u.path for u in units):
+        return units
+    path = next(iter(paths))
+    label = next(
+        (u.index for u in units if u.line and u.text.rstrip().endswith(":") and path in u.text),
+        None,
+    )
+    if label is None:
+        return units
+    return [
+        replace(u, context=(path, *u.context), path=path) if u.line and u.index > label else u
+        for u in units
+    ]
+
+
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """Every restated unit and every one-value frame between an older and a newer chunk."""
+    old, new = _in_named_file(old, new), _in_named_file(new, old)
     out = PairAlignment()
     by_key: dict[tuple[str, ...], list[int]] = {}
     for u in new:

@@ -128,7 +128,8 @@ def file_header(line: str) -> str | None:
     if m is None:
         return None
     path = m.group("path")
-    return path if _is_path(path) else None
+    # an absolute path heads an excerpt too ("/etc/logrotate.d/shopfront:"), not one line
+    return path if _is_path(path.removeprefix("/")) else None
 
 
 def inline_header(line: str) -> tuple[str, str] | None:
