@@ -562,3 +562,11 @@ def test_a_label_naming_the_file_reads_its_lines_as_that_files() -> None:
     # a label naming another file leaves the lines apart
     other = new.replace("/etc/logrotate.d/shopfront", "/etc/logrotate.d/backoffice")
     assert align_units(units_of(old), units_of(other)).frames == []
+
+
+def test_array_tables_are_named_as_a_lines_context_names_them() -> None:
+    from gcmem.facts.lines import array_tables
+
+    text = 'Cargo.toml:\n[[Example]]\nname = "gateway"\n[package]\nname = "hyper"'
+    assert array_tables(text) == {"example"}
+    assert array_tables("[example]\nname = 1") == frozenset()

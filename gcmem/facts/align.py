@@ -748,6 +748,9 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
     return opened and _lead_in(lead)
 
 
+_TELLING = _words("told tell telling")
+
+
 def _reports(lead: Sequence[Token], first: Token) -> bool:
     """The lead-in ends where a statement is reported or recalled ("vet says", "told her",
     "remember"), or on a sentence's end the splitter left ("patched it. ingress annotation:
@@ -760,9 +763,6 @@ def _reports(lead: Sequence[Token], first: Token) -> bool:
     if last == "that" and any(t.norm in _REPORTING or t.norm in _TELLING for t in lead[:-1]):
         return True  # "Told the pharmacist again that ...": what was told follows
     return len(lead) >= 2 and lead[-2].norm in _TELLING and last in _OBJECTS
-
-
-_TELLING = _words("told tell telling")
 
 
 def _instruction(frame_left: Sequence[Token]) -> bool:
@@ -916,7 +916,7 @@ def _value_like(span: Sequence[Token]) -> bool:
     return False
 
 
-def _variants(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
+def _hyphenated_ids(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
     """Two one-word values that are hyphenated identifiers ("the Sentry project mobile-prod" /
     "mobile-release", "the namespace billing-prod" / "fin-core")."""
     if len(sx) != 1 or len(sy) != 1:
@@ -1042,7 +1042,9 @@ def _align_runs(
     # in a file's line, a span right of its key operator (``key: $(image)``, ``NAME = "a b"``)
     # is inside the value, whatever its words
     assigned = old.path is not None and any(t.punct and t.norm in _KEY_OPERATORS for t in left)
-    if not (lead_ok or assigned or _variants(sx, sy)) and not (_value_like(sx) and _value_like(sy)):
+    if not (lead_ok or assigned or _hyphenated_ids(sx, sy)) and not (
+        _value_like(sx) and _value_like(sy)
+    ):
         return None  # a differing verb or predicate, not a value
     line = old.line and new.line
     if line:

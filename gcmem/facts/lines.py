@@ -24,6 +24,7 @@ __all__ = [
     "CRON_ENTRY",
     "QUOTED_CODE",
     "ExcerptLine",
+    "array_tables",
     "describe",
     "file_header",
     "inline_header",
@@ -320,6 +321,15 @@ def _keyed(path: str | None, indent: int, item: bool, rooted: bool) -> bool:
     if _extension(path) in _YAML_EXTENSIONS:
         return rooted and not item
     return True
+
+
+_ARRAY_TABLE = re.compile(r"^\s*\[\[(?P<key>[^\]]+)\]\]\s*$", re.MULTILINE)
+
+
+def array_tables(text: str) -> frozenset[str]:
+    """The block keys (as a line's context names them) of a text's TOML arrays of tables
+    (``[[example]]``): each header opens one of several blocks of that name."""
+    return frozenset(_norm_key(m.group("key")) for m in _ARRAY_TABLE.finditer(text))
 
 
 def qualifier(scope: Sequence[str]) -> str:

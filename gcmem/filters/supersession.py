@@ -64,7 +64,7 @@ from gcmem.facts.align import (
     units_of,
 )
 from gcmem.facts.extract import chunk_facts, inline_code_facts, owned_code_tokens, unit_facts
-from gcmem.facts.lines import qualifier
+from gcmem.facts.lines import array_tables, qualifier
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
@@ -939,7 +939,7 @@ def _scope_references(
                         # a block of an array of tables (``[[example]]``) is one of several
                         # alike: the line without it names none of them
                         missing = context[: len(context) - len(within)]
-                        if not any(f"[[{block}]]" in older.text for block in missing):
+                        if not array_tables(older.text).intersection(missing):
                             scoped.append((older, ounit, okey))
             others = {
                 k.relation
