@@ -86,6 +86,7 @@ class Config:
     precompute_m: int | None = None  # None = the settings' verdict_precompute_m
     threads: int | None = None  # torch intra-op threads; None = torch's default
     cosine_floor: float | None = None  # latency runs: GCMEM_DOMINANCE_COSINE_FLOOR
+    pad_multiple: int | None = None  # batch widths rounded up to this; None = the device's default
     log_states: tuple[str, ...] = LOG_STATES
     floors: tuple[float, ...] = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
     device: str = "auto"
@@ -722,11 +723,14 @@ def _run(cfg: Config, modes: Sequence[str]) -> dict[str, Any]:
                 weights_cache=settings.storage.weights_cache(),
             ),
         )
+        if cfg.pad_multiple is not None:
+            oracle.pad_to_multiple_of = cfg.pad_multiple
         embedder = TransformerEmbedder(settings.models.embedder, device=cfg.device)
         out: dict[str, Any] = {
             "machine": machine(),
             "model": settings.oracle.model,
             "identity": json.loads(oracle.identity.canonical()),
+            "pad_to_multiple_of": oracle.pad_to_multiple_of,
             "threshold": settings.oracle.threshold,
             "config": {k: v for k, v in asdict(cfg).items() if k != "out"},
         }
@@ -803,6 +807,10 @@ def cli(
     precompute_m: Annotated[
         int | None, typer.Option(min=1, help="Latency: neighbours per chunk for precompute.")
     ] = None,
+    pad_multiple: Annotated[
+        int | None,
+        typer.Option(min=1, help="Oracle batch widths rounded up to this (default: device's)."),
+    ] = None,
     log_states: Annotated[
         str, typer.Option(help="Latency: comma-separated verdict-log states to measure.")
     ] = ",".join(LOG_STATES),
@@ -829,6 +837,7 @@ def cli(
             threads=threads,
             cosine_floor=cosine_floor,
             precompute_m=precompute_m,
+            pad_multiple=pad_multiple,
             log_states=_log_states(log_states),
             out=out,
             label=label or "full",

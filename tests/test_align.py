@@ -1093,3 +1093,57 @@ def test_two_place_names_sharing_their_preposition_are_one_value() -> None:
     assert (
         frames("The team meets in Room 4 on Mondays.", "The team meets in Room 7 on Fridays.") == []
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # one clause of each the same, each with an elaboration of its own (under half the
+        # words shared between the whole units)
+        (
+            "Front gate code is 4471, you'll need it after six when the office is shut.",
+            "Front gate code is 9902, so the old fobs no longer open anything at night.",
+            ("4471", "9902"),
+        ),
+        # a pronoun and its verb in one word open the clause the "also" belongs to
+        (
+            "The lab printer takes toner model TN-660 as its cartridge, it's also in the cupboard.",
+            "The lab printer takes toner model TN-760 as its cartridge, it's also in the cupboard.",
+            ("TN-660", "TN-760"),
+        ),
+        # names only in the elaborations after the value: the clause has its own subject
+        (
+            "For the new hires: the password manager we use is Bitwarden, ask Priya for a seat.",
+            "The password manager we use is 1Password, with the Teams plan.",
+            ("Bitwarden", "1Password"),
+        ),
+    ],
+)
+def test_a_restated_clause_between_elaborations_is_one_value_change(
+    old: str, new: str, values: tuple[str, str]
+) -> None:
+    assert [f[1:] for f in frames(old, new)] == [values]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the clause alike, but the names before it say whose: two subjects
+        (
+            "The Subaru gets synthetic oil, change every 6,000 miles.",
+            "The old F-150 is on conventional oil, change every 3,000 miles.",
+        ),
+        # a clause of three words alike says too little to be the same statement
+        (
+            "Port is 80, the staging box behind the VPN answers slowly at night.",
+            "Port is 443, the production cluster has twelve nodes across two regions.",
+        ),
+        # "also" in a clause with no subject of its own adds a value
+        (
+            "The office dog is Biscuit, also Pepper on Fridays.",
+            "The office dog is Mango, also Pepper on Fridays.",
+        ),
+    ],
+)
+def test_clause_gate_names_and_additions_keep_their_guards(old: str, new: str) -> None:
+    assert frames(old, new) == []

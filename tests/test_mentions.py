@@ -242,3 +242,41 @@ def test_the_statement_said_again_inside_a_longer_one_goes_with_it(memory: Memor
     )
     result = memory.retrieve("When do deliveries leave the shop?", namespace=NS, k=10)
     assert outcome(result) == {"t1": "dropped", "t2": "dropped", "t3": "kept"}
+
+
+def line_mentions(texts: dict[str, tuple[str, float]]) -> set[str]:
+    """Turn ids of ``texts`` found to be stale mentions of a config line's change."""
+    old = chunk("old", "Settings for the record:\nwork_queue_limit = 200\nlog_level = info", 0)
+    new = chunk("new", "Applied in the window:\nwork_queue_limit = 350", 30)
+    chunks = {c.id: c for c in (old, new)}
+    chunks |= {f"c-{t}": chunk(t, text, d) for t, (text, d) in texts.items()}
+    units = {cid: units_of(c.text) for cid, c in chunks.items()}
+    found = align_chunk_units(units[old.id], units[new.id])
+    assert [(f.frame, f.old_value, f.new_value) for f in found.frames] == [
+        ("work_queue_limit = _", "200", "350")
+    ]
+    changes = ValueChange.from_frames([(old, new, found)], units)
+    return {m.chunk.turn_id for m in stale_mentions(changes, units, chunks)}
+
+
+def test_a_config_lines_key_said_in_prose_with_the_old_value_is_a_mention() -> None:
+    """A line's change keys prose that names the line's code key and its old value; not a
+    statement without the key, nor another file's line (line alignment decides lines)."""
+    texts = {
+        "t1": ("We hit work_queue_limit = 200 during the batch import.", 10),
+        "t2": ("The import stalled at 200 rows.", 11),
+        "t3": ("other.conf:\nwork_queue_limit = 200", 12),
+    }
+    assert line_mentions(texts) == {"t1"}
+
+
+def test_a_plain_word_key_of_a_line_needs_a_distinctive_value() -> None:
+    old = chunk("old", "config.yaml:\nretries: 3\nmode: fast", 0)
+    new = chunk("new", "config.yaml:\nretries: 5\nmode: fast", 30)
+    said = chunk("t1", "We keep retries at 3 for the nightly job.", 10)
+    chunks = {c.id: c for c in (old, new, said)}
+    units = {cid: units_of(c.text) for cid, c in chunks.items()}
+    found = align_chunk_units(units[old.id], units[new.id])
+    assert [f.old_value for f in found.frames] == ["3"]
+    changes = ValueChange.from_frames([(old, new, found)], units)
+    assert stale_mentions(changes, units, chunks) == []  # "retries" and "3" name little

@@ -98,6 +98,32 @@ def test_backend_encoding_matches_the_tokenizer_call(nli_model_path: str) -> Non
     np.testing.assert_allclose(oracle.score_directed(pairs), slow.score_directed(pairs), atol=1e-6)
 
 
+def test_widths_round_up_to_a_multiple_without_changing_scores(nli_model_path: str) -> None:
+    """Padding to a multiple (CUDA's default, to bound the shapes kernels see) adds only pad
+    positions, never past truncation's length, and leaves every score as it was."""
+    plain = CrossEncoderOracle(nli_model_path, device="cpu", max_length=30, batch_size=2)
+    assert plain.pad_to_multiple_of == 1  # no padding work on the CPU by default
+    padded = CrossEncoderOracle(
+        nli_model_path, device="cpu", max_length=30, batch_size=2, pad_to_multiple_of=8
+    )
+    long = " ".join(["the staging database keeps its nightly backups for a week"] * 6)
+    pairs = [PORT, *NEUTRAL, (long, "Backups are kept for a month.")]
+    for (i0, a), (i1, b) in zip(
+        plain.batches(plain.encode(pairs)), padded.batches(padded.encode(pairs)), strict=True
+    ):
+        assert list(i0) == list(i1)
+        width = b["input_ids"].shape[1]
+        assert width % 8 == 0 or width == 30
+        assert width <= max(30, a["input_ids"].shape[1])
+        n = a["input_ids"].shape[1]
+        for name in a:
+            assert torch.equal(b[name][:, :n], a[name]), name
+        assert int(b["attention_mask"][:, n:].sum()) == 0
+    np.testing.assert_allclose(plain.score_directed(pairs), padded.score_directed(pairs), atol=1e-5)
+    with pytest.raises(ValueError, match="pad_to_multiple_of"):
+        CrossEncoderOracle(nli_model_path, device="cpu", pad_to_multiple_of=0)
+
+
 def test_batch_size_defaults_by_device(nli_model_path: str) -> None:
     assert CrossEncoderOracle(nli_model_path, device="cpu").batch_size == 32
     assert CrossEncoderOracle(nli_model_path, device="cpu", batch_size=5).batch_size == 5

@@ -91,6 +91,11 @@ MAX_CLAUSES = 8
 # back to basics after the wrist thing — the layout I type on is QWERTY these days"), but on a
 # held-out split it also aligned a multi-valued trap and dropped a still-true fact.
 MIN_WORD_OVERLAP = 0.5
+# ... or one clause of each nearly the same, of a few words at least: a restated clause between
+# elaborations of its own ("Saturday doors open at 7:30, you'll be on the till with Marco" /
+# "Saturday doors open at 8:00, so bread has to be out by 7:40"); align_pair's guards decide.
+MIN_CLAUSE_OVERLAP = 0.75
+MIN_CLAUSE_WORDS = 4
 
 
 def _words(text: str) -> frozenset[str]:
@@ -297,6 +302,8 @@ _REST_STOP = (
 _ADVERBIAL = _words("after since from once following starting to with thanks as now this next")
 # Pronouns that open a statement after a lead-in ("After the rack migration you'll find ...").
 _OPENING_PRONOUNS = _words("i i'm i've we we're we've you you'll you're they they're he she")
+# a pronoun with its verb in one word opens a clause by itself ("it's also on the fridge")
+_CONTRACTED = _words("i'm i've we're we've you'll you're they're it's he's she's")
 # Words that qualify the name after them ("staging Grafana", "prod Postgres").
 _QUALIFIERS = _words(
     """staging stage prod production dev development test testing qa uat beta alpha canary
@@ -1130,7 +1137,12 @@ def adds_a_value(tokens: Sequence[Token]) -> bool:
         if t.norm == "too" and i + 1 < len(tokens) and not tokens[i + 1].punct:
             continue  # "too noisy": a degree, not another value
         own = [u for u in tokens[clause:i] if not u.punct]
-        if clause and len(own) >= 2 and own[0].norm in _OPENING_PRONOUNS:
+        # a subject and its verb: "I've told Uncle Pete too", "it's also on the fridge"
+        if (
+            clause
+            and own
+            and ((len(own) >= 2 and own[0].norm in _OPENING_PRONOUNS) or own[0].norm in _CONTRACTED)
+        ):
             continue
         # "Now that we've added the covers, ...": a clause that narrates why, not the value
         head = tuple(u.norm for u in own[:2])
@@ -1340,6 +1352,29 @@ def _overlap(a: Unit, b: Unit) -> float:
     return len(x & y) / min(len(x), len(y))
 
 
+def _clause_words(unit: Unit) -> list[frozenset[str]]:
+    out = []
+    for lo, hi in unit.clauses:
+        words = frozenset(t.norm for t in unit.tokens[lo:hi] if t.norm and not t.punct)
+        if len(words) >= MIN_CLAUSE_WORDS:
+            out.append(words)
+    return out
+
+
+def comparable(a: Unit, b: Unit) -> bool:
+    """Worth aligning: the units share half the shorter one's words, or a clause of each is
+    nearly the same (``MIN_CLAUSE_OVERLAP``)."""
+    if _overlap(a, b) >= MIN_WORD_OVERLAP:
+        return True
+    if len(a.clauses) == len(b.clauses) == 1:
+        return False
+    return any(
+        len(x & y) >= MIN_CLAUSE_OVERLAP * min(len(x), len(y))
+        for x in _clause_words(a)
+        for y in _clause_words(b)
+    )
+
+
 def _eligible(unit: Unit) -> bool:
     if not unit.content or unit.question:
         return False
@@ -1431,8 +1466,11 @@ def _named_apart(
     panel builds with webpack 5, output goes to build/")."""
     if a == (0, len(old.tokens)) and b == (0, len(new.tokens)):
         return False
-    # the changed value said again elsewhere in the sentence names nothing else
-    if each_lacks(_names(old, a), _names(new, b), found[1:]):
+    # the changed value said again elsewhere in the sentence names nothing else; names only
+    # after both runs elaborate a statement that has its subject ("the layout I type on is
+    # Colemak, the toggle is Ctrl+Space" / "... is Workman, with the DH mod on the home row")
+    ahead = _names(old, (a[0], len(old.tokens))) or _names(new, (b[0], len(new.tokens)))
+    if ahead and each_lacks(_names(old, a), _names(new, b), found[1:]):
         return True
     # a shared run of words in the other clauses, and words of each replaced by the other's
     # beside it: a second differing place ("builds with Vite" / "builds with webpack 5"), the
@@ -1785,7 +1823,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
         if not o.keyed:
             continue  # only its place identifies it: ``excerpt_replacements``
         for n in new:
-            if not n.content or not n.keyed or n.key == o.key or _overlap(o, n) < MIN_WORD_OVERLAP:
+            if not n.content or not n.keyed or n.key == o.key or not comparable(o, n):
                 continue
             found = align_pair(o, n)
             if found is not None and not referents_apart(old, o, new, n, found[1:]):

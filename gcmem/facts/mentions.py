@@ -85,6 +85,9 @@ class ValueChange:
     about: frozenset[str]
     old_value: str
     new_value: str
+    # decided between two file lines: its key's words identify it only when they are code
+    # ("max_connections = 200" is about max_connections; "enabled: true" about nothing yet)
+    in_lines: bool = False
 
     @classmethod
     def from_frames(
@@ -92,13 +95,11 @@ class ValueChange:
         alignments: Sequence[tuple[Chunk, Chunk, PairAlignment]],
         units: Mapping[str, Sequence[Unit]],
     ) -> list[ValueChange]:
-        """Every prose frame the alignments decided (a file line's value is the line itself:
-        restated, not mentioned)."""
+        """Every frame the alignments decided."""
         out = []
         for old, new, found in alignments:
             for f in found.frames:
-                if units[old.id][f.old_unit].line or units[new.id][f.new_unit].line:
-                    continue
+                in_lines = units[old.id][f.old_unit].line or units[new.id][f.new_unit].line
                 out.append(
                     cls(
                         old,
@@ -109,6 +110,7 @@ class ValueChange:
                         _frame_words(f.frame, f.old_value),
                         f.old_value,
                         f.new_value,
+                        in_lines,
                     )
                 )
         return out
@@ -133,6 +135,9 @@ class ValueChange:
                     continue
                 out.append(cls(old, new, u, nu, (s, r), _key_words(s, r, v), v, nv))
         return out
+
+
+_CODE_WORD = re.compile(r"[_./]|[a-z][A-Z]")
 
 
 def _stem(word: str) -> str:
@@ -219,6 +224,13 @@ def stale_mentions(
         named = c.key[1] == "name" or c.key[1].endswith(("called _", "named _"))
         # a name names its thing by itself, whatever it looks like ("salesdb")
         need = 1 if named or distinctive(value) else max(MIN_SHARED_WORDS, (len(about) + 1) // 2)
+        if c.in_lines:
+            # a line's key said in prose: all of its words, and they or the value are code
+            # ("max_connections = 200 in postgresql.conf"; "enabled: true" names nothing)
+            if not about or (need > 1 and not any(_CODE_WORD.search(w) for w in c.about)):
+                continue
+            about = frozenset(w.casefold() for w in about)  # prose words are case-folded
+            need = len(about)
         if len(about) < need:
             continue
         for cid, chunk in chunks.items():
@@ -229,6 +241,8 @@ def stale_mentions(
             for unit in units[cid]:
                 if (cid, unit.index) in taken or len({_stem(w) for w in unit.words} & about) < need:
                     continue
+                if c.in_lines and unit.line:
+                    continue  # another file's line: line alignment decides it
                 if not asserts_value(unit, value) or _named(c.new_value, unit.text):
                     continue
                 said = units[c.old.id][c.old_unit]

@@ -49,6 +49,12 @@ _DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 # Pairs per forward pass when not configured: on an H200, 128 doubles end-to-end pairs/s over
 # 32 and 512 adds little (bench/results/oracle-gpu/throughput-cuda.md); on the CPU 32 is enough.
 DEFAULT_BATCH = {"cpu": 32, "cuda": 128}
+PAD_MULTIPLE_CUDA = 16
+
+
+def _round_up(width: int, multiple: int, cap: int) -> int:
+    """width rounded up to a multiple, never past cap (truncation's length) unless it was."""
+    return max(width, min(-(-width // multiple) * multiple, cap))
 
 
 def contradiction_index(id2label: dict[int, str] | dict[str, str], label: str) -> int:
@@ -86,6 +92,7 @@ class CrossEncoderOracle:
         precision: Precision = "auto",
         max_length: int = 256,
         batch_size: int | None = None,
+        pad_to_multiple_of: int | None = None,
         direction: Direction = "max",
         threshold: float = 0.5,
         template: str = "{text}",
@@ -98,6 +105,8 @@ class CrossEncoderOracle:
         quiet_transformers()
         if (batch_size is not None and batch_size < 1) or max_length < 8:
             raise ValueError("batch_size must be >= 1 and max_length >= 8")
+        if pad_to_multiple_of is not None and pad_to_multiple_of < 1:
+            raise ValueError("pad_to_multiple_of must be >= 1")
         self.model_name = model
         self.source = resolve_model_source(model)
         self.device = resolve_device(device)
@@ -105,6 +114,12 @@ class CrossEncoderOracle:
         self.max_length = max_length
         self.batch_size = (
             batch_size or DEFAULT_BATCH["cuda" if self.device.startswith("cuda") else "cpu"]
+        )
+        # On CUDA every new (batch, width) shape costs kernel selection on first sight, and
+        # each query brings new widths; rounding widths up bounds the shapes. The CPU has no
+        # such cost, so padding there would only add work.
+        self.pad_to_multiple_of = pad_to_multiple_of or (
+            PAD_MULTIPLE_CUDA if self.device.startswith("cuda") else 1
         )
         self.direction = check_direction(direction)
         self.threshold = check_threshold(threshold)
@@ -273,10 +288,14 @@ class CrossEncoderOracle:
             idx = order[start : start + self.batch_size]
             if pad is None:
                 with self._tokenizer_lock:
-                    padded = self.tokenizer.pad([encoded[i] for i in idx], return_tensors="pt")
+                    padded = self.tokenizer.pad(
+                        [encoded[i] for i in idx],
+                        pad_to_multiple_of=self.pad_to_multiple_of,
+                        return_tensors="pt",
+                    )
                 out.append((idx, padded.to(self.device)))
                 continue
-            width = int(lengths[idx].max())
+            width = _round_up(int(lengths[idx].max()), self.pad_to_multiple_of, self.max_length)
             batch = {}
             for name, value in pad.items():
                 rows = np.full((len(idx), width), value, dtype=np.int64)
