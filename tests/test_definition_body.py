@@ -1,7 +1,8 @@
 """A top-level function shown whole, the same in both excerpts but its one-line body, is one
-place at two times; the Go package clause is the file's one package name. Near misses that must
-stay still true: methods inside a class or ``impl`` (twins in one file), control blocks, Python
-``def`` blocks, other lines of the excerpt changed, and too little kept of the body line."""
+place at two times, and so are the lines that open its body; the Go package clause is the
+file's one package name. Near misses that must stay still true: methods inside a class or
+``impl`` (twins in one file), control blocks, Python ``def`` blocks, and too little kept of the
+body line."""
 
 from __future__ import annotations
 
@@ -56,18 +57,25 @@ def test_without_the_definition_one_line_either_side_stays_too_little() -> None:
     assert replaced("lib/response.js", old, new) == []
 
 
-def test_the_definition_must_be_shown_whole_and_the_same() -> None:
+def test_the_definition_line_places_the_lines_opening_its_body() -> None:
     body = [PRINTF, "\tentry.Info(format, args...)", "}"]
     edited = [PRINTF, "\tentry.Infof(format, args...)", "}"]
     assert replaced("entry.go", body, edited)  # the rule's case, for contrast
-    # another line of the excerpt changed too: the two windows are not the same place shown
+    # the definition names its place whatever else the excerpts show: a doc comment edited
+    # above it, another function after it, the excerpt cut before the closing brace
     pair = ("entry.Info(format, args...)", "entry.Infof(format, args...)")
     after = replaced("entry.go", [*body, "func Print() {"], [*edited, "func Println() {"])
-    assert pair not in after
-    assert replaced("entry.go", ["// Printf logs.", *body], ["// Printf prints.", *edited]) == []
-    # the closer is not the function's (indented): the line sits in a nested block
-    nested = [PRINTF, "\tentry.Info(format, args...)", "\t}"]
-    assert replaced("entry.go", nested, [PRINTF, "\tentry.Infof(format, args...)", "\t}"]) == []
+    assert pair in after
+    assert pair in replaced("entry.go", ["// Printf logs.", *body], ["// Printf prints.", *edited])
+    cut = ["//", PRINTF, "\tentry.setFormat = true", "", "\treturn entry"]
+    cut_new = ["// Printf formats.", PRINTF, "\tentry.setFormat = format", "\treturn entry", "}"]
+    assert replaced("entry.go", cut, cut_new) == [
+        ("entry.setFormat = true", "entry.setFormat = format")
+    ]
+    # not a method's: indented, it recurs in every type of the file
+    method = ["\tfunc (e *Entry) level() int {", "\t\treturn e.levelOf(1)", "\t\tx()"]
+    method_new = ["// level.", method[0], "\t\treturn e.levelOf(2)", "\t\tx()"]
+    assert replaced("e.go", method, method_new) == []
     # too little stays of the body line (an edited line's floor is unchanged)
     small = ["func f() int {", "\treturn 1", "}"]
     assert replaced("f.go", small, [small[0], "\treturn 2", "}"]) == []

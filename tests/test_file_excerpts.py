@@ -570,3 +570,18 @@ def test_array_tables_are_named_as_a_lines_context_names_them() -> None:
     text = 'Cargo.toml:\n[[Example]]\nname = "gateway"\n[package]\nname = "hyper"'
     assert array_tables(text) == {"example"}
     assert array_tables("[example]\nname = 1") == frozenset()
+
+
+def test_a_bracketed_line_of_source_code_is_a_list_literal_not_a_section() -> None:
+    text = "app/client.py:\n    pairs = [\n        [key, value]\n        for key, value in items()\n    ]"
+    where = [w for w in describe(split_units(text)) if w]
+    assert all("key, value" not in w.context for w in where)
+    assert [
+        w.content for w in where if w.text in ("[key, value]", "for key, value in items()")
+    ] == [
+        True,
+        True,
+    ]
+    # in a config file it is a section
+    ini = [w for w in describe(split_units("setup.cfg:\n[metadata]\nname = x")) if w]
+    assert ini[-1].context == ("metadata",)

@@ -1957,9 +1957,10 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
         old_block, new_block = a[i1:i2], b[j1:j2]
         whole = _whole_line_replacement(old_block, new_block, context)
         # the only difference between the two excerpts: a definition's whole body is this block
-        body = len(ops) - sum(op[0] == "equal" for op in ops) == 1 and _definition_body(
-            old_block, new_block, context, file.path
-        )
+        body = (
+            len(ops) - sum(op[0] == "equal" for op in ops) == 1
+            and _definition_body(old_block, new_block, context, file.path)
+        ) or _definition_opening(old_block, new_block, context, file.path)
         pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
         for o, n, frame in pairs:
             if o.index in framed_old or n.index in framed_new:
@@ -2220,6 +2221,23 @@ def _definition_body(
         return False
     lines = [u for u in (*old, *new) if u is not None]
     return bool(lines) and all(u.indent > 0 for u in lines) and None not in (*old, *new)
+
+
+def _definition_opening(
+    old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context, path: str
+) -> bool:
+    """Whether the replaced block opens one top-level function's body in both excerpts: the
+    identical line right before it is the definition line (``_DEFINITION``, at indent 0, one
+    place in its file as in ``_definition_body``), an identical line follows it, and its lines
+    sit inside (indented). Elsewhere in the excerpts other lines may differ (a doc comment
+    above the definition, the excerpt cut before the closing brace)."""
+    if not is_code_path(path) or not context.before or not context.after:
+        return False
+    opener = context.before[-1]
+    if opener.indent != 0 or not _DEFINITION.match(opener.text):
+        return False
+    lines = [u for u in (*old, *new) if u is not None]
+    return bool(lines) and all(u.indent > 0 for u in lines)
 
 
 def frames_of(alignment: PairAlignment) -> Iterable[str]:

@@ -270,7 +270,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             elif indent > 0:
                 floor[excerpt] = min(indent, floor.get(excerpt, indent))
             content = False
-        sec = _SECTION.match(body)
+        # in source code a bracketed line is a list literal, not a TOML or INI section
+        sec = None if is_code_path(line_path) else _SECTION.match(body)
         if sec is not None:
             section, stack = _norm_key(sec.group("key")), []
             content = False
