@@ -573,7 +573,8 @@ def test_array_tables_are_named_as_a_lines_context_names_them() -> None:
 
 
 def test_a_bracketed_line_of_source_code_is_a_list_literal_not_a_section() -> None:
-    text = "app/client.py:\n    pairs = [\n        [key, value]\n        for key, value in items()\n    ]"
+    lines = ["    pairs = [", "        [key, value]", "        for key, value in items()", "    ]"]
+    text = "app/client.py:\n" + "\n".join(lines)
     where = [w for w in describe(split_units(text)) if w]
     assert all("key, value" not in w.context for w in where)
     assert [
