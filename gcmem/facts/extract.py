@@ -1463,9 +1463,11 @@ def owned_code_tokens(sentence: str) -> list[OwnedToken]:
     return out
 
 
+# A neighbour's sentences are read again for every newer chunk aligned with it: once each.
+@lru_cache(maxsize=8192)
 def _code_tokens(
     sentence: str, *, colon: bool = False
-) -> list[tuple[str, str, str, frozenset[str] | None]]:
+) -> tuple[tuple[str, str, str, frozenset[str] | None], ...]:
     """(name, relation, value, owner words) of each code token said to hold; the owner is None
     for a token ``inline_code_facts`` keys, the words that name another owner otherwise (a
     setting after them, or a ``key: value`` token: ``colon``)."""
@@ -1591,7 +1593,7 @@ def _code_tokens(
                 )
                 value = ticked_value or _unwrap(m.group("value"))
                 found.append((m.group("name"), relation, value, named))
-    return found
+    return tuple(found)
 
 
 def _ticked_value(ticked: str, offset: int, m: re.Match[str]) -> str | None:
