@@ -1147,3 +1147,51 @@ def test_a_restated_clause_between_elaborations_is_one_value_change(
 )
 def test_clause_gate_names_and_additions_keep_their_guards(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # two short proper names sharing a word are one name replaced, not two places
+        (
+            "The broadband plan we signed up for is called Fibre Max.",
+            "The broadband plan we signed up for is called Ultra Fibre.",
+            ("Fibre Max", "Ultra Fibre"),
+        ),
+        # a past verb in a relative clause without "that" is the subject's, not an event
+        (
+            "The bakery we settled on goes by the name Crumb & Co.",
+            "The bakery we settled on goes by the name Loaf Theory.",
+            ("Crumb & Co", "Loaf Theory"),
+        ),
+        # a participle after "keep X" says the state X is kept in
+        (
+            "We keep the greenhouse vent opened to 30% on warm days.",
+            "Since the seedlings went in, we keep the greenhouse vent opened to 50% on warm days.",
+            ("30%", "50%"),
+        ),
+    ],
+)
+def test_names_relatives_and_kept_states_are_values(
+    old: str, new: str, values: tuple[str, str]
+) -> None:
+    assert [f[1:] for f in frames(old, new)] == [values]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # after a scope phrase the slot is the subject: two services, each with its timeout
+        (
+            "In services.yaml, billing-api has timeout_ms: 2500 because the bank is slow.",
+            "In services.yaml, search-api has timeout_ms: 900, it only reads the index.",
+        ),
+        # a past event narrated, not a relative clause
+        (
+            "Last spring we booked the cottage in Alnmouth for a week.",
+            "Last spring we booked the cottage in Craster for a week.",
+        ),
+    ],
+)
+def test_a_subject_after_a_scope_and_narrated_events_stay(old: str, new: str) -> None:
+    assert frames(old, new) == []

@@ -586,3 +586,23 @@ def test_a_bracketed_line_of_source_code_is_a_list_literal_not_a_section() -> No
     # in a config file it is a section
     ini = [w for w in describe(split_units("setup.cfg:\n[metadata]\nname = x")) if w]
     assert ini[-1].context == ("metadata",)
+
+
+def test_a_diff_fence_strips_the_marker_column() -> None:
+    old = "Diff to the worker's .env:\n```diff\n QUEUE=jobs\n+BATCH_SIZE=50\n LOG=info\n```"
+    new = "Worker .env now:\n```\nQUEUE=jobs\nBATCH_SIZE=200\nLOG=info\n```"
+    [m] = align_units(units_of(old), units_of(new)).frames
+    assert (m.frame, m.old_value, m.new_value) == ("BATCH_SIZE = _", "50", "200")
+
+
+def test_a_block_pasted_without_a_path_is_compared_by_its_lines_places() -> None:
+    block = ["```", "Host build-box", "  HostName 10.1.2.3", "  User ci"]
+    old = units_of("\n".join(["Entry for the build box:", *block, "  Port 2200", "```"]))
+    new = units_of("\n".join(["The entry is now", *block, "  Port 40022", "```"]))
+    [m] = align_units(old, new).frames
+    assert (m.old_value, m.new_value) == ("Port 2200", "Port 40022")
+    # a line whose neighbours differ has no place: another entry's Port line
+    other = units_of("\n".join(["```", "Host gpu-box", "  HostName 10.9.9.9", "  User ml"]))
+    other_new = units_of("\n".join(["```", "Host gpu-box", "  HostName 10.9.9.9", "  User ml"]))
+    assert align_units(old, other).frames == []
+    assert align_units(other, other_new).frames == []

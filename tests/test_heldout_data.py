@@ -46,6 +46,7 @@ SPLITS = {
     "dev25": "restated",
     "dev26": "frames",
     "dev27": "members",
+    "dev28": "frames",
     "devconv": "chats",
 }
 

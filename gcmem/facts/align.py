@@ -172,6 +172,7 @@ _ATTACH = _words(
 # A participle joined to one a present auxiliary governs shares it ("are dumped ... and kept").
 _COORDINATORS = _words("and or")
 _PRESENT = _words("is are am has have")
+_PRESENT_VERBS = _PRESENT | _words("go do")
 # Who a message is for ("For the new folks,", "If customers ask,"): people told, not a scope.
 _AUDIENCES = frozenset(
     map(
@@ -964,7 +965,9 @@ def _align_runs(
     words_x = {t.same for t in sx if not t.punct and t.norm not in _FUNCTION_WORDS}
     words_y = {t.same for t in sy if not t.punct and t.norm not in _FUNCTION_WORDS}
     shared = words_x & words_y
-    if shared and not _quantity(sx, sy, shared) and not _named_places(sx, sy, shared):
+    if shared and not (
+        _quantity(sx, sy, shared) or _named_places(sx, sy, shared) or _one_name_each(sx, sy)
+    ):
         return None  # two differing places
     left, right = x[:p], x[len(x) - s :]
     frame_words = [t for t in (*left, *right) if not t.punct]
@@ -1021,8 +1024,10 @@ def _align_runs(
         for i, t in enumerate(span[:-1]):
             if t.norm == "," and span[i + 1].norm in _ATTACH:
                 return None
-    if not left:
-        return None  # the slot opens the statement: it is the subject
+    if not left or _scope_only(left):
+        # the slot opens the statement, perhaps after where it holds: it is the subject ("In
+        # services.yaml, ledger-api has timeout_ms" / "..., notify-api has ...")
+        return None
     if _experienced(left):
         return None  # "Helen has been to Peru" / "... to Japan": places been, all still true
     if left[-1].norm == ":" and old.path is None and not old.context:
@@ -1074,6 +1079,16 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+def _scope_only(left: Sequence[Token]) -> bool:
+    """The frame before the slot is one scope phrase closed by a comma ("In services.yaml,")."""
+    return (
+        len(left) >= 2
+        and left[0].norm in _SPAN_SCOPE
+        and left[-1].norm == ","
+        and not any(t.norm == "," for t in left[:-1])
+    )
 
 
 def _nameless_block(left: Sequence[Token]) -> bool:
@@ -1232,6 +1247,15 @@ def _named_places(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) ->
     return True
 
 
+def _one_name_each(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
+    """Two short proper names that share a word ("Octopus Tracker" / "Agile Octopus"): one
+    name replaced by another, not two places."""
+    return all(
+        _all_named(span) and len([t for t in span if not t.punct]) <= MAX_LABEL_WORDS
+        for span in (sx, sy)
+    )
+
+
 def _inside_name(span: Sequence[Token], i: int) -> bool:
     """A short lowercase word between two capitalised ones is part of a name ("Casa do Rio",
     "Rio de Janeiro"), not a verb of the span."""
@@ -1336,13 +1360,46 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
         narrated = before.get(t.start) not in _NOUN_OPENERS and (
             n in _PAST_EVENT or (len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES)
         )
-        if not after_auxiliary and narrated and i > copula:
+        if (
+            not after_auxiliary
+            and narrated
+            and i > copula
+            and not _in_relative(words, i)
+            and not _complement(words, i)
+        ):
             return True
         # only a present auxiliary's ("are dumped ... and kept": a standing state; "was
         # restored ... and opened in 2016" narrates)
         governed = governed or (after_auxiliary and narrated and previous in _PRESENT)
         previous = n
     return False
+
+
+_RELATIVE_SUBJECTS = _words("we i you they he she")
+# Present verbs whose object takes a participle that says its standing state ("I keep the tank
+# heater dialed to 26°C", "we leave the router plugged into ...").
+_HOLDING = _words("keep keeps leave leaves")
+
+
+def _complement(words: Sequence[Token], i: int) -> bool:
+    """A participle that says the state its clause's object is kept in, not an event."""
+    return any(t.norm in _HOLDING for t in words[max(0, i - 5) : i - 1])
+
+
+def _in_relative(words: Sequence[Token], i: int) -> bool:
+    """A past verb in a relative clause without "that", after a noun and its pronoun subject,
+    with the statement's present verb still to come ("The tariff we ended up on goes by the
+    name X": the tariff, not an event)."""
+    if i < 2 or words[i - 1].norm not in _RELATIVE_SUBJECTS:
+        return False
+    noun = words[i - 2].norm or ""
+    if noun in _RELATIVE_SUBJECTS or noun in _AUXILIARIES or noun in _COPULAS:
+        return False
+    return any(
+        (n := t.norm or "") in _PRESENT_VERBS
+        or (len(n) > 3 and n.endswith("s") and not n.endswith("ss") and n.isalpha())
+        for t in words[i + 1 :]
+    )
 
 
 def _overlap(a: Unit, b: Unit) -> float:
@@ -1872,9 +1929,19 @@ MIN_PLAIN_CONTEXT_LINES = 4
 MIN_EDGE_CONTEXT_LINES = 2
 
 
+# The "path" of lines no header names: a block pasted on its own (an ssh config entry, a
+# ``.env``) is compared with another such block as one file would be, by its lines' places.
+PATHLESS = ""
+
+
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
     paths = {u.path for u in units if u.content}
-    return next(iter(paths)) if len(paths) == 1 else None
+    if len(paths) != 1:
+        return None
+    path = next(iter(paths))
+    if path is None and sum(u.content and u.line for u in units) >= MIN_CONTEXT_LINES:
+        return PATHLESS
+    return path
 
 
 def _anchor(unit: Unit) -> bool:
@@ -1900,7 +1967,11 @@ class SameFile:
 
         def lines(units: Sequence[Unit]) -> list[Unit | None]:
             return _file_lines(
-                [u for u in units if u.line and u.path == path and u.text.rstrip(":") != path]
+                [
+                    u
+                    for u in units
+                    if u.line and (u.path or PATHLESS) == path and u.text.rstrip(":") != path
+                ]
             )
 
         return cls(path, lines(old), lines(new))

@@ -80,6 +80,8 @@ _CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}\[]+?)\s*(?::\s*[{\[]|:|\{|=\s*[{\[
 _DIFF_FILE = re.compile(r"^(?:\+\+\+|---)\s+(?:[ab]/)?(?P<path>[^\s]+)(?:\s.*)?$")
 _DIFF_GIT = re.compile(r"^diff --git\s+(?:a/)?(?P<path>\S+)")
 _DIFF_HUNK = re.compile(r"^@@ ")
+# a Markdown fence that says its block is a diff: its lines have the marker column
+_DIFF_FENCE = re.compile(r"^\s*(?:```|~~~)\s*(?:diff|patch)\s*$", re.IGNORECASE)
 _DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
@@ -107,9 +109,9 @@ def _is_path(text: str) -> bool:
 
 
 def diff_header(line: str) -> str | None:
-    """The path a unified diff's header line names ("" for a hunk header or a deleted file's
-    ``/dev/null``), else None (not a diff header)."""
-    if _DIFF_HUNK.match(line):
+    """The path a unified diff's header line names ("" for a hunk header, a ```` ```diff ````
+    fence or a deleted file's ``/dev/null``), else None (not a diff header)."""
+    if _DIFF_HUNK.match(line) or _DIFF_FENCE.match(line):
         return ""
     m = _DIFF_FILE.match(line) or _DIFF_GIT.match(line)
     if m is None:
