@@ -1195,3 +1195,14 @@ def test_names_relatives_and_kept_states_are_values(
 )
 def test_a_subject_after_a_scope_and_narrated_events_stay(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+def test_two_peoples_contact_cards_under_one_label_are_both_kept() -> None:
+    """A name with its own phone number or address under one label is a second card, not the
+    first one's new value (several emergency contacts); a name alone still changes."""
+    label = "School emergency contact"
+    assert frames(f"{label}: Aunt Priya, 07700 900321", f"{label}: Grandad Joe, 07700 900654") == []
+    assert frames(f"{label}: Aunt Priya, priya@example.org", f"{label}: Joe, joe@example.org") == []
+    assert [f[1:] for f in frames(f"{label}: Aunt Priya", f"{label}: Grandad Joe")] == [
+        ("Aunt Priya", "Grandad Joe")
+    ]

@@ -411,3 +411,9 @@ def test_a_bracketed_role_qualifies_the_key_not_the_value() -> None:
     assert secondary[0][1] != primary[0][1]
     assert new_primary[0][:2] == primary[0][:2]
     assert triples("Port: 8080 (was 8000)") == [("port", "is", "8080 (was 8000)")]
+
+
+def test_a_month_after_a_preposition_is_when_not_a_scope() -> None:
+    old = extract_triples("Rent is $1,450 a month.")
+    new = extract_triples("Rent went up to $1,525 from May.")
+    assert [(f.subject, f.relation) for f in new] == [(f.subject, f.relation) for f in old]

@@ -1546,12 +1546,26 @@ def _named_apart(
         for t, i1, i2, j1, j2 in ops
         if t == "replace" and content(x[i1:i2]) and content(y[j1:j2])
     ]
+    if x != y and _contact(x) and _contact(y) and _all_named(tokenize(found[1], fold_case=False)):
+        return True  # "Uncle Theo, 07700 900456" / "Auntie Mel, 07700 900789": two people
     before = found[0].split(f" {SLOT}")[0].rsplit(" ", 1)[-1]
     if len(replaced) == 1 and before in _LEAD_WORDS:
         i1, i2, j1, j2 = replaced[0]
         if _second_value(old, ox[i1:i2], new, oy[j1:j2]):
             return False
     return shared and bool(replaced)
+
+
+_PHONE = re.compile(r"^\+?[\d()\-. ]{7,}$")
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$")
+
+
+def _contact(words: Sequence[str]) -> bool:
+    """A phone number or an e-mail address: how to reach a person."""
+    text = " ".join(words)
+    return bool(_EMAIL.match(text)) or (
+        bool(_PHONE.match(text)) and sum(ch.isdigit() for ch in text) >= 7
+    )
 
 
 def _second_value(old: Unit, xs: Sequence[int], new: Unit, ys: Sequence[int]) -> bool:

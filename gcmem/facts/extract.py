@@ -159,12 +159,13 @@ _QUALIFIER_PREPS = _lexicon(
     after before since until"""
 )
 _TIME_PREPS = frozenset({"after", "before", "since", "until", "during"})
-# Words that make a trailing phrase a time ("over the weekend", "after the March release").
+# Words that make a trailing phrase a time ("over the weekend", "after the March release",
+# "from May": after a preposition "may" is the month).
 _TIME_WORDS = _lexicon(
     """weekend week weeks month months year years quarter sprint cycle morning afternoon
     evening night today yesterday tonight monday tuesday wednesday thursday friday saturday
-    sunday january february march april june july august september october november december
-    ago release"""
+    sunday january february march april may june july august september october november
+    december jan feb mar apr jun jul aug sep sept oct nov dec ago release"""
 )
 # Head nouns that make "X is <plain word>" a value assignment rather than a description.
 _ATTRIBUTE_NOUNS = _lexicon(
