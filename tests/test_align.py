@@ -1206,3 +1206,14 @@ def test_two_peoples_contact_cards_under_one_label_are_both_kept() -> None:
     assert [f[1:] for f in frames(f"{label}: Aunt Priya", f"{label}: Grandad Joe")] == [
         ("Aunt Priya", "Grandad Joe")
     ]
+
+
+def test_an_open_ended_time_in_front_conditions_nothing() -> None:
+    old = "Juniors swim in the small pool at Eastfield, Tuesdays 5 till 6."
+    new = "The big pool is closed, so until further notice juniors swim in the teaching pool at "
+    new += "Eastfield, Tuesdays 5 till 6."
+    assert [f[1:] for f in frames(old, new)] == [("small", "teaching")]
+    # a bounded condition still scopes it
+    bounded = "While the big pool is closed, juniors swim in the teaching pool at Eastfield, "
+    bounded += "Tuesdays 5 till 6."
+    assert frames(old, bounded) == []

@@ -417,3 +417,12 @@ def test_a_month_after_a_preposition_is_when_not_a_scope() -> None:
     old = extract_triples("Rent is $1,450 a month.")
     new = extract_triples("Rent went up to $1,525 from May.")
     assert [(f.subject, f.relation) for f in new] == [(f.subject, f.relation) for f in old]
+
+
+def test_a_manifest_line_written_out_after_the_line_is_now_pins_its_version() -> None:
+    said = 'Bumped it for the fix, the line is now serde = { version = "1.0.190", features = [] }'
+    assert ("serde", "version", "1.0.190") in [
+        (f.subject, f.relation, f.object) for f in extract_triples(said)
+    ]
+    hedged = 'We might bump it; the line is now serde = { version = "1.0.190" }'
+    assert all(f.subject != "serde" for f in extract_triples(hedged))

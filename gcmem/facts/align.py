@@ -257,7 +257,18 @@ _LEAD_FILLERS = _words(
 _TRAIL_FILLERS = _words("now currently today anymore again too instead still")
 # A reminder's opening is no negation of what it reminds of ("Don't forget choir rehearsals
 # are in the school hall").
-_LEAD_PHRASES = (("don't", "forget"), ("do", "not", "forget"), ("never", "forget"))
+# An open-ended time in front ("until further notice", "for the time being") says the statement
+# holds from now on: no condition on it.
+_LEAD_PHRASES = (
+    ("don't", "forget"),
+    ("do", "not", "forget"),
+    ("never", "forget"),
+    ("until", "further", "notice"),
+    ("for", "time", "being"),  # articles are ignored tokens
+    ("for", "foreseeable", "future"),
+    ("from", "now", "on"),
+    ("going", "forward"),
+)
 _TRAIL_PHRASES = (
     ("these", "days"),
     ("from", "now", "on"),

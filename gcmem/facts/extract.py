@@ -1433,11 +1433,24 @@ def inline_code_facts(sentence: str) -> list[Fact]:
     return facts
 
 
+# A manifest line written out unquoted at the end of the sentence that says it is the line now
+# ("..., the line is now tokio = { version = "1.35", features = ["full"] }").
+_LINE_NOW = re.compile(
+    r"\b(?:the\s+)?(?:line|entry)\s+(?:is\s+now|now\s+(?:is|reads|says)|reads)\s*:?\s+"
+    r"(?P<code>\S+\s*=\s*\S.*?)\s*$",
+    re.IGNORECASE,
+)
+
+
 def _ticked_pins(sentence: str) -> list[tuple[str, str, str]]:
     """The version a manifest line quoted whole in backticks pins (`` `tokio = { version =
     "1.35", features = ["full"] }` ``): a pin names its package wherever it is written, as on
     its line; none from a sentence that is hedged or about an old value."""
     spans = QUOTED_CODE.findall(sentence)
+    said = _LINE_NOW.search(sentence)
+    if said is not None:
+        spans.append(said.group("code"))
+        sentence = sentence[: said.start("code")]
     if not spans:
         return []
     words = _words(_Sentence.of(QUOTED_CODE.sub(" ", sentence)))
