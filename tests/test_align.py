@@ -1213,7 +1213,19 @@ def test_an_open_ended_time_in_front_conditions_nothing() -> None:
     new = "The big pool is closed, so until further notice juniors swim in the teaching pool at "
     new += "Eastfield, Tuesdays 5 till 6."
     assert [f[1:] for f in frames(old, new)] == [("small", "teaching")]
-    # a bounded condition still scopes it
+    # so does something going on now: the statement holds now, for a while
     bounded = "While the big pool is closed, juniors swim in the teaching pool at Eastfield, "
     bounded += "Tuesdays 5 till 6."
-    assert frames(old, bounded) == []
+    assert [f[1:] for f in frames(old, bounded)] == [("small", "teaching")]
+    spell = (
+        "During the boiler replacement, juniors swim in the teaching pool at Eastfield, Tuesdays "
+    )
+    assert [f[1:] for f in frames(old, spell + "5 till 6.")] == [("small", "teaching")]
+    # a recurring condition scopes it
+    for lead in ("While travelling,", "During school holidays,", "During lunch break,"):
+        assert (
+            frames(
+                old, f"{lead} juniors swim in the teaching pool at Eastfield, Tuesdays 5 till 6."
+            )
+            == []
+        )

@@ -824,12 +824,37 @@ def _lead_in(toks: Sequence[Token]) -> bool:
         return True  # "Change of plan:", "Update:", "Upgrade done:", "Change of plan,"
     if words and (_to_audience(toks) or _recalled(words)):
         return True  # "If your build is weird, remember ...": the telling is for the listener
+    if _for_the_present(toks):
+        return True  # "While the roof is repaired,": how long, not whether
     if not words or (_hedged(toks) and words[-1] not in _CONSEQUENCE):
         return False  # a reason ending on "so" hedges only itself ("can't start earlier, so")
     if (words[0] in _ATTACH or words[0] in _SPAN_SCOPE) and not _attribution(toks):
         return False  # (an audience returned above)
     # "Staging:" names a subject (not "For the contractors:", an audience)
     return not any(t.norm == ":" and _subject_label(toks[:i]) for i, t in enumerate(toks))
+
+
+_RECURRING = _words(
+    "lunch breakfast dinner break breaks holiday summer winter spring autumn fall vacation "
+    "night morning evening rush peak hours"
+)
+
+
+def _for_the_present(toks: Sequence[Token]) -> bool:
+    """A lead that bounds a statement by something going on now ("While the roof is repaired,",
+    "During the parental-leave cover,"): the statement holds now, for a while. Not a recurring
+    condition ("While travelling,", "During school holidays,") nor a hedged one."""
+    words = [t.norm or "" for t in toks if not t.punct]
+    if len(words) < 2 or not toks or toks[-1].norm != "," or _hedged(toks):
+        return False
+    if words[0] == "during":
+        # a named spell of time, not a recurring one ("during lunch", "during the holidays")
+        return (
+            len(words) >= 3
+            and not (words[-1].endswith("s") and words[-1].isalpha())
+            and not any(w in _WHEN_WORDS or w in _CALENDAR or w in _RECURRING for w in words)
+        )
+    return words[0] == "while" and any(w in ("is", "are") for w in words[1:4])
 
 
 def _subject_label(label: Sequence[Token]) -> bool:
