@@ -2077,11 +2077,7 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
         )
         old_block, new_block = a[i1:i2], b[j1:j2]
         whole = _whole_line_replacement(old_block, new_block, context)
-        # the only difference between the two excerpts: a definition's whole body is this block
-        body = (
-            len(ops) - sum(op[0] == "equal" for op in ops) == 1
-            and _definition_body(old_block, new_block, context, file.path)
-        ) or _definition_opening(old_block, new_block, context, file.path)
+        body = _definition_opening(old_block, new_block, context, file.path)
         pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
         for o, n, frame in pairs:
             if o.index in framed_old or n.index in framed_new:
@@ -2282,8 +2278,8 @@ def _edited_pairs(
     body: bool = False,
 ) -> list[tuple[Unit, Unit, str]]:
     """The block's lines each edited in one span into one new line of the block (see
-    ``excerpt_replacements``); ``body``: the block is a top-level definition's whole body
-    (``_definition_body``), which its definition line places whatever the line count."""
+    ``excerpt_replacements``); ``body``: the block opens a top-level function's body
+    (``_definition_opening``), which its definition line places whatever the line count."""
     if not body:
         if context.before and context.after:
             if context.lines < MIN_CONTEXT_LINES:
@@ -2318,40 +2314,19 @@ _DEFINITION = re.compile(
     r"|inline|private|internal|public|static|override|suspend)\s+)*"
     r"(?:func\s*(?:\([^()]*\)\s*)?\w+|fn\s+\w+|function\*?\s*\w+|fun\s+[\w.<>]+)\s*[(<\[].*\{$"
 )
-_BRACE_CLOSERS = frozenset({"}", "};", "},", "})", "});"})
-
-
-def _definition_body(
-    old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context, path: str
-) -> bool:
-    """Whether the replaced block is the whole body of one top-level function, in both
-    excerpts: the identical line right before it is the function's definition line
-    (``_DEFINITION``, at indent 0), the identical line right after it the brace that closes
-    it, at the same indent, and the block's lines sit inside (indented further). The caller
-    asks it only when the block is the excerpts' one difference, so the definition shown
-    whole is the same in both: one place at two times. A twin needs a second declaration of
-    the same top-level name in one file; a control block (``if err != nil {``), a ``with``
-    block, a method in a class or ``impl``, or a Python ``def`` (no closing line, and
-    version-conditional twins ``if PY2: def f(): ...``) are never this."""
-    if not is_code_path(path) or not context.before or not context.after:
-        return False
-    opener, closer = context.before[-1], context.after[0]
-    if opener.indent != 0 or closer.indent != 0 or closer.text not in _BRACE_CLOSERS:
-        return False
-    if not _DEFINITION.match(opener.text):
-        return False
-    lines = [u for u in (*old, *new) if u is not None]
-    return bool(lines) and all(u.indent > 0 for u in lines) and None not in (*old, *new)
 
 
 def _definition_opening(
     old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context, path: str
 ) -> bool:
     """Whether the replaced block opens one top-level function's body in both excerpts: the
-    identical line right before it is the definition line (``_DEFINITION``, at indent 0, one
-    place in its file as in ``_definition_body``), an identical line follows it, and its lines
-    sit inside (indented). Elsewhere in the excerpts other lines may differ (a doc comment
-    above the definition, the excerpt cut before the closing brace)."""
+    identical line right before it is the function's definition line (``_DEFINITION``, at
+    indent 0), an identical line follows it, and its lines sit inside (indented). Elsewhere the
+    excerpts may differ (a doc comment above the definition, the excerpt cut before the closing
+    brace). At the top level of a file a function's name is declared once, so the definition
+    line names one place: two times of it, not twins. A control block (``if err != nil {``), a
+    method in a class or ``impl`` (indented), or a Python ``def`` (version-conditional twins
+    ``if PY2: def f(): ...``) are never this."""
     if not is_code_path(path) or not context.before or not context.after:
         return False
     opener = context.before[-1]
