@@ -499,6 +499,14 @@ class Unit:
         return tuple(_clauses(self))
 
     @cached_property
+    def clause_words(self) -> tuple[frozenset[str], ...]:
+        """The compared words of each clause of ``MIN_CLAUSE_WORDS`` or more (``comparable``:
+        a neighbour's units are compared with every newer chunk's)."""
+        spans = (self.tokens[lo:hi] for lo, hi in self.clauses)
+        words = (frozenset(t.norm for t in toks if t.norm and not t.punct) for toks in spans)
+        return tuple(w for w in words if len(w) >= MIN_CLAUSE_WORDS)
+
+    @cached_property
     def labels(self) -> tuple[tuple[int, tuple[str, ...]], ...]:
         """(end character, words) of each clause that is a subject's label in front of a
         colon ("backend repo:", "Maya:"; not "Update:"), in order (``topic``)."""
@@ -1445,15 +1453,6 @@ def _overlap(a: Unit, b: Unit) -> float:
     return len(x & y) / min(len(x), len(y))
 
 
-def _clause_words(unit: Unit) -> list[frozenset[str]]:
-    out = []
-    for lo, hi in unit.clauses:
-        words = frozenset(t.norm for t in unit.tokens[lo:hi] if t.norm and not t.punct)
-        if len(words) >= MIN_CLAUSE_WORDS:
-            out.append(words)
-    return out
-
-
 def comparable(a: Unit, b: Unit) -> bool:
     """Worth aligning: the units share half the shorter one's words, or a clause of each is
     nearly the same (``MIN_CLAUSE_OVERLAP``)."""
@@ -1463,8 +1462,8 @@ def comparable(a: Unit, b: Unit) -> bool:
         return False
     return any(
         len(x & y) >= MIN_CLAUSE_OVERLAP * min(len(x), len(y))
-        for x in _clause_words(a)
-        for y in _clause_words(b)
+        for x in a.clause_words
+        for y in b.clause_words
     )
 
 
