@@ -25,11 +25,17 @@ prefix and suffix, what is left on each side is one span and
   has two and is left to κ), an operator or block context for a line; the span is at most
   ``MAX_SPAN`` tokens and never longer than the frame.
 
+Two units are compared at all (``comparable``) when they share half the shorter one's words, or
+one clause of each, of four words or more, shares three quarters of its words (a clause
+restated between elaborations of its own).
+
 Clauses are cut at top-level ``,`` ``;`` ``—`` and ``: `` and before narrating subordinators
 ("after we switched bundlers", "since the move"); clauses that open with a scope preposition
 or condition ("in staging", "when running locally") stay attached to their neighbour, so a
-scope is always part of the frame. Leading discourse words and trailing "now"/"currently"
-are not part of any frame.
+scope is always part of the frame. Leading discourse words, an open-ended time ("until further
+notice") and trailing "now"/"currently" are not part of any frame; a lead that bounds the
+statement by something going on now ("While the roof is repaired,") leads in, a recurring
+condition ("While travelling,") scopes.
 
 The **frame** is the aligned run with the slot masked: its normalised tokens with ``_`` for
 the span, prefixed by the line's block context (``services > db > image : _``). It becomes

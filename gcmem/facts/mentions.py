@@ -21,6 +21,11 @@ statement that replaced the value:
   attribute), and the caller's subject test holds for it and the old statement (the stage:
   a common named entity and no rival one, ``gcmem.oracle.relatedness``).
 
+A change decided between two file lines ("max_connections = 200" -> "350") keys prose that
+names every word of the line's key, when those words or the old value are code
+("we hit max_connections = 200 during the import"); another file's line is never a mention
+(line alignment decides lines).
+
 Decided changes come from frame alignment (``ValueChange.from_frames``) and from the grammar
 (two statements with one extractor key and different values, ``ValueChange.from_keys``: "Our
 design system is called Bedrock" / "The design system was rebranded to Atlas"). The
@@ -85,8 +90,8 @@ class ValueChange:
     about: frozenset[str]
     old_value: str
     new_value: str
-    # decided between two file lines: its key's words identify it only when they are code
-    # ("max_connections = 200" is about max_connections; "enabled: true" about nothing yet)
+    # decided between two file lines: prose mentions it only by all of its key's words, and
+    # only when they or the value are code ("max_connections"; not "enabled: true")
     in_lines: bool = False
 
     @classmethod
