@@ -47,6 +47,7 @@ SPLITS = {
     "dev26": "frames",
     "dev27": "members",
     "dev28": "frames",
+    "dev29": "written",
     "devconv": "chats",
 }
 
