@@ -321,7 +321,7 @@ _ADVERBIAL = _words("after since from once following starting to with thanks as 
 # Pronouns that open a statement after a lead-in ("After the rack migration you'll find ...").
 _OPENING_PRONOUNS = _words("i i'm i've we we're we've you you'll you're they they're he she")
 # a pronoun with its verb in one word opens a clause by itself ("it's also on the fridge")
-_CONTRACTED = _words("i'm i've we're we've you'll you're they're it's he's she's")
+_CONTRACTED = frozenset(w for w in _OPENING_PRONOUNS if "'" in w) | _words("it's he's she's")
 # Words that qualify the name after them ("staging Grafana", "prod Postgres").
 _QUALIFIERS = _words(
     """staging stage prod production dev development test testing qa uat beta alpha canary
@@ -1425,7 +1425,7 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
     return False
 
 
-_RELATIVE_SUBJECTS = _words("we i you they he she")
+_RELATIVE_SUBJECTS = _CLAUSE_PRONOUNS - _words("it this that")  # a person's: "we ended up on"
 # Present verbs whose object takes a participle that says its standing state ("I keep the tank
 # heater dialed to 26°C", "we leave the router plugged into ...").
 _HOLDING = _words("keep keeps leave leaves")

@@ -1444,8 +1444,9 @@ _LINE_NOW = re.compile(
 
 def _ticked_pins(sentence: str) -> list[tuple[str, str, str]]:
     """The version a manifest line quoted whole in backticks pins (`` `tokio = { version =
-    "1.35", features = ["full"] }` ``): a pin names its package wherever it is written, as on
-    its line; none from a sentence that is hedged or about an old value."""
+    "1.35", features = ["full"] }` ``), or written out unquoted after "the line is now"
+    (``_LINE_NOW``): a pin names its package wherever it is written, as on its line; none
+    from a sentence that is hedged or about an old value."""
     spans = QUOTED_CODE.findall(sentence)
     said = _LINE_NOW.search(sentence)
     if said is not None:
