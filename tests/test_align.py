@@ -552,6 +552,12 @@ def test_toml_sections_and_blocks_are_context() -> None:
         'terraform {\n  required_version = "~> 1.5"\n}',
         'terraform {\n  required_version = "~> 1.8"\n}',
     ) == [("terraform > required_version = ~> _", "1.5", "1.8")]
+    # an HCL block with labels names its own context ("variable \"instance_type\" {")
+    hcl = 'variable "instance_type" {{\n  default = "{}"\n}}\n'
+    hcl += 'variable "min_size" {{\n  default = 2\n}}'
+    assert frames(hcl.format("t3.small"), hcl.format("t3.xlarge")) == [
+        ("variable instance_type > default = _", "t3.small", "t3.xlarge")
+    ]
 
 
 def test_paragraph_revision_changes_one_sentence() -> None:
@@ -1229,3 +1235,64 @@ def test_an_open_ended_time_in_front_conditions_nothing() -> None:
             )
             == []
         )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # the focus of a cleft is the value of the role the rest names ("the one who ...")
+        (
+            "Nurse Okoye is the one who runs the Tuesday allergy clinic.",
+            "Since the rota changed, Nurse Abara is the one who runs the Tuesday allergy clinic.",
+            ("Okoye", "Abara"),
+        ),
+        (
+            "Okoye is the one who runs the Tuesday allergy clinic.",
+            "Abara is the one who runs the Tuesday allergy clinic.",
+            ("Okoye", "Abara"),
+        ),
+        # "you can" tells the reader where or how, it hedges nothing
+        (
+            "You can reach the build board at https://ci.example.dev/board with the VPN on.",
+            "New host: you can reach the build board at https://builds.example.io/board with "
+            "the VPN on.",
+            ("https://ci.example.dev/board", "https://builds.example.io/board"),
+        ),
+        # what someone takes is the object of "take", in any case
+        (
+            "For migraines I take sumatriptan at the first sign of an aura.",
+            "The neurologist suggested a change: for migraines I take rizatriptan at the first "
+            "sign of an aura.",
+            ("sumatriptan", "rizatriptan"),
+        ),
+        # an audience lead ("For the new lads:") says whom the telling is for
+        (
+            "For the new lads: training is at Brookfield Park on Tuesdays.",
+            "Because of the pitch works, training is at Hallam Fields on Tuesdays.",
+            ("Brookfield Park", "Hallam Fields"),
+        ),
+    ],
+)
+def test_clefts_instructions_and_objects_of_take_are_values(
+    old: str, new: str, values: tuple[str, str]
+) -> None:
+    assert [f[1:] for f in frames(old, new)] == [values]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a name before its copula is still the subject outside a cleft
+        (
+            "Okoye is the nurse at the Tuesday allergy clinic.",
+            "Abara is the nurse at the Tuesday allergy clinic.",
+        ),
+        # a modal other than "you can" still hedges
+        (
+            "You can reach the build board at https://ci.example.dev/board with the VPN on.",
+            "You might reach the build board at https://builds.example.io/board with the VPN on.",
+        ),
+    ],
+)
+def test_subjects_and_hedges_outside_those_stay(old: str, new: str) -> None:
+    assert frames(old, new) == []

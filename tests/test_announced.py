@@ -55,6 +55,18 @@ REPLACED = [
         "The pottery class is on Tuesdays.",
         "The pottery class got rescheduled to Thursdays.",
     ),
+    # an irregular past form is its verb's ("is sent through" answers "What ... sends ...?")
+    (
+        "Which service sends the club newsletter?",
+        "The club newsletter is sent through Listmonk every month.",
+        "We switched the club newsletter over to Ghost.",
+    ),
+    # an adverb after the subject's name modifies no thing of it
+    (
+        "Which city does Tomas live in?",
+        "My cousin Tomas lives in Graz, near the old town.",
+        "Tomas finally moved to Linz in May.",
+    ),
     (
         "Which port does the ledger service listen on?",
         "The ledger service listens on 7001 inside the cluster.",
@@ -217,6 +229,18 @@ STILL_TRUE = [
         "Where does Ilse work?",
         "Ilse works at Siemens in the audit group.",
         "Ilse moved to the Leeds office, a shorter commute for her.",
+    ),
+    # the subject's new thing of another kind ("Kiwi's new groomer"), not its answer
+    (
+        "Who is Kiwi's vet?",
+        "Kiwi's vet is Dr. Patel at Bayview Animal Hospital.",
+        "Kiwi's new groomer is Suds & Paws now.",
+    ),
+    # an irregular form that is also another word is not read as a verb ("left" lane)
+    (
+        "Which lane does the ferry leave from?",
+        "The ferry leaves from Pier 3 at the harbour.",
+        "The left lane to Pier 5 is closed now.",
     ),
     # something added, not a value replaced
     (

@@ -91,3 +91,19 @@ def test_dockerfile_instructions_are_lines_after_a_comment() -> None:
     assert split_units("From now on we deploy on Fridays.") == [
         ("From now on we deploy on Fridays.", False)
     ]
+
+
+def test_a_paragraph_of_config_directives_is_lines() -> None:
+    """nginx or redis.conf lines (``key value``) under a label are one line each, so that each
+    is keyed as its line; a few short words in a row are still prose."""
+    nginx = "From the media vhost:\n\nclient_body_timeout 30s;\nsend_timeout 45s;"
+    assert split_units(nginx)[1:] == [
+        ("client_body_timeout 30s;", True),
+        ("send_timeout 45s;", True),
+    ]
+    conf = "sentinel on the cache box:\nmaxmemory 2gb\nmaxmemory-policy noeviction"
+    assert [line for _, line in split_units(conf)] == [True, True, True]
+    # a chunk joins the label and its lines: they stay lines
+    assert [line for _, line in split_units(chunk_text(nginx, 400)[0])] == [True, True, True]
+    assert split_units("we went home\nand had tea") == [("we went home and had tea", False)]
+    assert split_units("pick up milk\nbook the vet") == [("pick up milk book the vet", False)]

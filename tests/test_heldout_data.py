@@ -48,6 +48,8 @@ SPLITS = {
     "dev27": "members",
     "dev28": "frames",
     "dev29": "written",
+    "dev30": "frames",
+    "dev31": "written",
     "devconv": "chats",
 }
 

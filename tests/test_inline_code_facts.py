@@ -33,6 +33,11 @@ def triples(text: str) -> set[tuple[str, str, str]]:
             "Loki bill was silly, so we set LOG_LEVEL=warn in compose.",
             ("log_level", "is", "warn"),
         ),
+        # "using" says the flag holds, as "uses" does
+        (
+            "Using `--max-workers=12` now on the big runner, the rest is unchanged.",
+            ("--max-workers", "is", "12"),
+        ),
         (
             'Burst credits were killing us, now instance_type = "m6i.large".',
             ("instance_type", "is", "m6i.large"),

@@ -511,6 +511,8 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("marta is certified in _ , renewed last spring", True),
         ("dad's got into _", True),
         ("i speak _", True),
+        ("hana stays away from _", True),  # what someone avoids: one more thing
+        ("dad avoids _ since his scan", True),
         ("service used by billing listens on port _", False),  # elsewhere in the frame
         ("speaker", False),  # a word, not the phrase
         ("port", False),

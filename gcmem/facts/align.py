@@ -154,7 +154,7 @@ _LEAD_WORDS = _COPULAS | _words(
     """behind beside near opposite inside outside above below beneath across along around
     to on at in of as from by under with for into via onto over than per every each my our
     his her their its your named called titled labelled labeled set pinned targets target
-    targeting using uses use = == := : >= <= ~= != @ -> => is: mine ours"""
+    targeting using uses use take takes = == := : >= <= ~= != @ -> => is: mine ours"""
 )
 # Verbs inside a span mean it spans a predicate, not one value ("prod runs 6" / "staging has 2").
 _SPAN_VERBS = _COPULAS | _words(
@@ -220,6 +220,14 @@ _AUDIENCES = frozenset(
             "girl",
             "boy",
             "helper",
+            "lad",
+            "lass",
+            "guy",
+            "recruit",
+            "joiner",
+            "starter",
+            "teammate",
+            "rookie",
         ],
     )
 )
@@ -799,10 +807,13 @@ def _reports(lead: Sequence[Token], first: Token) -> bool:
 
 
 def _instruction(frame_left: Sequence[Token]) -> bool:
-    """The shared words before the slot say what must be done ("should", "must"), and hedge
-    nothing else."""
-    modal = [t.norm for t in frame_left if t.norm in _MODALS]
-    return bool(modal) and all(m in _DEONTIC for m in modal)
+    """The shared words before the slot say what must or may be done ("should", "must", "you
+    can": "you can poke at staging on X" tells the reader where), and hedge nothing else."""
+    words = [t.norm for t in frame_left if not t.punct]
+    modal = [(i, m) for i, m in enumerate(words) if m in _MODALS]
+    return bool(modal) and all(
+        m in _DEONTIC or (m == "can" and i > 0 and words[i - 1] == "you") for i, m in modal
+    )
 
 
 def _status(words: Sequence[str]) -> bool:
@@ -1074,13 +1085,14 @@ def _align_runs(
         for i, t in enumerate(span[:-1]):
             if t.norm == "," and span[i + 1].norm in _ATTACH:
                 return None
-    if not left or _scope_only(left):
+    cleft = _cleft(right)
+    if (not left or _scope_only(left)) and not cleft:
         # the slot opens the statement, perhaps after where it holds: it is the subject ("In
         # services.yaml, ledger-api has timeout_ms" / "..., notify-api has ...")
         return None
     if _experienced(left):
         return None  # "Helen has been to Peru" / "... to Japan": places been, all still true
-    if left[-1].norm == ":" and old.path is None and not old.context:
+    if left and left[-1].norm == ":" and old.path is None and not old.context:
         label = [t.text for t in left[:-1] if not t.punct]
         if collection_label(" ".join(label)):
             return None  # "Allergies: cats" / "Allergies: ragweed": members of a collection
@@ -1097,7 +1109,7 @@ def _align_runs(
             break  # "... to X before anyone in finance is awake": another clause's copula
         if t.norm == "and" and predicate:
             break
-        if t.norm in _COPULAS and not _clock((prev, t), 1) and not subordinate:
+        if t.norm in _COPULAS and not _clock((prev, t), 1) and not subordinate and not cleft:
             return None  # the slot sits inside the subject ("7 am" is a time, not a copula)
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
     lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
@@ -1129,6 +1141,22 @@ def _align_runs(
         digest = hashlib.sha256(frame.encode("utf-8")).hexdigest()[:12]
         frame = f"{frame[:MAX_FRAME_CHARS]} #{digest}"
     return frame, _surface(old, sx), _surface(new, sy)
+
+
+_CLEFT_HEADS = _words("one person")
+
+
+def _cleft(right: Sequence[Token]) -> bool:
+    """The slot is the focus of a cleft ("Dr. Ramos is the one who handles my follow-ups"):
+    the words after it name a role that one holder fills, so the slot is its value, not the
+    statement's subject."""
+    words = [t.norm for t in right if not t.punct][:3]  # articles are no tokens here
+    return (
+        len(words) == 3
+        and words[0] in _COPULAS
+        and words[1] in _CLEFT_HEADS
+        and words[2] in ("who", "that")
+    )
 
 
 def _scope_only(left: Sequence[Token]) -> bool:

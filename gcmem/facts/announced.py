@@ -56,8 +56,51 @@ _SHORT_FORMS = {
 }
 
 
+# Irregular past forms, by the verb's plain form: "The newsletter is sent through Mailchimp"
+# answers "What service sends the newsletter?". Forms that are also other words ("left",
+# "found", "lay") are not listed.
+_IRREGULAR = {
+    past: base
+    for base, forms in {
+        "send": "sent",
+        "hold": "held",
+        "teach": "taught",
+        "meet": "met",
+        "run": "ran",
+        "keep": "kept",
+        "pay": "paid",
+        "build": "built",
+        "buy": "bought",
+        "tell": "told",
+        "sell": "sold",
+        "bring": "brought",
+        "lead": "led",
+        "make": "made",
+        "take": "took taken",
+        "go": "went gone",
+        "write": "wrote written",
+        "drive": "drove driven",
+        "choose": "chose chosen",
+        "give": "gave given",
+        "spend": "spent",
+        "lend": "lent",
+        "win": "won",
+        "sit": "sat",
+        "stand": "stood",
+        "eat": "ate eaten",
+        "fly": "flew flown",
+        "ride": "rode ridden",
+        "begin": "began begun",
+        "grow": "grew grown",
+    }.items()
+    for past in forms.split()
+}
+
+
 def _word(word: str) -> str:
-    """A word's stem (``word_stem``), a short form as its full word."""
+    """A word's stem (``word_stem``), a short form as its full word, an irregular past form
+    as its verb's."""
+    word = _IRREGULAR.get(word.casefold(), word)
     stem = word_stem(word)
     return _SHORT_FORMS.get(stem, stem)
 
@@ -131,7 +174,9 @@ _CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|
 # Words are bounded (60 characters) so that a long run of letters and hyphens is read in
 # linear time, not rescanned from every position.
 _POSSESSIVE = re.compile(
-    r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?:'s|’s|s'|s’)\s+([A-Za-z][A-Za-z\-]{0,60})"
+    r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?:'s|’s|s'|s’)\s+"
+    # what is owned, past an adjective of age ("Kiwi's new groomer")
+    r"(?:(?:new|old|current|former|previous)\s+)?([A-Za-z][A-Za-z\-]{0,60})"
 )
 # A word and the next one (a lookahead, so "the production worker pool" gives every pair).
 _PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?= ([a-z][a-z\-]{0,60})\b)")
@@ -144,6 +189,10 @@ _AFTER_VALUE = frozenset(
 )
 # The clause adds something to the subject rather than replacing a value.
 _ADDS = re.compile(r"\b(?:has|have|got) (?:a |an )?new\b|\bnow (?:has|have)\b|\badded\b", re.I)
+# An adverb in -ly (not a noun in -ly: "family", "supply") modifies no thing.
+_ADVERB = re.compile(
+    r"(?!(?:family|supply|assembly|reply|anomaly|rally|ally|belly|jelly)$)[a-z]{2,}ly"
+)
 _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
 _PRONOUNS = frozenset({"he", "she", "they", "it", "he's", "she's", "they're", "it's"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
@@ -339,6 +388,7 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
             and noun not in _AUX
             and noun not in _NOT_MODIFIED
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
+            and not _ADVERB.fullmatch(noun)  # "Priya finally moved to Bristol"
             and not (word.endswith("s") and word.islower())  # "the kids see": a plural's verb
         ):
             return True

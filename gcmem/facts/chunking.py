@@ -52,6 +52,24 @@ _LABELLED_PROSE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z -]{0,20}):\s+(?:\S+\s+
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
 
 
+# A directive line of a space-separated config file (nginx, redis.conf, sshd_config):
+# ``client_max_body_size 25m;``, ``maxmemory-policy allkeys-lru``. Alone such a line reads like
+# a few words; a paragraph of nothing else is a config block.
+_DIRECTIVE = re.compile(r"^\s*[a-z_][\w.\-]*(?:[ \t]+[^\s.,!?][^\s]*){1,3}[ \t]*;?[ \t]*$")
+
+
+def _directives(lines: list[str]) -> bool:
+    """A paragraph whose lines, but those that are line units anyway (a ``label:`` in front),
+    are two or more directive lines, one of them keyed in code style (an underscore, a hyphen
+    or a dot in its key, or a closing semicolon)."""
+    rest = [line for line in lines if not is_line_unit(line)]
+    if len(rest) < 2 or not all(_DIRECTIVE.match(line) for line in rest):
+        return False
+    return any(
+        re.search(r"[_.\-]", line.split()[0]) or line.rstrip().endswith(";") for line in rest
+    )
+
+
 def is_line_unit(line: str) -> bool:
     """Whether a line is a unit of its own (config, code, diff, bullet, crontab entry, label)."""
     if BULLET.match(line) or _CODE_LINE.match(line):
@@ -96,6 +114,7 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
         lines = [line for line in para.split("\n") if line.strip()]
         excerpt = excerpt or (bool(lines) and file_header(lines[0]) is not None)
         gap = n > 0 and excerpt  # the paragraph's first unit follows blank lines
+        directives = _directives(lines)
 
         def add(found: list[TextUnit]) -> None:
             nonlocal gap
@@ -106,7 +125,7 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
         for line in lines:
             fence = _FENCE.match(line) is not None
             diff = (diff and in_diff(line)) or diff_header(line) is not None
-            if excerpt or fenced or fence or diff or is_line_unit(line):
+            if excerpt or fenced or fence or diff or directives or is_line_unit(line):
                 add(_prose(prose))
                 prose = []
                 add([TextUnit(line.rstrip(), True)])

@@ -1347,7 +1347,7 @@ _FROM_NOW = re.compile(r"\bfrom(?=\s+(?:now|today|tomorrow|tonight|next|this)\b)
 _INLINE_CUES = _lexicon(
     """now is are has have set sets pin pinned pins bump bumped bumps raise raised lower
     lowered change changed update updated upgrade upgraded downgrade downgraded move moved
-    switch switched merged start starts use uses run runs read reads says shows to at on
+    switch switched merged start starts use uses using run runs read reads says shows to at on
     with"""
 )
 # Words that may stand before a ``NAME=VALUE`` or JSON pair token: any other word names what

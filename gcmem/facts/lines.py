@@ -86,6 +86,8 @@ _DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
 _MAPPING_KEY = re.compile(r"^[\"'`]?[\w.\-/@$ ]{1,60}[\"'`]?$")
+# An HCL (Terraform) block: a type and one or two quoted labels (``resource "aws_s3" "logs" {``).
+_LABELLED_BLOCK = re.compile(r'^[A-Za-z_][\w-]*(?:\s+"[^"\s]{1,60}"){1,2}$')
 _CODE_LEADS = frozenset(
     str.split(
         "if elif else for while def class fn func function with try except catch finally match "
@@ -169,6 +171,8 @@ def _mapping_opener(body: str) -> str | None:
     if m is None:
         return None
     key = m.group("key").strip()
+    if _LABELLED_BLOCK.match(key):
+        return _norm_key(key.replace('"', ""))  # ``variable "instance_type" {``
     if not _MAPPING_KEY.match(key) or len(key.split()) > 3:
         return None
     if key.split()[0].casefold() in _CODE_LEADS:

@@ -49,6 +49,9 @@ MULTI_VALUED: tuple[str, ...] = (
     *("speak", "speaks", "spoke", "fluent in", "got into", "taken up", "took up", "been to"),
     *("certified in", "certified as", "trained in", "qualified in", "enrolled in"),
     *("interested in", "involved in", "allergic to", "intolerant to", "intolerant of"),
+    # what someone stays off for their health or taste is one more thing, not a replacement
+    *("avoid", "avoids", "avoided", "stay away from", "stays away from", "stayed away from"),
+    *("steer clear of", "steers clear of", "steered clear of"),
     *("consumed by", "used by", "read by", "called by", "imported by", "referenced by"),
     *("subscribed to", "subscribed by", "depended on by", "shared with"),
 )
