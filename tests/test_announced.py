@@ -61,6 +61,17 @@ REPLACED = [
         "The club newsletter is sent through Listmonk every month.",
         "We switched the club newsletter over to Ghost.",
     ),
+    # more change words: relocated, upped, rebooked, handed over
+    (
+        "Which city does Ravi live in?",
+        "Ravi lives in Pune, near his parents.",
+        "Ravi relocated to Hyderabad for the new job.",
+    ),
+    (
+        "What is the rate limit on the search API?",
+        "The search API rate limit is 200 requests per minute.",
+        "Ops upped the search API rate limit to 500 requests per minute.",
+    ),
     # an adverb after the subject's name modifies no thing of it
     (
         "Which city does Tomas live in?",

@@ -153,6 +153,7 @@ _CUE = re.compile(
     r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
+    r"relocated|upped|rebooked|handed over|"
     r"took over|taking over|takes over|cut over|from next (?:week|month|year|term|season))\b",
     re.IGNORECASE,
 )
