@@ -1258,7 +1258,7 @@ def test_an_open_ended_time_in_front_conditions_nothing() -> None:
             "the VPN on.",
             ("https://ci.example.dev/board", "https://builds.example.io/board"),
         ),
-        # what someone takes is the object of "take", in any case
+        # what someone takes for one purpose is one thing, whatever its case
         (
             "For migraines I take sumatriptan at the first sign of an aura.",
             "The neurologist suggested a change: for migraines I take rizatriptan at the first "
@@ -1287,6 +1287,8 @@ def test_clefts_instructions_and_objects_of_take_are_values(
             "Okoye is the nurse at the Tuesday allergy clinic.",
             "Abara is the nurse at the Tuesday allergy clinic.",
         ),
+        # what someone takes, no purpose said, is one of several (two pills every morning)
+        ("Nan takes amlodipine every morning.", "Nan takes metformin every morning."),
         # a modal other than "you can" still hedges
         (
             "You can reach the build board at https://ci.example.dev/board with the VPN on.",

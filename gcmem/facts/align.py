@@ -154,7 +154,7 @@ _LEAD_WORDS = _COPULAS | _words(
     """behind beside near opposite inside outside above below beneath across along around
     to on at in of as from by under with for into via onto over than per every each my our
     his her their its your named called titled labelled labeled set pinned targets target
-    targeting using uses use take takes = == := : >= <= ~= != @ -> => is: mine ours"""
+    targeting using uses use = == := : >= <= ~= != @ -> => is: mine ours"""
 )
 # Verbs inside a span mean it spans a predicate, not one value ("prod runs 6" / "staging has 2").
 _SPAN_VERBS = _COPULAS | _words(
@@ -1112,7 +1112,13 @@ def _align_runs(
         if t.norm in _COPULAS and not _clock((prev, t), 1) and not subordinate and not cleft:
             return None  # the slot sits inside the subject ("7 am" is a time, not a copula)
     lead = next((t.norm for t in reversed(left) if t.norm not in _TRAIL_FILLERS), None)
-    lead_ok = lead in _LEAD_WORDS or (lead is not None and lead.endswith(("'s", "'re", "'m")))
+    lead_ok = (
+        lead in _LEAD_WORDS
+        or (lead is not None and lead.endswith(("'s", "'re", "'m")))
+        # what is taken for one purpose ("for hay fever I take X"): one thing, where taken
+        # alone it is one of several ("Nan takes X every morning")
+        or (lead in _TAKE and any(t.norm == "for" for t in (*left, *right)))
+    )
     # in a file's line, a span right of its key operator (``key: $(image)``, ``NAME = "a b"``)
     # is inside the value, whatever its words
     assigned = old.path is not None and any(t.punct and t.norm in _KEY_OPERATORS for t in left)
@@ -1143,6 +1149,7 @@ def _align_runs(
     return frame, _surface(old, sx), _surface(new, sy)
 
 
+_TAKE = _words("take takes")
 _CLEFT_HEADS = _words("one person")
 
 
