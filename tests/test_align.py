@@ -560,6 +560,14 @@ def test_toml_sections_and_blocks_are_context() -> None:
     ]
 
 
+def test_an_ssh_config_stanza_is_the_context_of_its_indented_lines() -> None:
+    old = "Host build-box\n    HostName 10.2.0.7\n    User deploy\n    Port 2222"
+    new = "Rebuilt it, new address:\nHost build-box\n    HostName 10.2.4.19\n    User deploy"
+    assert frames(old, new) == [("host build-box > hostname _", "10.2.0.7", "10.2.4.19")]
+    # another host's entry is another key
+    assert frames(old, "Host jump-box\n    HostName 10.2.9.9\n    User deploy") == []
+
+
 def test_paragraph_revision_changes_one_sentence() -> None:
     old = (
         "Tessera is a Python library for tiling raster images. The library supports Python 3.8 "

@@ -107,3 +107,15 @@ def test_a_paragraph_of_config_directives_is_lines() -> None:
     assert [line for _, line in split_units(chunk_text(nginx, 400)[0])] == [True, True, True]
     assert split_units("we went home\nand had tea") == [("we went home and had tea", False)]
     assert split_units("pick up milk\nbook the vet") == [("pick up milk book the vet", False)]
+
+
+def test_a_stanza_header_above_indented_lines_is_a_line() -> None:
+    """ssh_config's ``Host bastion`` heads its indented lines; prose above indented code, a
+    code statement (``class Foo``) and a header with nothing indented under it stay as they
+    were."""
+    entry = "Host bastion\n    HostName 10.4.0.12\n    User ec2-user"
+    assert [line for _, line in split_units(entry)] == [True, True, True]
+    assert split_units("Host bastion is the jump box") == [("Host bastion is the jump box", False)]
+    assert split_units("Meet the new bastion\nhost for staging") == [
+        ("Meet the new bastion host for staging", False)
+    ]

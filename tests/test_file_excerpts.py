@@ -600,7 +600,8 @@ def test_a_block_pasted_without_a_path_is_compared_by_its_lines_places() -> None
     old = units_of("\n".join(["Entry for the build box:", *block, "  Port 2200", "```"]))
     new = units_of("\n".join(["The entry is now", *block, "  Port 40022", "```"]))
     [m] = align_units(old, new).frames
-    assert (m.old_value, m.new_value) == ("Port 2200", "Port 40022")
+    # the ``Host`` stanza is the context of its lines: the value is the port, keyed by it
+    assert (m.frame, m.old_value, m.new_value) == ("host build-box > port _", "2200", "40022")
     # a line whose neighbours differ has no place: another entry's Port line
     other = units_of("\n".join(["```", "Host gpu-box", "  HostName 10.9.9.9", "  User ml"]))
     other_new = units_of("\n".join(["```", "Host gpu-box", "  HostName 10.9.9.9", "  User ml"]))

@@ -50,6 +50,8 @@ SPLITS = {
     "dev29": "written",
     "dev30": "frames",
     "dev31": "written",
+    "dev32": "frames",
+    "dev33": "written",
     "devconv": "chats",
 }
 

@@ -15,7 +15,14 @@ import re
 from typing import NamedTuple
 
 from gcmem.facts.labels import DISCOURSE_LABELS
-from gcmem.facts.lines import CRON_ENTRY, diff_header, file_header, in_diff, inline_header
+from gcmem.facts.lines import (
+    CRON_ENTRY,
+    diff_header,
+    file_header,
+    in_diff,
+    inline_header,
+    opens_stanza,
+)
 from gcmem.models import Chunk, Turn, collapse_whitespace
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit or quote; this keeps
@@ -122,10 +129,12 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
                 units.append((unit, gap))
                 gap = False
 
-        for line in lines:
+        for i, line in enumerate(lines):
             fence = _FENCE.match(line) is not None
             diff = (diff and in_diff(line)) or diff_header(line) is not None
-            if excerpt or fenced or fence or diff or directives or is_line_unit(line):
+            # ssh_config's ``Host bastion``: a line unit heading the indented lines under it
+            stanza = i + 1 < len(lines) and opens_stanza(line, lines[i + 1])
+            if excerpt or fenced or fence or diff or directives or stanza or is_line_unit(line):
                 add(_prose(prose))
                 prose = []
                 add([TextUnit(line.rstrip(), True)])

@@ -30,6 +30,7 @@ __all__ = [
     "inline_header",
     "is_code_path",
     "is_yaml_path",
+    "opens_stanza",
     "qualifier",
 ]
 
@@ -88,6 +89,8 @@ _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 _MAPPING_KEY = re.compile(r"^[\"'`]?[\w.\-/@$ ]{1,60}[\"'`]?$")
 # An HCL (Terraform) block: a type and one or two quoted labels (``resource "aws_s3" "logs" {``).
 _LABELLED_BLOCK = re.compile(r'^[A-Za-z_][\w-]*(?:\s+"[^"\s]{1,60}"){1,2}$')
+_STANZA = re.compile(r"^[A-Za-z][\w-]*(?:[ \t]+[^\s:=,.;!?]+){1,2}[ \t]*$")
+_STANZA_BODY = re.compile(r"^(?:\s{2,}|\t)\S")
 _CODE_LEADS = frozenset(
     str.split(
         "if elif else for while def class fn func function with try except catch finally match "
@@ -180,6 +183,18 @@ def _mapping_opener(body: str) -> str | None:
     return _norm_key(key)
 
 
+def opens_stanza(line: str, following: str) -> bool:
+    """Whether ``line`` is the header of a stanza of an indentation-structured config
+    (``Host bastion`` in an ssh config: a keyword and a name or two, unindented) and
+    ``following`` the first of its indented lines; a code statement opening a block
+    (``class Foo``) is no header."""
+    return (
+        _STANZA.match(line) is not None
+        and line.split()[0].casefold() not in _CODE_LEADS
+        and _STANZA_BODY.match(following) is not None
+    )
+
+
 def _label_opener(body: str, indent: int) -> str | None:
     """The key a prose label ends on, after a comma ("In gateway.yaml, payments-svc:"): the
     lines indented under it are that key's, as under a bare ``payments-svc:`` (two blocks
@@ -225,7 +240,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     braced_lines: list[tuple[int, int, int, int | None]] = []
     floor: dict[int, int] = {}  # excerpt -> lowest indent of a closer whose opener is unseen
     diff = False  # inside a unified diff
-    for raw, line in units:
+    for n, (raw, line) in enumerate(units):
         if not line:
             out.append(None)
             diff = False
@@ -289,6 +304,16 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             key = _mapping_opener(body)
             if key is None and line_path is None:
                 key = _label_opener(body, indent)
+            following = units[n + 1] if n + 1 < len(units) else None
+            if (
+                key is None
+                and indent == 0
+                and not is_code_path(line_path)  # source code's blocks are statements
+                and following is not None
+                and following[1]
+                and opens_stanza(body, following[0])
+            ):
+                key = _norm_key(body)  # ``Host bastion``: its indented lines are its own
             if key is not None:
                 braced = body.endswith(("{", "["))
                 stack.append((indent, key + (" {" if braced else "")))
