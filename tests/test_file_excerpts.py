@@ -607,3 +607,12 @@ def test_a_block_pasted_without_a_path_is_compared_by_its_lines_places() -> None
     other_new = units_of("\n".join(["```", "Host gpu-box", "  HostName 10.9.9.9", "  User ml"]))
     assert align_units(old, other).frames == []
     assert align_units(other, other_new).frames == []
+
+
+def test_a_terraform_plan_update_marker_is_no_part_of_the_key() -> None:
+    plan = 'terraform plan: aws_instance.web will be updated in-place\n  ~ instance_type = "c6i.xlarge"'
+    [line] = [u for u in units_of(plan) if u.line]
+    assert line.text == 'instance_type = "c6i.xlarge"'
+    assert ("instance_type", "is", "c6i.xlarge") in {
+        (f.subject, f.relation, f.object) for f in extract_triples(line.text)
+    }

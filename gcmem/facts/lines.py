@@ -99,6 +99,7 @@ _CODE_LEADS = frozenset(
     )
 )
 _BULLET = re.compile(r"^(?:[-*+•]\s+)")
+_PLAN_UPDATE = re.compile(r"^~\s+(?=[\w\"'.\-]+\s*=)")
 _CLOSERS = frozenset({"}", "},", "]", "],", ")", "),", "};", "});", "})"})
 
 
@@ -273,7 +274,9 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         inline = inline_header(raw) if path is None else None
         if inline is not None:
             line_path, raw = inline
-        stripped = raw.strip()
+        # a Terraform plan's in-place update (``~ instance_type = "m6i.large"``) states the
+        # line's new value: the marker is no part of its key
+        stripped = _PLAN_UPDATE.sub("", raw.strip())
         indent = len(raw) - len(raw.lstrip())
         body = _BULLET.sub("", stripped)
         content = True
