@@ -610,7 +610,8 @@ def test_a_block_pasted_without_a_path_is_compared_by_its_lines_places() -> None
 
 
 def test_a_terraform_plan_update_marker_is_no_part_of_the_key() -> None:
-    plan = 'terraform plan: aws_instance.web will be updated in-place\n  ~ instance_type = "c6i.xlarge"'
+    plan = "terraform plan: aws_instance.web will be updated in-place\n"
+    plan += '  ~ instance_type = "c6i.xlarge"'
     [line] = [u for u in units_of(plan) if u.line]
     assert line.text == 'instance_type = "c6i.xlarge"'
     assert ("instance_type", "is", "c6i.xlarge") in {
