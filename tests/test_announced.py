@@ -241,6 +241,18 @@ STILL_TRUE = [
         "Ilse works at Siemens in the audit group.",
         "Ilse moved to the Leeds office, a shorter commute for her.",
     ),
+    # the question asks where the answer holds ("for the back office", "in Lisbon"): a newer
+    # clause for somewhere else is another of several values
+    (
+        "Which origin does CORS allow for the back office?",
+        "CORS now allows https://admin.example.dev for the back office.",
+        "CORS now allows http://localhost:5173 for local development.",
+    ),
+    (
+        "Which language did Omar learn in Lisbon?",
+        "Omar learned Portuguese while living in Lisbon for his master's.",
+        "Omar is doing a Japanese evening class now, just for fun.",
+    ),
     # the subject's new thing of another kind ("Kiwi's new groomer"), not its answer
     (
         "Who is Kiwi's vet?",

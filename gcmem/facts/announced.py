@@ -221,6 +221,9 @@ class QuestionFrame:
     kinds: frozenset[ValueKind]
     # the attribute noun of "what is the X of Y" (a clause may not leave it out)
     attribute: str | None = None
+    # the words of the phrase a preposition governs at the question's end ("for the back
+    # office", "in Lisbon"): where the answer holds, which a newer clause may not leave out
+    scope: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -300,11 +303,21 @@ def question_frame(query: str) -> QuestionFrame | None:
     while tail and tail[-1] in _PREPOSITIONS:
         tail.pop()
     verb = own_verb
-    if verb is None and tail and tail[-1] not in _STOP and tail[-1] not in _WH:
-        last, before = tail[-1], tail[-2] if len(tail) > 1 else ""
-        if before not in _PREPOSITIONS and (
-            aux in _AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last))
-        ):
+    # a preposition up to three words back governs the noun phrase that ends the question
+    # ("... use for incidents", "does CORS allow for the back office"): no verb, and the
+    # phrase says where the answer holds (``QuestionFrame.scope``)
+    at = next(
+        (i for i in range(len(tail) - 2, max(len(tail) - 5, -1), -1) if tail[i] in _PREPOSITIONS),
+        None,
+    )
+    scope = (
+        frozenset(_word(w) for w in tail[at + 1 :] if w not in _STOP)
+        if at is not None
+        else frozenset()
+    )
+    if verb is None and at is None and tail and tail[-1] not in _STOP and tail[-1] not in _WH:
+        last = tail[-1]
+        if aux in _AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last)):
             verb = _word(last)
     subject = asked - {verb} if verb else asked
     # "What's the URL of the staging Grafana?": the attribute is the noun before "of"
@@ -317,6 +330,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         frozenset(head),
         _answer_kinds(query, head),
         attribute if attribute in asked else None,
+        scope & (subject or asked),
     )
 
 
@@ -468,6 +482,8 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     subject, have = frame.subject, _said(clause)
     if frame.attribute is not None and frame.attribute not in have:
         return False
+    if frame.scope and not frame.scope & _said(sentence):
+        return False  # "CORS now allows X for local development": not for the back office
     if _covers(subject, have):
         return True
     words = _tokens(clause)
