@@ -222,7 +222,7 @@ class QuestionFrame:
     # the attribute noun of "what is the X of Y" (a clause may not leave it out)
     attribute: str | None = None
     # the words of the phrase a preposition governs at the question's end ("for the back
-    # office", "in Lisbon"): where the answer holds, which a newer clause may not leave out
+    # office", "in Lisbon"): where the answer holds; an announcing sentence names one of them
     scope: frozenset[str] = frozenset()
 
 
