@@ -156,6 +156,8 @@ _LEAD_WORDS = _COPULAS | _words(
     his her their its your named called titled labelled labeled set pinned targets target
     targeting using uses use = == := : >= <= ~= != @ -> => is: mine ours"""
 )
+# A verb whose object is a value only where a purpose is said ("for hay fever I take X").
+_TAKE = _words("take takes")
 # Verbs inside a span mean it spans a predicate, not one value ("prod runs 6" / "staging has 2").
 _SPAN_VERBS = _COPULAS | _words(
     """has have had runs run ran uses use used gets get got goes go went sits sit sat lives live
@@ -1149,7 +1151,6 @@ def _align_runs(
     return frame, _surface(old, sx), _surface(new, sy)
 
 
-_TAKE = _words("take takes")
 _CLEFT_HEADS = _words("one person")
 
 

@@ -65,11 +65,11 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
 _DIRECTIVE = re.compile(r"^\s*[a-z_][\w.\-]*(?:[ \t]+[^\s.,!?][^\s]*){1,3}[ \t]*;?[ \t]*$")
 
 
-def _directives(lines: list[str]) -> bool:
-    """A paragraph whose lines, but those that are line units anyway (a ``label:`` in front),
-    are two or more directive lines, one of them keyed in code style (an underscore, a hyphen
-    or a dot in its key, or a closing semicolon)."""
-    rest = [line for line in lines if not is_line_unit(line)]
+def _directives(lines: list[str], line_units: list[bool]) -> bool:
+    """A paragraph whose lines, but those that are line units anyway (``line_units``: a
+    ``label:`` in front), are two or more directive lines, one of them keyed in code style (an
+    underscore, a hyphen or a dot in its key, or a closing semicolon)."""
+    rest = [line for line, unit in zip(lines, line_units, strict=True) if not unit]
     if len(rest) < 2 or not all(_DIRECTIVE.match(line) for line in rest):
         return False
     return any(
@@ -121,7 +121,8 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
         lines = [line for line in para.split("\n") if line.strip()]
         excerpt = excerpt or (bool(lines) and file_header(lines[0]) is not None)
         gap = n > 0 and excerpt  # the paragraph's first unit follows blank lines
-        directives = _directives(lines)
+        line_units = [is_line_unit(line) for line in lines]  # once a line, for both uses
+        directives = _directives(lines, line_units)
 
         def add(found: list[TextUnit]) -> None:
             nonlocal gap
@@ -134,7 +135,7 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
             diff = (diff and in_diff(line)) or diff_header(line) is not None
             # ssh_config's ``Host bastion``: a line unit heading the indented lines under it
             stanza = i + 1 < len(lines) and opens_stanza(line, lines[i + 1])
-            if excerpt or fenced or fence or diff or directives or stanza or is_line_unit(line):
+            if excerpt or fenced or fence or diff or directives or stanza or line_units[i]:
                 add(_prose(prose))
                 prose = []
                 add([TextUnit(line.rstrip(), True)])
