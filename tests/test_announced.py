@@ -543,6 +543,80 @@ def test_stage_leaves_what_is_no_mention_of_the_old_answer(text: str) -> None:
     assert kept_near.stale_sentences == ()
 
 
+TEAM = "Which team owns checkout-svc?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paged Falcon about the checkout 500s, they're on it.",
+        "Had my skip-level with Falcon today, they're pushing hard on latency.",
+        "OPS-212 is assigned to Team Falcon.",  # a ticket id is no other thing's name
+    ],
+)
+def test_stage_excises_mentions_in_passing_of_an_announced_old_value(text: str) -> None:
+    # the sentence does not name checkout-svc, but it takes Falcon for the owner
+    answer = cand("checkout-svc is owned by Falcon, the payments crew.", 0)
+    mention = cand(text, 2)
+    new = cand("checkout-svc moved over to Heron this sprint.", 6)
+    outcome = apply([answer, mention, new], TEAM)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+    (decision,) = [d for d in outcome.dropped if d.chunk.id == mention.id]
+    assert decision.dominated_by == new.id and "Falcon -> Heron" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "text", "new"),
+    [
+        # another thing named beside the old value: Marta's team, not checkout-svc's
+        (
+            TEAM,
+            "checkout-svc is owned by Falcon.",
+            "Marta joined Falcon last month.",
+            "checkout-svc moved over to Heron.",
+        ),
+        # what the question asks, said of another subject: staging's port
+        (
+            "Which port does the reporting db listen on?",
+            "The reporting db listens on 5433.",
+            "staging listens on 5433 as a copy.",
+            "The reporting db moved to port 6432.",
+        ),
+        # a weekday recurs in any diary
+        (
+            "Which day is the design review?",
+            "The design review is on Tuesday.",
+            "Dentist on Tuesday at 4.",
+            "The design review moved to Thursday.",
+        ),
+        # a short number could be anything
+        (
+            "How many replicas does the api run?",
+            "The api runs 3 replicas.",
+            "Took 3 days off in June.",
+            "The api runs 5 replicas now.",
+        ),
+        # the old value held on for something: refused as when the subject is named
+        (
+            TEAM,
+            "checkout-svc is owned by Falcon.",
+            "search-api is still with Falcon.",
+            "checkout-svc moved over to Heron.",
+        ),
+    ],
+)
+def test_stage_leaves_what_only_shares_the_old_value(
+    question: str, old: str, text: str, new: str
+) -> None:
+    answer = cand(old, 0)
+    near = cand(text, 2)
+    newer = cand(new, 6)
+    outcome = apply([answer, near, newer], question)
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+    (kept_near,) = [c for c in outcome.kept if c.id == near.id]
+    assert kept_near.stale_sentences == ()
+
+
 def test_a_mention_after_the_announcement_is_no_mention() -> None:
     answer = cand("Ilse lives in Leipzig, near the zoo.", 0)
     new = cand("Ilse is in Dresden now, the new job started in May.", 6)

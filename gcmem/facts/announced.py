@@ -582,10 +582,17 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     (the value holds on, is shared, hedged or negated; the subject owns another thing:
     "Maya's roommate") and a sentence where the old value owns another thing ("Oakwood's
     playground"). A bare word after the subject is read as its verb ("Maya sent more Portland
-    rain photos"): the old value names the subject's thing, not the word after it."""
-    if not _covers(frame.subject, _said(sentence)):
+    rain photos"): the old value names the subject's thing, not the word after it.
+
+    A sentence that leaves the subject out mentions the old value in passing ("Paged Falcon
+    about the checkout 500s" after search-api moved from Falcon to Atlas) when ``_in_passing``
+    says so."""
+    found_values = values(sentence)
+    if not _covers(frame.subject, _said(sentence)) and not _in_passing(
+        frame, change, sentence, found_values
+    ):
         return False
-    found = {v.key for v in values(sentence)}
+    found = {v.key for v in found_values}
     old = change.old_keys
     if not old or not old <= found or found & change.new_keys:
         return False
@@ -596,6 +603,39 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)):
         return False
     return not _owns_another(sentence, frame, frame.words | frame.head)
+
+
+def _in_passing(
+    frame: QuestionFrame, change: AnswerChange, sentence: str, found: Sequence[Value]
+) -> bool:
+    """A sentence that does not name the question's subject still takes its old answer for
+    granted when the old value could be nothing else: a name or identifier, or a number of
+    three characters or more ("Called Riverside to book his booster", "psql ... -p 5433"),
+    never a weekday or a month, which recur in any diary. It must name no other thing (a
+    proper name besides the old value's own words: "Marta joined the Platform team" is Marta's
+    team) and say nothing of what the question asks (its verb or type word: "Staging listens
+    on 5432" is another subject's port, not a mention of production's old one)."""
+    old = [v for v in found if v.key in change.old_keys]
+    if not old or not all(
+        v.kind == "name" or (v.kind == "number" and len(v.key) >= 3) for v in old
+    ):
+        return False
+    rest = sentence
+    for text in change.old_values:
+        # the old value with the capitalised words around it ("Sam Okafor", "Team Atlas")
+        rest = re.sub(rf"(?:[A-Z][\w.'’-]*\s+)*{re.escape(text)}(?:\s+[A-Z][\w'’-]*)*", " ", rest)
+    asked = frame.head | ({frame.verb} if frame.verb else frozenset())
+    if asked & _said(rest) or _proper_names(rest) - frame.words:
+        return False
+    # a capitalised first word before a verb is a name too ("Marta joined Falcon")
+    first = _tokens(rest)[:2]
+    return not (
+        len(first) == 2
+        and first[0][:1].isupper()
+        and _word(first[0]) not in frame.words
+        and not _IDENTIFIER.search(first[0].lower())  # "OPS-212 is assigned to ..."
+        and (first[1] in _AUX or re.fullmatch(r"[a-z]+(?:ed|s)", first[1]) is not None)
+    )
 
 
 def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
