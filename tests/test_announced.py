@@ -55,6 +55,18 @@ REPLACED = [
         "The pottery class is on Tuesdays.",
         "The pottery class got rescheduled to Thursdays.",
     ),
+    # a time of day answers "when" (a habit's change); "usually" is no part of the subject,
+    # and "running" is the verb "run"
+    (
+        "When do I usually go running?",
+        "I run in the mornings before work, usually 5k.",
+        "Switched to evening runs since the new job.",
+    ),
+    (
+        "When does Nadia swim?",
+        "Nadia swims at lunch most days.",
+        "Nadia moved her swim to the evening now that the pool is quieter.",
+    ),
     # an irregular past form is its verb's ("is sent through" answers "What ... sends ...?")
     (
         "Which service sends the club newsletter?",
@@ -142,6 +154,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # "this morning" dates a diary entry; it is no new time for the retro
+    (
+        "When is the retro?",
+        "The retro is on Friday at 16:00.",
+        "Had a long retro this morning, lots of action items.",
+    ),
     # a number right after the subject's name is its version, not a new port
     (
         "Which port does staging Postgres listen on?",
@@ -676,3 +694,14 @@ def test_an_article_of_the_same_shape_about_another_thing_is_no_revision() -> No
     assert revision(frame, ISLAND, other) is None
     revised = revision(frame, ISLAND, ISLAND.replace("1923", "1931"))
     assert revised is not None and revised.change.new_values == ("1931",)
+
+
+def test_times_of_day_are_values_only_where_the_question_asks_when() -> None:
+    assert [(v.kind, v.key) for v in values("I run in the mornings.")] == [("daypart", "morning")]
+    when = question_frame("When do I usually go running?")
+    which = question_frame("Which gym do I go to in the morning?")
+    time = question_frame("What time does Oliver go to bed?")
+    assert when is not None and which is not None and time is not None
+    assert "daypart" in when.kinds and "daypart" in time.kinds
+    assert which.kinds == {"name"}
+    assert when.verb == "run" and "usually" not in when.words

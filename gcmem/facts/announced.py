@@ -38,7 +38,7 @@ from gcmem.facts.align import each_lacks, units_of
 from gcmem.facts.prose_align import counterparts
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
-ValueKind = Literal["number", "day", "month", "name"]
+ValueKind = Literal["number", "day", "month", "name", "daypart"]
 
 # Short forms people use for a question's words, by stem: "prod db" is the production
 # database, "Dad's physio" his physiotherapy, "capped at 300 requests" the rate limit.
@@ -99,10 +99,15 @@ _IRREGULAR = {
 
 def _word(word: str) -> str:
     """A word's stem (``word_stem``), a short form as its full word, an irregular past form
-    as its verb's."""
+    as its verb's; a consonant doubled before a cut suffix is one ("running", "planned")."""
     word = _IRREGULAR.get(word.casefold(), word)
     stem = word_stem(word)
+    if stem != word.casefold() and _DOUBLED.search(stem):
+        stem = stem[:-1]
     return _SHORT_FORMS.get(stem, stem)
+
+
+_DOUBLED = re.compile(r"[aeiou](?:bb|gg|mm|nn|pp|tt)$")
 
 
 # Words that carry no part of what a question asks about.
@@ -114,7 +119,7 @@ _STOP = frozenset(
     than about into over under after before again since per s m re ve ll d t which who whom
     whose what when where why how if one get got any some all each every it's what's who's
     where's called named call name kind type current currently now right use used using like
-    know go going"""
+    know go going his him her hers"""
     )
 )
 _WH = frozenset({"which", "what", "who", "where", "when", "how"})
@@ -146,6 +151,11 @@ _NUMBER_WORDS = frozenset(
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
 _KIND_HEADS = frozenset(map(_word, ("day", "month", "time", "date", "year", "hour")))
 _TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
+# Times of day a habit keeps ("I run in the mornings" / "switched to evening runs"): values
+# only where the question asks when, so a diary's "this morning" answers nothing else.
+_DAYPARTS = frozenset(
+    str.split("morning afternoon evening night midnight noon lunchtime lunch breakfast dinner")
+)
 _MONTHS = MONTHS - {"may"}  # "may" is a modal far more often than a month
 
 # A change word: the clause says the value is new. "for now" and "now that" do not.
@@ -195,6 +205,9 @@ _ADVERB = re.compile(
     r"(?!(?:family|supply|assembly|reply|anomaly|rally|ally|belly|jelly)$)[a-z]{2,}ly"
 )
 _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
+_FREQUENCY = frozenset(
+    str.split("usually normally typically generally often always mostly regularly sometimes")
+)
 _PRONOUNS = frozenset({"he", "she", "they", "it", "he's", "she's", "they're", "it's"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
 
@@ -290,7 +303,12 @@ def question_frame(query: str) -> QuestionFrame | None:
                 break
             head.add(_word(words[i]))
             i += 1
-    content = [w for w in words if w not in _STOP and w not in _WH and w not in _AUX]
+    # how often the answer holds is no part of what it is about ("When do I usually run?")
+    content = [
+        w
+        for w in words
+        if w not in _STOP and w not in _WH and w not in _AUX and w not in _FREQUENCY
+    ]
     asked = frozenset(_word(w) for w in content) - head
     if not asked and _FIRST_PERSON.intersection(words):
         asked = frozenset({"user"})  # "What phone plan am I on?": the user's
@@ -340,13 +358,15 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
         return frozenset({"day"})
     if "month" in head:
         return frozenset({"month"})
+    if _word("time") in head:
+        return frozenset({"number", "daypart"})  # "What time is bedtime?": 10:30, midnight
     if asked & _NUMBER_HEADS:
         return frozenset({"number"})
     low = query.lower().lstrip()
     if re.match(r"how (?:many|much|long|often|big|old|far|fast)\b", low):
         return frozenset({"number"})
     if low.startswith("when"):
-        return frozenset({"day", "month", "number"})
+        return frozenset({"day", "month", "number", "daypart"})
     return frozenset({"name"})
 
 
@@ -379,6 +399,8 @@ def values(sentence: str) -> list[Value]:
             out.append(Value("day", day, token))
         elif low in _MONTHS:
             out.append(Value("month", low, token))
+        elif low in _DAYPARTS or (low.endswith("s") and low[:-1] in _DAYPARTS):
+            out.append(Value("daypart", low.removesuffix("s"), token))
         elif low in _TITLES:
             continue  # "Dr. Okafor": the name is the value, not the title
         elif _IDENTIFIER.search(low) or (
