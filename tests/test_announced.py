@@ -705,3 +705,10 @@ def test_times_of_day_are_values_only_where_the_question_asks_when() -> None:
     assert "daypart" in when.kinds and "daypart" in time.kinds
     assert which.kinds == {"name"}
     assert when.verb == "run" and "usually" not in when.words
+
+
+def test_a_hyphenated_name_says_its_words() -> None:
+    frame = question_frame("What port does the billing API listen on?")
+    assert frame is not None
+    assert answers(frame, "billing-api listens on 8443 in the dev cluster.")
+    assert not answers(frame, "ledger-api listens on 8443 in the dev cluster.")

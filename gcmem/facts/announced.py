@@ -275,7 +275,9 @@ def _stems(text: str) -> frozenset[str]:
     """The words' stems, and two words in a row joined as one ("per key" for "per-key")."""
     tokens = _tokens(text)
     joined = (f"{a}-{b}".lower() for a, b in itertools.pairwise(tokens) if (a + b).isalpha())
-    return frozenset(_word(t) for t in tokens) | frozenset(joined)
+    # and a hyphenated name's words ("billing-api" says "billing API")
+    parts = (_word(p) for t in tokens if "-" in t for p in t.split("-") if p.isalpha())
+    return frozenset(_word(t) for t in tokens) | frozenset(joined) | frozenset(parts)
 
 
 @lru_cache(maxsize=4096)
