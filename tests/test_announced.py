@@ -712,3 +712,12 @@ def test_a_hyphenated_name_says_its_words() -> None:
     assert frame is not None
     assert answers(frame, "billing-api listens on 8443 in the dev cluster.")
     assert not answers(frame, "ledger-api listens on 8443 in the dev cluster.")
+
+
+def test_a_name_with_accents_is_one_word() -> None:
+    frame = question_frame("Which city does Tom live in?")
+    assert frame is not None
+    # "Tomás" is not "Tom" and an "s"
+    assert not answers(frame, "Tomás lives in Valparaíso.")
+    assert answers(frame, "Tom lives in Valparaíso.")
+    assert [v.key for v in values("We met Zoë in Málaga.")] == ["zoë", "málaga"]

@@ -175,9 +175,8 @@ _REFUSE = re.compile(
     re.IGNORECASE,
 )
 # A comma between digits is a thousands separator ("$1,450" is one number, not "1" and "450").
-_TOKEN = re.compile(
-    r"[#@]?[A-Za-z0-9](?:[A-Za-z0-9'’\-_./:#@+]|,(?=\d))*[A-Za-z0-9%+#]|[A-Za-z0-9]"
-)
+# Letters are any script's ("Tomás", "Zoë").
+_TOKEN = re.compile(r"[#@]?[^\W_](?:[^\W_]|['’\-_./:#@+]|,(?=\d))*(?:[^\W_]|[%+#])|[^\W_]")
 _NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
 _IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
