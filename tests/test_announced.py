@@ -721,3 +721,51 @@ def test_a_name_with_accents_is_one_word() -> None:
     assert not answers(frame, "Tomás lives in Valparaíso.")
     assert answers(frame, "Tom lives in Valparaíso.")
     assert [v.key for v in values("We met Zoë in Málaga.")] == ["zoë", "málaga"]
+
+
+ROTATION = (
+    "Certificate rotation (runbook 4.2): Internal TLS certificates issued by our private CA "
+    "are rotated every 90 days. The rotation job runs from the ops-tools cluster and opens a "
+    "ticket in the SEC queue when it finishes. Never extend an expiring cert by hand."
+)
+ROTATION_REISSUED = (
+    "Certificate rotation (runbook 4.2, revised): Internal TLS certificates from the private "
+    "CA are now rotated every 60 days. The rotation job still runs from the ops-tools cluster "
+    "and files a ticket in the SEC queue on completion. Do not extend an expiring certificate "
+    "manually under any circumstances."
+)
+ROTATED = "How often are the internal TLS certificates rotated?"
+
+
+def test_a_reissued_document_supersedes_only_the_statement_it_changed() -> None:
+    frame = question_frame(ROTATED)
+    assert frame is not None
+    # the last statement is reworded past recognition: no whole revision
+    assert revision(frame, ROTATION, ROTATION_REISSUED) is None
+    found = revision(frame, ROTATION, ROTATION_REISSUED, whole=False)
+    assert found is not None and found.index == 0
+    assert (found.change.old_values, found.change.new_values) == (("90",), ("60",))
+    old = cand(ROTATION, 0)
+    new = cand(ROTATION_REISSUED, 15)
+    outcome = apply([old, new], ROTATED)
+    assert outcome.dropped == []
+    kept_old = next(c for c in outcome.kept if c.id == old.id)
+    assert [s.index for s in kept_old.stale_sentences] == [0]
+    assert "every 90 days" not in kept_old.visible_text
+    assert "ops-tools cluster" in kept_old.visible_text
+
+
+def test_a_reissue_needs_its_opening_and_half_its_statements() -> None:
+    frame = question_frame(ROTATED)
+    assert frame is not None
+    # another opening: two documents that share some sentences
+    other = "Ops notes. " + ROTATION_REISSUED
+    assert revision(frame, ROTATION, other, whole=False) is None
+    # one statement of three kept: a rewrite, not a re-issue
+    rewrite = (
+        "Certificate rotation (runbook 4.2, revised): Internal TLS certificates from the "
+        "private CA are now rotated every 60 days. Tickets are filed by the job itself. "
+        "Manual extensions are forbidden."
+    )
+    three = ROTATION + " Expired certs page the on-call engineer."
+    assert revision(frame, three, rewrite, whole=False) is None

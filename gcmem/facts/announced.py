@@ -661,7 +661,9 @@ def _in_passing(
     )
 
 
-def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
+def revision(
+    frame: QuestionFrame, older: str, newer: str, *, whole: bool = True
+) -> Revision | None:
     """``newer`` revises the paragraph ``older`` and changes its answer to the question.
 
     A revision restates every statement of the older paragraph (``prose_align.counterparts``:
@@ -669,12 +671,18 @@ def revision(frame: QuestionFrame, older: str, newer: str) -> Revision | None:
     question's subject, and a statement about what the question asks has a value of the
     answer's kind its counterpart does not have, and the counterpart one it does not have
     ("Employees may work remotely up to two days per week" / "Staff may work remotely up to
-    three days per week"). No change word is needed: the revision says everything again."""
+    three days per week"). No change word is needed: the revision says everything again.
+
+    ``whole=False`` reads a document re-issued with some statements reworded past
+    recognition: the two open on counterpart statements ("Certificate rotation (runbook
+    4.2): ..." / "Certificate rotation (runbook 4.2, revised): ...") and half the older's
+    statements or more have one. What it returns is then that statement's change alone,
+    never the whole older paragraph's."""
     if sum(u.content for u in units_of(older)) < 2:
         return None  # a single statement is no paragraph: the announcement rule's case
     if not (_covers(frame.subject, _said(older)) and _covers(frame.subject, _said(newer))):
         return None
-    pairs = counterparts(older, newer)
+    pairs = counterparts(older, newer, every=whole)
     if pairs is None:
         return None
     asked = frame.words | frame.head

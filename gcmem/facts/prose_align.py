@@ -501,19 +501,30 @@ def covers(old_text: str, new_text: str) -> bool:
     return len(old) < 2 or counterparts(old_text, new_text) is not None
 
 
-def counterparts(old_text: str, new_text: str) -> list[tuple[Unit, Unit]] | None:
+def counterparts(
+    old_text: str, new_text: str, *, every: bool = True
+) -> list[tuple[Unit, Unit]] | None:
     """Each content statement of the older chunk with its own counterpart in the newer one
-    (``covers``' pairing), or None when one has none."""
+    (``covers``' pairing), or None when one has none. With ``every=False``, the statements
+    that have one, or None unless the first statements of both are counterparts (a document
+    re-issued under its own opening) and at least half of the older's have one."""
     new = units_of(new_text)
     taken: set[int] = set()
     pairs: list[tuple[Unit, Unit]] = []
-    for unit in (u for u in units_of(old_text) if u.content):
+    old = [u for u in units_of(old_text) if u.content]
+    for unit in old:
         match = _closest(unit, new, taken, least=REWORD_OVERLAP)
         if match is None:
-            return None
+            if every:
+                return None
+            continue
         taken.add(match.index)
         pairs.append((unit, match))
-    return pairs
+    if every:
+        return pairs
+    first = next((u for u in new if u.content), None)
+    opened = bool(pairs) and pairs[0][0] is old[0] and pairs[0][1] is first
+    return pairs if opened and 2 * len(pairs) >= len(old) else None
 
 
 def _closest(

@@ -16,7 +16,9 @@ sentence around the changed value. This stage reads the question and decides bot
   the old answer in other words ("Took the train to Leipzig to see Ilse" after "Ilse is in
   Dresden now") and is marked the same way (``mentions_old_value``);
 - **a revision**: a newer candidate that restates every statement of an older paragraph and
-  changes its answer to the question replaces it: the older chunk is dropped.
+  changes its answer to the question replaces it: the older chunk is dropped. A document
+  re-issued under its own opening with some statements reworded (``revision(...,
+  whole=False)``) supersedes only the statement whose answer it changed.
 
 A query that is no wh-question leaves every candidate as it is. No model, no storage: the
 stage reads the candidates' texts and times; equal times never decide.
@@ -65,7 +67,9 @@ class AnnouncedChangeFilter:
             if rev is not None:
                 revised[cand.id] = rev
             else:
-                found[cand.id] = _announced(frame, cand, newer, prose)
+                found[cand.id] = _announced(frame, cand, newer, prose) or _reissued(
+                    frame, cand, newer
+                )
         # the announced changes, latest first: an older statement that repeats an old value of
         # one is marked with the latest
         decided = sorted(
@@ -121,6 +125,19 @@ def _revised(
         if found is not None:
             return _stale(found.index, found.statement, found.change, cand)
     return None
+
+
+def _reissued(
+    frame: QuestionFrame, older: ScoredChunk, newer: Sequence[ScoredChunk]
+) -> list[tuple[StaleSentence, Decided]]:
+    """The statement of ``older`` whose answer the newest re-issue of its document changed
+    (``revision(..., whole=False)``): excised, the rest of ``older`` kept."""
+    for cand in newer:
+        found = revision(frame, older.chunk.text, cand.chunk.text, whole=False)
+        if found is not None:
+            stale = _stale(found.index, found.statement, found.change, cand)
+            return [(stale, Decided(found.change, cand))]
+    return []
 
 
 @dataclass(frozen=True)
