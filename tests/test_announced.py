@@ -55,6 +55,12 @@ REPLACED = [
         "The pottery class is on Tuesdays.",
         "The pottery class got rescheduled to Thursdays.",
     ),
+    # a number goes up or down; "went" after the subject is its verb, not a thing it names
+    (
+        "How much is the rent?",
+        "Rent is $1,850 a month, due on the 1st.",
+        "Lease renewal came through and rent went up to $1,975 starting in August.",
+    ),
     # a time of day answers "when" (a habit's change); "usually" is no part of the subject,
     # and "running" is the verb "run"
     (

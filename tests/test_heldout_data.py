@@ -52,6 +52,7 @@ SPLITS = {
     "dev31": "written",
     "dev32": "frames",
     "dev33": "written",
+    "dev34": "written",
     "devconv": "chats",
 }
 

@@ -163,7 +163,8 @@ _CUE = re.compile(
     r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
-    r"relocated|upped|rebooked|handed over|"
+    r"relocated|upped|rebooked|handed over|increased|decreased|reduced|"
+    r"(?:went|goes|go|gone|going) (?:up|down) to|"
     r"took over|taking over|takes over|cut over|from next (?:week|month|year|term|season))\b",
     re.IGNORECASE,
 )
@@ -426,6 +427,7 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
             and noun not in _AUX
             and noun not in _NOT_MODIFIED
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
+            and noun not in _IRREGULAR  # "rent went up"
             and not _ADVERB.fullmatch(noun)  # "Priya finally moved to Bristol"
             and not (word.endswith("s") and word.islower())  # "the kids see": a plural's verb
         ):
