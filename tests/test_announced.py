@@ -55,6 +55,12 @@ REPLACED = [
         "The pottery class is on Tuesdays.",
         "The pottery class got rescheduled to Thursdays.",
     ),
+    # "mine" stands for the subject a sentence named before it ("my old dentist")
+    (
+        "Who is my dentist?",
+        "My dentist is Dr. Okafor, she's great with nervous patients.",
+        "My old dentist retired in the spring, so mine is Dr. Lindqvist now.",
+    ),
     # a number goes up or down; "went" after the subject is its verb, not a thing it names
     (
         "How much is the rent?",

@@ -208,7 +208,22 @@ _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
 _FREQUENCY = frozenset(
     str.split("usually normally typically generally often always mostly regularly sometimes")
 )
-_PRONOUNS = frozenset({"he", "she", "they", "it", "he's", "she's", "they're", "it's"})
+_PRONOUNS = frozenset(
+    {
+        "he",
+        "she",
+        "they",
+        "it",
+        "he's",
+        "she's",
+        "they're",
+        "it's",
+        "mine",
+        "ours",
+        "theirs",
+        "hers",
+    }
+)
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
 
 
