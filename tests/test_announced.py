@@ -781,3 +781,16 @@ def test_a_reissue_needs_its_opening_and_half_its_statements() -> None:
     )
     three = ROTATION + " Expired certs page the on-call engineer."
     assert revision(frame, three, rewrite, whole=False) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What dose of metformin does Dad take?",
+        "At what disk usage does the cleanup job kick in?",
+        "What are the Eastside library's weekday hours?",
+    ],
+)
+def test_a_dose_a_usage_and_hours_are_numbers(question: str) -> None:
+    frame = question_frame(question)
+    assert frame is not None and frame.kinds == {"number"}

@@ -138,7 +138,7 @@ _NUMBER_HEADS = frozenset(
     for w in str.split(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
-    retention interval length duration speed"""
+    retention interval length duration speed dose dosage usage threshold hour"""
     )
 )
 # "one" is left out: "the salmon one" is no number
