@@ -32,6 +32,30 @@ def test_trailing_narration_and_now_are_not_part_of_the_frame() -> None:
 
 
 @pytest.mark.parametrize(
+    "new",
+    [
+        "The long run starts from the boathouse, while the lido is being resurfaced.",
+        "The long run starts from the boathouse while the lido is being resurfaced.",
+    ],
+)
+def test_a_closing_while_of_something_going_on_now_is_not_part_of_the_frame(new: str) -> None:
+    assert frames("The long run starts from the lido car park.", new) == [
+        ("long run starts from _", "lido car park", "boathouse")
+    ]
+
+
+def test_a_closing_while_that_is_a_condition_stays_part_of_the_frame() -> None:
+    # "while travelling": where the value holds, not a spell of time going on now
+    assert (
+        frames(
+            "I keep my passport in the desk drawer.",
+            "I keep my passport in the hotel safe, while travelling.",
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         # two differing places: a different subject and value are two keys

@@ -631,6 +631,7 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
             t.norm in _NARRATE
             or (t.norm, toks[i + 1].norm) in _NARRATE_PAIRS
             or _and_clause(t, toks[i + 1])
+            or _while_present(toks[i : i + 5])
         ) and i - cuts[-1] >= 3:
             cuts.append(i)
     cuts.append(n)
@@ -647,7 +648,9 @@ def _clauses(unit: Unit) -> list[tuple[int, int]]:
         ended = (b < n and toks[b - 1].norm == ".") or toks[max(a - 1, 0)].norm == "."
         # (nor one that says who says so: ", per the director's email")
         cited = _attribution(toks[a:b])
-        if first in _ATTACH and toks[b - 1].norm != ";" and not ended and not cited:
+        # (nor a closing "while" of something going on now: ", while our neighbour is away")
+        present = a > 0 and _while_present(toks[a:b])
+        if first in _ATTACH and toks[b - 1].norm != ";" and not ended and not cited and not present:
             if merged:
                 merged[-1] = (merged[-1][0], b)
             else:
@@ -881,7 +884,14 @@ def _for_the_present(toks: Sequence[Token]) -> bool:
             and not (words[-1].endswith("s") and words[-1].isalpha())
             and not any(w in _WHEN_WORDS or w in _CALENDAR or w in _RECURRING for w in words)
         )
-    return words[0] == "while" and any(w in ("is", "are") for w in words[1:4])
+    return _while_present(toks)
+
+
+def _while_present(toks: Sequence[Token]) -> bool:
+    """A "while" clause about something going on now ("while the lido is being resurfaced"):
+    it bounds the statement in time, it is no condition the value holds under."""
+    words = [t.norm or "" for t in toks if not t.punct]
+    return len(words) >= 3 and words[0] == "while" and any(w in ("is", "are") for w in words[1:4])
 
 
 def _subject_label(label: Sequence[Token]) -> bool:
