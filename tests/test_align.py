@@ -44,6 +44,14 @@ def test_a_closing_while_of_something_going_on_now_is_not_part_of_the_frame(new:
     ]
 
 
+@pytest.mark.parametrize("lead", ["Reminder that", "Just a reminder that"])
+def test_a_reminder_that_leads_in(lead: str) -> None:
+    assert frames(
+        "Training happens at Ridgeway Park from 17:30.",
+        f"{lead} training happens at Holloway Rec from 17:30.",
+    ) == [("training happens at _ from 17:30", "Ridgeway Park", "Holloway Rec")]
+
+
 def test_a_closing_while_that_is_a_condition_stays_part_of_the_frame() -> None:
     # "while travelling": where the value holds, not a spell of time going on now
     assert (

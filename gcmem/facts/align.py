@@ -759,15 +759,18 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
     if not lead:
         return True
     words = [t.norm or "" for t in lead if not t.punct]
+    # the words trimmed off the run's start belong to the lead-in ("Reminder for new parents:")
+    trimmed = [t for t in raw if t.norm is not None and t.end <= lead[0].start]
     # "Just a reminder that ...": the lead's own words only lead in, "that" opens the statement
-    told = words[:-1] if len(words) > 1 and words[-1] == "that" else words
+    # (the words may have been trimmed: "Reminder that ...")
+    said = [t.norm or "" for t in trimmed if not t.punct] + words
+    told = said[:-1] if len(said) > 1 and said[-1] == "that" else words
     marked = (
         lead[-1].norm in _LEAD_ENDS
         or all(w in _LEAD_FILLERS or w in _POLITE for w in told)
         or _reports(lead, first)
     )
-    # the words trimmed off the run's start belong to the lead-in ("Reminder for new parents:")
-    lead = [t for t in raw if t.norm is not None and t.end <= lead[0].start] + list(lead)
+    lead = trimmed + list(lead)
     if strict:
         return marked and _lead_in(lead)
     adverbial = bool(words) and words[0] in _ADVERBIAL
