@@ -44,6 +44,16 @@ def test_a_closing_while_of_something_going_on_now_is_not_part_of_the_frame(new:
     ]
 
 
+def test_a_participle_after_a_prepositions_object_describes_it() -> None:
+    # "the runner image pinned to JDK 17": the image is pinned, no one narrates pinning it
+    assert frames(
+        "CI builds run on the runner image pinned to JDK 17.",
+        "CI builds run on the runner image pinned to JDK 21.",
+    ) == [("ci builds run on runner image pinned to jdk _", "17", "21")]
+    # a subject's past verb still narrates ("The team moved to Berlin")
+    assert frames("The team moved to Berlin.", "The team moved to Lisbon.") == []
+
+
 @pytest.mark.parametrize("lead", ["Reminder that", "Just a reminder that"])
 def test_a_reminder_that_leads_in(lead: str) -> None:
     assert frames(

@@ -1444,6 +1444,7 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
     an article or a possessive (in ``raw``, the run with its ignored words) the word modifies
     a noun ("the left foot", "my used car")."""
     before = {t.start: p.text.casefold() for p, t in itertools.pairwise(raw)}
+    modifying = _modifying_participles(raw)
     previous = ""
     governed = False  # a participle after an auxiliary came before
     # a verb before the statement's copula is in its subject ("The photographer we booked is")
@@ -1456,8 +1457,13 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
             or previous.endswith(("'s", "'re", "'m", "'ve"))
             or (governed and previous in _COORDINATORS)
         )
-        narrated = before.get(t.start) not in _NOUN_OPENERS and (
-            n in _PAST_EVENT or (len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES)
+        narrated = (
+            before.get(t.start) not in _NOUN_OPENERS
+            and t.start not in modifying
+            and (
+                n in _PAST_EVENT
+                or (len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES)
+            )
         )
         if (
             not after_auxiliary
@@ -1472,6 +1478,32 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
         governed = governed or (after_auxiliary and narrated and previous in _PRESENT)
         previous = n
     return False
+
+
+_OBJECT_PREPOSITIONS = _words("on in at to for from with by under into onto of over")
+
+
+def _modifying_participles(raw: Sequence[Token]) -> set[int]:
+    """Where a participle describes the noun before it, a preposition's object, and opens a
+    phrase of its own ("run on the runner image pinned to JDK 17", "stored in the bucket
+    created for backups"): the noun phrase is no subject, so the participle is no verb."""
+    words = [t for t in raw if not t.punct]
+    out: set[int] = set()
+    for i in range(3, len(words) - 1):
+        if words[i + 1].text.casefold() not in _OBJECT_PREPOSITIONS:
+            continue
+        for k in range(2, 5):
+            if i - k - 1 < 0:
+                break
+            opener = words[i - k].text.casefold()
+            if opener in _NOUN_OPENERS:
+                noun = [w.text.casefold() for w in words[i - k + 1 : i]]
+                if words[i - k - 1].text.casefold() in _OBJECT_PREPOSITIONS and not any(
+                    w in _COPULAS or w in _AUXILIARIES for w in noun
+                ):
+                    out.add(words[i].start)
+                break
+    return out
 
 
 _RELATIVE_SUBJECTS = _CLAUSE_PRONOUNS - _words("it this that")  # a person's: "we ended up on"
