@@ -61,6 +61,12 @@ REPLACED = [
         "My dentist is Dr. Okafor, she's great with nervous patients.",
         "My old dentist retired in the spring, so mine is Dr. Lindqvist now.",
     ),
+    # a room is named or numbered
+    (
+        "Which room is the Chem 201 lab in?",
+        "Chem 201 lab is in Hall B room 114, wear closed shoes.",
+        "Chem 201 lab has been moved to room 230 in the Sciences annex.",
+    ),
     # a number goes up or down; "went" after the subject is its verb, not a thing it names
     (
         "How much is the rent?",

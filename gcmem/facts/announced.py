@@ -148,6 +148,8 @@ _NUMBER_WORDS = frozenset(
     forty fifty sixty ninety hundred"""
     )
 )
+# Type words of places named or numbered ("Which room ...?": "the Fjord room", "room 230").
+_PLACE_HEADS = frozenset(map(_word, str.split("room gate platform desk locker bay seat suite")))
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
 _KIND_HEADS = frozenset(map(_word, ("day", "month", "time", "date", "year", "hour")))
 _TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
@@ -379,6 +381,8 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
         return frozenset({"number", "daypart"})  # "What time is bedtime?": 10:30, midnight
     if asked & _NUMBER_HEADS:
         return frozenset({"number"})
+    if head & _PLACE_HEADS:
+        return frozenset({"name", "number"})  # "Hall B room 114" / "room 230"
     low = query.lower().lstrip()
     if re.match(r"how (?:many|much|long|often|big|old|far|fast)\b", low):
         return frozenset({"number"})
