@@ -795,6 +795,9 @@ def test_a_reissue_needs_its_opening_and_half_its_statements() -> None:
         "What dose of metformin does Dad take?",
         "At what disk usage does the cleanup job kick in?",
         "What are the Eastside library's weekday hours?",
+        "What is the daily meal per diem for domestic travel?",
+        # a bound before the question word ("after how long") asks "how long"
+        "After how long should the secondary on-call be paged?",
     ],
 )
 def test_a_dose_a_usage_and_hours_are_numbers(question: str) -> None:

@@ -65,6 +65,21 @@ def test_a_message_labelled_by_its_kind_is_prose_and_a_speakers_line_stays_a_lin
     ]
 
 
+def test_a_topic_label_before_sentences_is_prose_and_a_speakers_turn_stays_a_line() -> None:
+    assert split_units(
+        "Returns: you can return any unworn item within 30 days. Items must keep their tags."
+    ) == [
+        ("Returns: you can return any unworn item within 30 days.", False),
+        ("Items must keep their tags.", False),
+    ]
+    # a speaker's turn of several sentences says "I", "our": the sentences stay theirs
+    assert split_units("Luis: Ha, welcome to the club! Our starter is named Doughvid.") == [
+        ("Luis: Ha, welcome to the club! Our starter is named Doughvid.", True)
+    ]
+    # one value after a key is a line
+    assert split_units("timeout: 30s") == [("timeout: 30s", True)]
+
+
 def test_tab_indented_and_directive_comment_lines_are_lines() -> None:
     gomod = "require (\n\tgithub.com/segmentio/kafka-go v0.4.42\n\tgo.uber.org/zap v1.26.0\n)"
     assert all(line for _, line in split_units(gomod))

@@ -132,13 +132,16 @@ _ATTRIBUTE = re.compile(
     r"([a-z0-9\- ]+?) (?:of|on|for|in|at)\b"
 )
 _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
+# Words that bound a time before a question word ("After how long is the page escalated?")
+_BOUNDS = frozenset({"after", "before", "until", "within"})
 # Type words whose answer is a number (a port, a version, a limit).
 _NUMBER_HEADS = frozenset(
     _word(w)
     for w in str.split(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
-    retention interval length duration speed dose dosage usage threshold hour"""
+    retention interval length duration speed dose dosage usage threshold hour diem allowance
+    stipend deposit discount"""
     )
 )
 # "one" is left out: "the salmon one" is no number
@@ -301,8 +304,8 @@ def _stems(text: str) -> frozenset[str]:
 def question_frame(query: str) -> QuestionFrame | None:
     """The frame of a wh-question; None for anything else (a keyword query, a statement)."""
     words = [t.lower().replace("’", "'") for t in _tokens(query)]
-    if len(words) > 1 and words[0] in _PREPOSITIONS and words[1] in _WH:
-        words = words[1:]  # "On which day is the code freeze?"
+    if len(words) > 1 and (words[0] in _PREPOSITIONS or words[0] in _BOUNDS) and words[1] in _WH:
+        words = words[1:]  # "On which day is the code freeze?", "After how long ...?"
     if words and words[0].endswith("'s") and words[0][:-2] in _WH:
         words[0:1] = [words[0][:-2], "is"]  # "What's the band called?"
     if not words or words[0] not in _WH:
@@ -384,7 +387,9 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
     if head & _PLACE_HEADS:
         return frozenset({"name", "number"})  # "Hall B room 114" / "room 230"
     low = query.lower().lstrip()
-    if re.match(r"how (?:many|much|long|often|big|old|far|fast)\b", low):
+    if re.match(
+        r"(?:(?:after|before|until|within)\s+)?how (?:many|much|long|often|big|old|far|fast)\b", low
+    ):
         return frozenset({"number"})
     if low.startswith("when"):
         return frozenset({"day", "month", "number", "daypart"})
