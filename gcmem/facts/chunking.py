@@ -86,12 +86,18 @@ def is_line_unit(line: str) -> bool:
         return True
     if CONFIG_LINE.match(line):
         prose = _LABELLED_PROSE.match(line)
-        # a label of the message's kind, or a topic's before two sentences or more ("Returns:
-        # you can return any item within 30 days. Items must have their tags."), opens prose;
-        # a speaker's lines stay theirs ("Maya: Ha! Our starter is named ...")
+        # a label of the message's kind, or a topic of two words or more before two sentences
+        # or more ("Travel expenses: staff receive $60 a day. Hotels are booked ..."), opens
+        # prose; a one-word label may be a speaker ("Caroline: Thanks! The park is lovely."),
+        # whose lines stay theirs, and so does a turn in the first person
+        label = prose["label"] if prose is not None else ""
         return prose is None or not (
-            prose["label"].casefold() in DISCOURSE_LABELS
-            or (_SENTENCE_END.search(line) and not _SPOKEN.search(line, prose.end("label") + 1))
+            label.casefold() in DISCOURSE_LABELS
+            or (
+                len(label.split()) >= 2
+                and _SENTENCE_END.search(line)
+                and not _SPOKEN.search(line, prose.end("label") + 1)
+            )
         )
     if CRON_ENTRY.match(line):
         return True
