@@ -65,24 +65,6 @@ def test_a_message_labelled_by_its_kind_is_prose_and_a_speakers_line_stays_a_lin
     ]
 
 
-def test_a_topic_label_before_sentences_is_prose_and_a_speakers_turn_stays_a_line() -> None:
-    assert split_units(
-        "Travel expenses: staff receive a per diem of $60. Hotels are booked by the office."
-    ) == [
-        ("Travel expenses: staff receive a per diem of $60.", False),
-        ("Hotels are booked by the office.", False),
-    ]
-    # one word may be a speaker's name, and a turn in the first person is the speaker's
-    assert split_units("Caroline: Thanks, Mel! The park is lovely.") == [
-        ("Caroline: Thanks, Mel! The park is lovely.", True)
-    ]
-    assert split_units("Luis and Ana: Ha, welcome! Our starter is named Doughvid.") == [
-        ("Luis and Ana: Ha, welcome! Our starter is named Doughvid.", True)
-    ]
-    # one value after a key is a line
-    assert split_units("timeout: 30s") == [("timeout: 30s", True)]
-
-
 def test_tab_indented_and_directive_comment_lines_are_lines() -> None:
     gomod = "require (\n\tgithub.com/segmentio/kafka-go v0.4.42\n\tgo.uber.org/zap v1.26.0\n)"
     assert all(line for _, line in split_units(gomod))

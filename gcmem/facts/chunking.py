@@ -54,9 +54,6 @@ _LABEL_WORDS = 8
 # spare keys with the Lindqvists. Their number is on the fridge."): prose, not a ``key:
 # value`` line (a speaker's "Maya: ..." stays a transcript line).
 _LABELLED_PROSE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z -]{0,20}):\s+(?:\S+\s+){4,}\S")
-_SPOKEN = re.compile(
-    r"\b(?:I|I'm|I've|I'll|I'd|my|me|mine|we|we're|we've|our|ours)\b", re.IGNORECASE
-)
 # A Markdown code fence (```` ``` ```` or ```` ```yaml ````): the writer's own mark that the
 # lines up to the closing fence are code or configuration, whatever their shape.
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
@@ -86,19 +83,7 @@ def is_line_unit(line: str) -> bool:
         return True
     if CONFIG_LINE.match(line):
         prose = _LABELLED_PROSE.match(line)
-        # a label of the message's kind, or a topic of two words or more before two sentences
-        # or more ("Travel expenses: staff receive $60 a day. Hotels are booked ..."), opens
-        # prose; a one-word label may be a speaker ("Caroline: Thanks! The park is lovely."),
-        # whose lines stay theirs, and so does a turn in the first person
-        label = prose["label"] if prose is not None else ""
-        return prose is None or not (
-            label.casefold() in DISCOURSE_LABELS
-            or (
-                len(label.split()) >= 2
-                and _SENTENCE_END.search(line)
-                and not _SPOKEN.search(line, prose.end("label") + 1)
-            )
-        )
+        return prose is None or prose["label"].casefold() not in DISCOURSE_LABELS
     if CRON_ENTRY.match(line):
         return True
     if inline_header(line) is not None:
