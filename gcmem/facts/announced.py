@@ -97,6 +97,10 @@ _IRREGULAR = {
 }
 
 
+# "runn" of "running", "plann" of "planned": the stem cut left the consonant doubled
+_DOUBLED = re.compile(r"[aeiou](?:bb|gg|mm|nn|pp|tt)$")
+
+
 def _word(word: str) -> str:
     """A word's stem (``word_stem``), a short form as its full word, an irregular past form
     as its verb's; a consonant doubled before a cut suffix is one ("running", "planned")."""
@@ -105,9 +109,6 @@ def _word(word: str) -> str:
     if stem != word.casefold() and _DOUBLED.search(stem):
         stem = stem[:-1]
     return _SHORT_FORMS.get(stem, stem)
-
-
-_DOUBLED = re.compile(r"[aeiou](?:bb|gg|mm|nn|pp|tt)$")
 
 
 # Words that carry no part of what a question asks about.
@@ -213,22 +214,8 @@ _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
 _FREQUENCY = frozenset(
     str.split("usually normally typically generally often always mostly regularly sometimes")
 )
-_PRONOUNS = frozenset(
-    {
-        "he",
-        "she",
-        "they",
-        "it",
-        "he's",
-        "she's",
-        "they're",
-        "it's",
-        "mine",
-        "ours",
-        "theirs",
-        "hers",
-    }
-)
+# "mine", "ours": the subject its sentence named ("my old dentist retired, so mine is ...")
+_PRONOUNS = frozenset(str.split("he she they it he's she's they're it's mine ours theirs hers"))
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
 
 

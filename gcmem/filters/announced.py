@@ -65,10 +65,11 @@ class AnnouncedChangeFilter:
             newer = [c for c in newer_first if c.chunk.ts > cand.chunk.ts]
             rev = _revised(frame, cand, newer)
             if rev is not None:
-                revised[cand.id] = rev
+                revised[cand.id] = rev[0]
             else:
-                found[cand.id] = _announced(frame, cand, newer, prose) or _reissued(
-                    frame, cand, newer
+                reissued = _revised(frame, cand, newer, whole=False)
+                found[cand.id] = _announced(frame, cand, newer, prose) or (
+                    [reissued] if reissued is not None else []
                 )
         # the announced changes, latest first: an older statement that repeats an old value of
         # one is marked with the latest
@@ -117,27 +118,16 @@ def _prose(text: str) -> list[Unit]:
 
 
 def _revised(
-    frame: QuestionFrame, older: ScoredChunk, newer: Sequence[ScoredChunk]
-) -> StaleSentence | None:
-    """The changed statement of ``older``, by the newest candidate that revises it whole."""
+    frame: QuestionFrame, older: ScoredChunk, newer: Sequence[ScoredChunk], *, whole: bool = True
+) -> tuple[StaleSentence, Decided] | None:
+    """The changed statement of ``older``, by the newest candidate that revises it whole, or
+    (``whole=False``) re-issues its document: then only that statement is excised."""
     for cand in newer:
-        found = revision(frame, older.chunk.text, cand.chunk.text)
-        if found is not None:
-            return _stale(found.index, found.statement, found.change, cand)
-    return None
-
-
-def _reissued(
-    frame: QuestionFrame, older: ScoredChunk, newer: Sequence[ScoredChunk]
-) -> list[tuple[StaleSentence, Decided]]:
-    """The statement of ``older`` whose answer the newest re-issue of its document changed
-    (``revision(..., whole=False)``): excised, the rest of ``older`` kept."""
-    for cand in newer:
-        found = revision(frame, older.chunk.text, cand.chunk.text, whole=False)
+        found = revision(frame, older.chunk.text, cand.chunk.text, whole=whole)
         if found is not None:
             stale = _stale(found.index, found.statement, found.change, cand)
-            return [(stale, Decided(found.change, cand))]
-    return []
+            return stale, Decided(found.change, cand)
+    return None
 
 
 @dataclass(frozen=True)
