@@ -1444,7 +1444,7 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
     an article or a possessive (in ``raw``, the run with its ignored words) the word modifies
     a noun ("the left foot", "my used car")."""
     before = {t.start: p.text.casefold() for p, t in itertools.pairwise(raw)}
-    modifying = _modifying_participles(raw)
+    modifying: set[int] | None = None  # read only once a past form is met
     previous = ""
     governed = False  # a participle after an auxiliary came before
     # a verb before the statement's copula is in its subject ("The photographer we booked is")
@@ -1457,14 +1457,12 @@ def _narrates_event(words: Sequence[Token], raw: Sequence[Token] = ()) -> bool:
             or previous.endswith(("'s", "'re", "'m", "'ve"))
             or (governed and previous in _COORDINATORS)
         )
-        narrated = (
-            before.get(t.start) not in _NOUN_OPENERS
-            and t.start not in modifying
-            and (
-                n in _PAST_EVENT
-                or (len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES)
-            )
+        narrated = before.get(t.start) not in _NOUN_OPENERS and (
+            n in _PAST_EVENT or (len(n) > 4 and n.endswith("ed") and n not in _STATIVE_PARTICIPLES)
         )
+        if narrated:
+            modifying = _modifying_participles(raw) if modifying is None else modifying
+            narrated = t.start not in modifying
         if (
             not after_auxiliary
             and narrated

@@ -133,9 +133,16 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
         for i, line in enumerate(lines):
             fence = _FENCE.match(line) is not None
             diff = (diff and in_diff(line)) or diff_header(line) is not None
-            # ssh_config's ``Host bastion``: a line unit heading the indented lines under it
-            stanza = i + 1 < len(lines) and opens_stanza(line, lines[i + 1])
-            if excerpt or fenced or fence or diff or directives or stanza or line_units[i]:
+            if (
+                excerpt
+                or fenced
+                or fence
+                or diff
+                or directives
+                or line_units[i]
+                # ssh_config's ``Host bastion``: a line unit heading the indented lines under it
+                or (i + 1 < len(lines) and opens_stanza(line, lines[i + 1]))
+            ):
                 add(_prose(prose))
                 prose = []
                 add([TextUnit(line.rstrip(), True)])

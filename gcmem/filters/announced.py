@@ -66,11 +66,11 @@ class AnnouncedChangeFilter:
             rev = _revised(frame, cand, newer)
             if rev is not None:
                 revised[cand.id] = rev[0]
-            else:
+                continue
+            found[cand.id] = _announced(frame, cand, newer, prose)
+            if not found[cand.id]:  # a re-issue is read only where nothing was announced
                 reissued = _revised(frame, cand, newer, whole=False)
-                found[cand.id] = _announced(frame, cand, newer, prose) or (
-                    [reissued] if reissued is not None else []
-                )
+                found[cand.id] = [reissued] if reissued is not None else []
         # the announced changes, latest first: an older statement that repeats an old value of
         # one is marked with the latest
         decided = sorted(
