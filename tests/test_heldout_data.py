@@ -53,6 +53,8 @@ SPLITS = {
     "dev32": "frames",
     "dev33": "written",
     "dev34": "written",
+    "dev35": "written",
+    "dev36": "traps",
     "devconv": "chats",
 }
 

@@ -38,7 +38,7 @@ from gcmem.facts.align import each_lacks, units_of
 from gcmem.facts.prose_align import counterparts
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
-ValueKind = Literal["number", "day", "month", "name", "daypart"]
+ValueKind = Literal["number", "ordinal", "day", "month", "name", "daypart"]
 
 # Short forms people use for a question's words, by stem: "prod db" is the production
 # database, "Dad's physio" his physiotherapy, "capped at 300 requests" the rate limit.
@@ -142,7 +142,7 @@ _NUMBER_HEADS = frozenset(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
     retention interval length duration speed dose dosage usage threshold hour diem allowance
-    stipend deposit discount"""
+    stipend deposit discount penalty percentage percent minimum maximum"""
     )
 )
 # "one" is left out: "the salmon one" is no number
@@ -156,34 +156,55 @@ _NUMBER_WORDS = frozenset(
 _PLACE_HEADS = frozenset(map(_word, str.split("room gate platform desk locker bay seat suite")))
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
 _KIND_HEADS = frozenset(map(_word, ("day", "month", "time", "date", "year", "hour")))
+# The shape of a value of a type word's kind (the type word's stem: ``_word``).
+_HOST = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+|\d{1,3}(?:\.\d{1,3}){3}", re.I)
+_SHAPES = {
+    _word("channel"): re.compile(r"#[\w-]+"),
+    _word("region"): re.compile(r"[a-z]{2}(?:-gov)?-[a-z]+-\d"),
+    _word("bucket"): re.compile(r"(?:s3|gs)://[\w./-]+"),
+    _word("host"): _HOST,
+    _word("hostname"): _HOST,
+    _word("server"): _HOST,
+    _word("endpoint"): re.compile(
+        r"(?:https?://)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+[\w/.-]*", re.I
+    ),
+    _word("port"): re.compile(r"\d{2,5}"),
+}
 _TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
 # Times of day a habit keeps ("I run in the mornings" / "switched to evening runs"): values
 # only where the question asks when, so a diary's "this morning" answers nothing else.
 _DAYPARTS = frozenset(
     str.split("morning afternoon evening night midnight noon lunchtime lunch breakfast dinner")
 )
-_MONTHS = MONTHS - {"may"}  # "may" is a modal far more often than a month
+# "may" is a modal far more often than a month; "Oct 14-17" is one
+_MONTHS = (MONTHS - {"may"}) | frozenset(str.split("jan feb apr jun jul aug sep sept oct nov dec"))
 
 # A change word: the clause says the value is new. "for now" and "now that" do not.
 _CUE = re.compile(
     r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
+    r"(?:mov|relocat|migrat|switch)ing|(?<!a )(?<!an )new|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
     r"relocated|upped|rebooked|handed over|increased|decreased|reduced|"
     r"(?:went|goes|go|gone|going) (?:up|down) to|"
-    r"took over|taking over|takes over|cut over|from next (?:week|month|year|term|season))\b",
+    r"took over|taking over|takes over|taken over|cut over|rolled out|"
+    r"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
+    r"(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b",
     re.IGNORECASE,
 )
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
 _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
     r"thought about|considered|proposed|planned|planning|plan to|if|unless|separate|except|"
-    r"other|besides|instead|wants?|hoping|would|could|unchanged|same)\b|n't\b",
+    r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same)\b|"
+    r"\bonce (?!a |an |per |every |or )|n't\b|\b(?:i|we|you|they|he|she)['’]d\b",
     re.IGNORECASE,
 )
 # A comma between digits is a thousands separator ("$1,450" is one number, not "1" and "450").
 # Letters are any script's ("Tomás", "Zoë").
 _TOKEN = re.compile(r"[#@]?[^\W_](?:[^\W_]|['’\-_./:#@+]|,(?=\d))*(?:[^\W_]|[%+#])|[^\W_]")
+# "the 1st", "the 23rd": a date's day, when-questions' answer, never an amount or a port
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
 _IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
@@ -300,6 +321,7 @@ def question_frame(query: str) -> QuestionFrame | None:
     if words[0] == "how" and len(words) > 1 and words[1] in _HOW:
         words = [words[0], *words[2:]]  # "how long", "how often": the question word, no topic
     head: set[str] = set()
+    type_word = ""
     own_verb = None  # "Which team owns search-api?": the type word is the verb's subject
     if words[0] in ("which", "what"):
         i = 1
@@ -311,6 +333,7 @@ def question_frame(query: str) -> QuestionFrame | None:
                 own_verb = _word(words[i])
                 break
             head.add(_word(words[i]))
+            type_word = _word(words[i])
             i += 1
     # how often the answer holds is no part of what it is about ("When do I usually run?")
     content = [
@@ -321,6 +344,11 @@ def question_frame(query: str) -> QuestionFrame | None:
     asked = frozenset(_word(w) for w in content) - head
     if not asked and _FIRST_PERSON.intersection(words):
         asked = frozenset({"user"})  # "What phone plan am I on?": the user's
+    if not asked and len(head) > 1:
+        # "Which Figma plan are we on?": the type word is the last, the words before it the
+        # thing it belongs to
+        asked = frozenset(head - {type_word})
+        head = {type_word}
     if not asked:
         return None
     # The verb of "does payments-api listen on", "is the wiki hosted": the question's last word
@@ -379,7 +407,7 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
     ):
         return frozenset({"number"})
     if low.startswith("when"):
-        return frozenset({"day", "month", "number", "daypart"})
+        return frozenset({"day", "month", "number", "ordinal", "daypart"})
     return frozenset({"name"})
 
 
@@ -406,12 +434,14 @@ def values(sentence: str) -> list[Value]:
         initial = previous is None or (ended and not titled)
         previous = m
         day = low[:-1] if low.endswith("s") and low[:-1] in WEEKDAYS else low
-        if _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
+        if _ORDINAL.fullmatch(low):
+            out.append(Value("ordinal", low, token))
+        elif _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
             out.append(Value("number", low, token))
         elif day in WEEKDAYS:
             out.append(Value("day", day, token))
         elif low in _MONTHS:
-            out.append(Value("month", low, token))
+            out.append(Value("month", low[:3], token))
         elif low in _DAYPARTS or (low.endswith("s") and low[:-1] in _DAYPARTS):
             out.append(Value("daypart", low.removesuffix("s"), token))
         elif low in _TITLES:
@@ -476,7 +506,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     # ("Platform team room is 4B" for "Which room does the platform team sit in?"); without a
     # verb, the type word of a name ("Which team is Jonah on?"), while a number's or a
     # weekday's kind says it ("What day is the sync?": "the sync is on Monday").
-    head_said = bool(frame.head) and frame.head <= have
+    head_said = bool(frame.head) and (frame.head <= have or _typed(frame.head, sentence))
     if frame.verb is not None:
         if frame.verb not in have and not head_said:
             return False
@@ -498,6 +528,19 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
             return False
     asked = frame.words | frame.head
     return not _modifies_another(sentence, frame, asked)
+
+
+def _typed(head: frozenset[str], sentence: str) -> bool:
+    """A value of the sentence has the shape of the question's type word: "#eng-incidents" is
+    a channel, "us-east-1" a region, "s3://acme-logs" a bucket, "db-01.internal" a host."""
+    shapes = [_SHAPES[w] for w in head if w in _SHAPES]
+    return bool(shapes) and any(
+        shape.fullmatch(v.text) for shape in shapes for v in values(sentence)
+    )
+
+
+def _half(subject: frozenset[str], have: frozenset[str]) -> bool:
+    return 2 * len(subject & have) >= len(subject) > 0
 
 
 def _covers(subject: frozenset[str], have: frozenset[str]) -> bool:
@@ -526,7 +569,7 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     named = _covers(subject, _said(sentence)) or bool(before and _covers(subject, _said(before)))
     if words and words[0].lower() in _PRONOUNS and named:
         return True
-    if len(subject) != 2:
+    if len(subject) < 2:
         return False
     for i, token in enumerate(words):
         if _word(token) in subject:
@@ -593,9 +636,11 @@ def announcement(
         for v in _asked_values(frame, older)
         if v.kind in frame.kinds and _word(v.key) not in frame.words | frame.head
     ]
-    if any(v.key in in_newer for v in answer):
-        return None  # the newer statement says the old answer again ("now in Year 3 at Oakwood")
-    old = answer
+    # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
+    # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
+    old = [v for v in answer if v.key not in in_newer]
+    if not old:
+        return None
     kinds = {v.kind for v in old}
     for clause in _CLAUSE_SPLIT.split(newer):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
@@ -604,7 +649,13 @@ def announcement(
             continue
         if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
             continue  # "the production worker pool got bumped"; "now has a new on-call alias"
-        new = [v for v in _heads(clause, frame) if v.kind in kinds and v.key not in in_older]
+        new = [
+            v
+            for v in _heads(clause, frame)
+            if v.kind in kinds
+            and v.key not in in_older
+            and _word(v.key) not in frame.words | frame.head  # "Biscuit" asked about, no value
+        ]
         if new:
             return AnswerChange.of(old, new)
     return None
@@ -629,8 +680,14 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     ):
         return False
     found = {v.key for v in found_values}
+    # an old value that opens the sentence is one too ("Maple Grove called ...")
+    found |= {
+        text.lower()
+        for text in change.old_values
+        if text.lower() in change.old_keys and re.search(rf"\b{re.escape(text)}\b", sentence)
+    }
     old = change.old_keys
-    if not old or not old <= found or found & change.new_keys:
+    if not _names_old(old, found) or found & change.new_keys:
         return False
     for clause in _CLAUSE_SPLIT.split(sentence):
         said = bool(clause) and bool({v.key for v in values(clause)} & old)
@@ -639,6 +696,18 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)):
         return False
     return not _owns_another(sentence, frame, frame.words | frame.head)
+
+
+def _names_old(old: frozenset[str], found: set[str]) -> bool:
+    """The sentence names the old value: all of its words, half of them or more ("Called
+    Riverside to book his booster" after "Pham at Riverside Animal Clinic"), or one that could
+    be nothing else (an identifier or a number: "it's pinecone42" after "CabinNet, password
+    pinecone42")."""
+    hit = old & found
+    return bool(hit) and (
+        2 * len(hit) >= len(old)
+        or any(_IDENTIFIER.search(k) or (k[:1].isdigit() and len(k) >= 3) for k in hit)
+    )
 
 
 def _in_passing(
@@ -693,7 +762,10 @@ def revision(
     never the whole older paragraph's."""
     if sum(u.content for u in units_of(older)) < 2:
         return None  # a single statement is no paragraph: the announcement rule's case
-    if not (_covers(frame.subject, _said(older)) and _covers(frame.subject, _said(newer))):
+    # a paragraph need not name all of what the question asks ("Hana Reyes is a senior
+    # engineer ..." for "What is Hana Reyes's job title?"): half of it, and the restatement of
+    # every statement, say it is the same text
+    if not (_half(frame.subject, _said(older)) and _half(frame.subject, _said(newer))):
         return None
     pairs = counterparts(older, newer, every=whole)
     if pairs is None:

@@ -39,6 +39,7 @@ from gcmem.facts.announced import (
     question_frame,
     revision,
 )
+from gcmem.facts.code_keys import key_changes
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk, StaleSentence
@@ -68,6 +69,9 @@ class AnnouncedChangeFilter:
                 revised[cand.id] = rev[0]
                 continue
             found[cand.id] = _announced(frame, cand, newer, prose)
+            found[cand.id] += _reassigned(
+                query.query, cand, newer, {s.index for s, _ in found[cand.id]}
+            )
             if not found[cand.id]:  # a re-issue is read only where nothing was announced
                 reissued = _revised(frame, cand, newer, whole=False)
                 found[cand.id] = [reissued] if reissued is not None else []
@@ -154,6 +158,27 @@ def _announced(
             if found is not None:
                 out.append((_stale(unit.index, unit.text, found, cand), Decided(found, cand)))
                 break
+    return out
+
+
+def _reassigned(
+    query: str, older: ScoredChunk, newer: Sequence[ScoredChunk], marked: set[int]
+) -> list[tuple[StaleSentence, Decided]]:
+    """``older``'s assignments of a key the question names that a newer candidate assigns
+    another value (``key_changes``; the newest)."""
+    out: list[tuple[StaleSentence, Decided]] = []
+    for cand in newer:
+        for change in key_changes(query, older.chunk.text, cand.chunk.text):
+            if change.index in marked:
+                continue
+            marked.add(change.index)
+            answer = AnswerChange(
+                (change.old,),
+                (change.new,),
+                frozenset({change.old.lower()}),
+                frozenset({change.new.lower()}),
+            )
+            out.append((_stale(change.index, change.unit, answer, cand), Decided(answer, cand)))
     return out
 
 

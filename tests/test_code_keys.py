@@ -1,0 +1,163 @@
+"""Settings the question names by their key (``gcmem.facts.code_keys``) and the announced
+stage's use of them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from gcmem.facts.code_keys import asked_keys, key_changes, key_values
+from gcmem.filters.announced import AnnouncedChangeFilter
+from gcmem.filters.base import QueryContext
+from tests.doubles import T0, scored_chunk
+
+TERRAFORM = (
+    'resource "aws_instance" "bastion" {\n'
+    "  ami           = var.bastion_ami\n"
+    '  instance_type = "t3.medium"\n'
+    "  subnet_id     = aws_subnet.public_a.id\n"
+    "}"
+)
+REQUIREMENTS = "requirements.txt:\nbeautifulsoup4==4.12.2\nrequests==2.28.1\nlxml==4.9.3"
+
+
+def pairs(text: str) -> list[tuple[str, str]]:
+    return [(kv.key, kv.value) for kv in key_values(text)]
+
+
+def test_assignments_in_lines_and_sentences() -> None:
+    assert ("instance_type", "t3.medium") in pairs(TERRAFORM)
+    assert ("requests", "2.28.1") in pairs(REQUIREMENTS)
+    # a pin and a setting inside a sentence
+    assert pairs("chore(deps): requests==2.31.0 for the proxy CVE") == [("requests", "2.31.0")]
+    assert ("replicas", "6") in pairs("checkout deployment set to replicas: 6 until December.")
+    # a label's "value" may hold the key: it is read again from there
+    assert pairs('last night: JAVA_OPTS="-Xms2g -Xmx6g"') == [("JAVA_OPTS", "-Xms2g -Xmx6g")]
+    # "bumped KEY to VALUE"
+    assert pairs("bumped client_max_body_size to 50m in the vhost") == [
+        ("client_max_body_size", "50m")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Maya: I finally got the job at Stripe!",  # a speaker's label
+        "Note: the key lives in the vault.",  # a label before words
+        "Heads up: staging is down.",
+    ],
+)
+def test_labels_are_no_assignments(text: str) -> None:
+    assert key_values(text) == []
+
+
+def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
+    keys = {"instance_type", "MAX_RETRIES", "requests", "ami"}
+    assert asked_keys("What instance type is the bastion?", keys) == {"instance_type"}
+    assert asked_keys("What is MAX_RETRIES set to?", keys) == {"MAX_RETRIES"}
+    assert asked_keys("Which version of requests does the scraper pin?", keys) == {"requests"}
+    assert asked_keys("Which bastion image do we use?", keys) == set()
+
+
+@pytest.mark.parametrize(
+    ("query", "older", "newer", "old", "new"),
+    [
+        (
+            "What instance type is the bastion?",
+            TERRAFORM,
+            'instance_type = "m6i.large"  # the bastion was swapping',
+            "t3.medium",
+            "m6i.large",
+        ),
+        (
+            "Which version of requests does the scraper pin?",
+            REQUIREMENTS,
+            "chore(deps): requests==2.31.0 in requirements.txt for the proxy auth CVE",
+            "2.28.1",
+            "2.31.0",
+        ),
+        (
+            # a file's path is provenance: the newer sentence need not say it
+            "What is MAX_RETRIES set to in retry.py?",
+            "retry.py\nMAX_RETRIES = 5\nBACKOFF_BASE_SECONDS = 2",
+            "Lowered it, MAX_RETRIES = 3 now; webhook workers were held for a minute.",
+            "5",
+            "3",
+        ),
+    ],
+)
+def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
+    query: str, older: str, newer: str, old: str, new: str
+) -> None:
+    (change,) = key_changes(query, older, newer)
+    assert (change.old, change.new) == (old, new)
+    assert old in change.unit
+
+
+@pytest.mark.parametrize(
+    ("query", "older", "newer"),
+    [
+        # another environment
+        (
+            "What LOG_LEVEL does the worker use?",
+            "worker staging: LOG_LEVEL=debug",
+            "worker prod: LOG_LEVEL=info",
+        ),
+        # the older says its value holds on
+        (
+            "What LOG_LEVEL does the worker use?",
+            "the worker stays on LOG_LEVEL=debug",
+            "worker: LOG_LEVEL=info",
+        ),
+        # another owner of the same key
+        (
+            "What's the request timeout for the search service?",
+            "auth-service: request_timeout: 5s",
+            "billing-service: request_timeout: 12s",
+        ),
+        # the question asks what was added: the key gathers values
+        (
+            "Which allowed origin was added for the reseller portal?",
+            "ALLOWED_ORIGIN=https://app.example.com",
+            "ALLOWED_ORIGIN=https://partners.example.com  # reseller portal",
+        ),
+        # a hedged newer unit
+        (
+            "What is MAX_RETRIES set to?",
+            "MAX_RETRIES = 5",
+            "we might set MAX_RETRIES = 3 if the workers keep stalling",
+        ),
+        # the same value again
+        ("What is MAX_RETRIES set to?", "MAX_RETRIES = 5", "MAX_RETRIES = 5 is fine for now"),
+        # a key the question does not name
+        ("What is the retry backoff?", "MAX_RETRIES = 5", "MAX_RETRIES = 3"),
+        # the newer names a thing the older does not
+        (
+            "How many replicas does the checkout deployment run?",
+            "replicas: 2",
+            "checkout deployment set to replicas: 6",
+        ),
+    ],
+)
+def test_near_misses_change_nothing(query: str, older: str, newer: str) -> None:
+    assert key_changes(query, older, newer) == []
+
+
+def test_the_stage_excises_only_the_reassigned_line() -> None:
+    older = scored_chunk(TERRAFORM, 0)
+    newer = scored_chunk('instance_type = "m6i.large"  # the bastion was swapping', 5)
+    query = QueryContext(
+        query="What instance type is the bastion?", namespace="ns", as_of=T0 + timedelta(days=9)
+    )
+    outcome = AnnouncedChangeFilter().apply([older, newer], query)
+    assert outcome.dropped == []
+    (kept_older,) = [c for c in outcome.kept if c.id == older.id]
+    (stale,) = kept_older.stale_sentences
+    assert stale.excised and "t3.medium" in stale.text
+    assert (stale.value, stale.current_value, stale.superseded_by) == (
+        "t3.medium",
+        "m6i.large",
+        newer.id,
+    )
+    assert "t3.medium" not in kept_older.visible_text and "subnet_id" in kept_older.visible_text
