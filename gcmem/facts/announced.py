@@ -53,6 +53,7 @@ _SHORT_FORMS = {
     "env": "environment",
     "cap": "limit",
     "capp": "limit",
+    "tier": "plan",  # "bumped to the Organization tier" for "Which Figma plan ...?"
 }
 
 
