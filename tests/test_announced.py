@@ -168,6 +168,43 @@ REPLACED = [
         "Marta lives in Valencia with her partner.",
         "Marta lives in Bilbao now, closer to her parents.",
     ),
+    # stop 40
+    # one bare word of a three-word subject, after nothing that would make it another thing
+    (
+        "What day is Leo's soccer practice?",
+        "Leo's soccer practice is on Wednesdays at Kessler Park.",
+        "Practice got moved to Tuesdays for the spring season.",
+    ),
+    # a question with only a type word and its owner ("Figma plan")
+    (
+        "Which Figma plan are we on?",
+        "We're on the Figma Professional plan, billed yearly.",
+        "Figma is on the Organization plan now.",
+    ),
+    # "new" announces; words the newer says again are no old answer
+    (
+        "Who is my GP?",
+        "My GP is Dr. Alvarez at Northside Clinic.",
+        "New GP is Dr. Okafor, same clinic, very thorough.",
+    ),
+    # a value's shape says the type word: "#inc-room" is a channel
+    (
+        "Which Slack channel do we use for incidents?",
+        "Incident updates go in #inc-room, the on-call watches it.",
+        "Incidents now go to #sev-desk.",
+    ),
+    # "from August" dates the new value
+    (
+        "How much is the rent?",
+        "Rent is $1,450 a month.",
+        "Rent goes to $1,560 from August.",
+    ),
+    # a change in progress
+    (
+        "Where is the team offsite?",
+        "The team offsite is in Denver this year.",
+        "The team offsite is relocating to Asheville.",
+    ),
 ]
 
 # (question, older statement, newer statement): the older statement stays still true.
@@ -336,6 +373,30 @@ STILL_TRUE = [
         "Which city does Marta live in?",
         "Marta studied in Valencia.",
         "Marta lives in Bilbao now.",
+    ),
+    # stop 40
+    # wishes and possibilities announce nothing
+    (
+        "Which plate reader do we run the ELISA assays on?",
+        "We run the ELISA assays on the Tecan plate reader.",
+        "We'd love to run the ELISA assays on the new BMG reader.",
+    ),
+    (
+        "Where do we do the big food shop?",
+        "We do the big food shop at Aldi on Saturdays.",
+        "We may end up doing the big food shop at Lidl once the new one opens.",
+    ),
+    # a day of the month is no amount
+    (
+        "How much is the rent?",
+        "Rent is due on the 1st, late fee after the 5th.",
+        "Rent goes to $1,560 from August.",
+    ),
+    # one bare word after a word of its own is another thing: "piano practice"
+    (
+        "What day is Leo's soccer practice?",
+        "Leo's soccer practice is on Wednesdays at Kessler Park.",
+        "Piano practice got moved to Tuesdays.",
     ),
 ]
 
@@ -803,83 +864,6 @@ def test_a_reissue_needs_its_opening_and_half_its_statements() -> None:
 def test_a_dose_a_usage_and_hours_are_numbers(question: str) -> None:
     frame = question_frame(question)
     assert frame is not None and frame.kinds == {"number"}
-
-
-# Stop 40: phrasings the development draws showed the rules missing, each with its near miss.
-STOP40_REPLACED = [
-    # one bare word of a three-word subject, after nothing that would make it another thing
-    (
-        "What day is Leo's soccer practice?",
-        "Leo's soccer practice is on Wednesdays at Kessler Park.",
-        "Practice got moved to Tuesdays for the spring season.",
-    ),
-    # a question with only a type word and its owner ("Figma plan")
-    (
-        "Which Figma plan are we on?",
-        "We're on the Figma Professional plan, billed yearly.",
-        "Figma is on the Organization plan now.",
-    ),
-    # "new" announces; words the newer says again are no old answer
-    (
-        "Who is my GP?",
-        "My GP is Dr. Alvarez at Northside Clinic.",
-        "New GP is Dr. Okafor, same clinic, very thorough.",
-    ),
-    # a value's shape says the type word: "#inc-room" is a channel
-    (
-        "Which Slack channel do we use for incidents?",
-        "Incident updates go in #inc-room, the on-call watches it.",
-        "Incidents now go to #sev-desk.",
-    ),
-    # "from August" dates the new value
-    (
-        "How much is the rent?",
-        "Rent is $1,450 a month.",
-        "Rent goes to $1,560 from August.",
-    ),
-    # a change in progress
-    (
-        "Where is the team offsite?",
-        "The team offsite is in Denver this year.",
-        "The team offsite is relocating to Asheville.",
-    ),
-]
-
-STOP40_STILL_TRUE = [
-    # wishes and possibilities announce nothing
-    (
-        "Which plate reader do we run the ELISA assays on?",
-        "We run the ELISA assays on the Tecan plate reader.",
-        "We'd love to run the ELISA assays on the new BMG reader.",
-    ),
-    (
-        "Where do we do the big food shop?",
-        "We do the big food shop at Aldi on Saturdays.",
-        "We may end up doing the big food shop at Lidl once the new one opens.",
-    ),
-    # a day of the month is no amount
-    (
-        "How much is the rent?",
-        "Rent is due on the 1st, late fee after the 5th.",
-        "Rent goes to $1,560 from August.",
-    ),
-    # one bare word after a word of its own is another thing: "piano practice"
-    (
-        "What day is Leo's soccer practice?",
-        "Leo's soccer practice is on Wednesdays at Kessler Park.",
-        "Piano practice got moved to Tuesdays.",
-    ),
-]
-
-
-@pytest.mark.parametrize(("question", "older", "newer"), STOP40_REPLACED)
-def test_stop40_announcements(question: str, older: str, newer: str) -> None:
-    test_an_announced_value_replaces_the_answer(question, older, newer)
-
-
-@pytest.mark.parametrize(("question", "older", "newer"), STOP40_STILL_TRUE)
-def test_stop40_near_misses(question: str, older: str, newer: str) -> None:
-    test_near_misses_stay_still_true(question, older, newer)
 
 
 def test_a_type_word_with_its_owner_is_a_frame() -> None:
