@@ -78,6 +78,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "2.31.0",
         ),
         (
+            # a review's reference names no owner; "only" limits the schedule, not the key
+            "What is the inventory client's defaultTimeout?",
+            "const defaultTimeout = 10 * time.Second",
+            "PR #412: const defaultTimeout = 3 * time.Second, weekdays only",
+            "10",
+            "3",
+        ),
+        (
             # a file's path is provenance: the newer sentence need not say it
             "What is MAX_RETRIES set to in retry.py?",
             "retry.py\nMAX_RETRIES = 5\nBACKOFF_BASE_SECONDS = 2",

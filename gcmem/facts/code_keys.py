@@ -42,7 +42,9 @@ _HEDGE = re.compile(
 )
 _ACCUMULATES = re.compile(r"\b(?:add|adds|added|include[sd]?|another|also|list|all)\b", re.I)
 # The older unit says its value holds on against another ("staging stays on LOG_LEVEL=debug").
-_HOLDS = re.compile(r"\b(?:still|stays?|remains?|keeps?|unchanged|only)\b", re.I)
+# A ticket's or review's reference names no owner ("PR #412: const defaultTimeout = 3").
+_REFERENCE = re.compile(r"PR|MR|CR|CI|QA|[A-Z]{2,6}-\d+")
+_HOLDS = re.compile(r"\b(?:still|stays?|remains?|keeps?|unchanged)\b", re.I)
 # Environments a setting is scoped to: two units naming different ones are two keys.
 _ENV = re.compile(
     r"\b(?:staging|stage|stg|prod|production|dev|development|test|testing|qa|local|sandbox|"
@@ -182,7 +184,9 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     return frozenset(
         w.lower()
         for w in _WORD.findall(before)
-        if w.lower() not in _SETS and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
+        if w.lower() not in _SETS
+        and not _REFERENCE.fullmatch(w)
+        and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
     )
 
 
