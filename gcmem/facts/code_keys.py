@@ -9,7 +9,11 @@ version of requests does the scraper pin?" names the key ``requests``, "What ins
 the bastion?" the key ``instance_type`` and the thing it belongs to. A newer unit that assigns
 the named key another value then supersedes the older unit's assignment, where both say the
 same of the question's other words (neither names a thing the other does not: "the staging
-box" is not "the box"), and the newer unit is no hedge ("might", "not", "if", ...).
+box" is not "the box"; a file path is provenance and left out), each unit's owner before the
+key is named by the other text ("Free plan rate limit: 60" is not the "Enterprise plan rate
+limit"), both name the same environments, neither says a value holds on ("stays", "keeps"),
+the newer is no hedge ("might", "not", "if", ...), each assigns the key once, and the question
+does not ask what was added (the key gathers values).
 """
 
 from __future__ import annotations
@@ -41,9 +45,9 @@ _HEDGE = re.compile(
     re.I,
 )
 _ACCUMULATES = re.compile(r"\b(?:add|adds|added|include[sd]?|another|also|list|all)\b", re.I)
-# The older unit says its value holds on against another ("staging stays on LOG_LEVEL=debug").
 # A ticket's or review's reference names no owner ("PR #412: const defaultTimeout = 3").
 _REFERENCE = re.compile(r"PR|MR|CR|CI|QA|[A-Z]{2,6}-\d+")
+# The unit says a value holds on against another ("staging stays on LOG_LEVEL=debug").
 _HOLDS = re.compile(r"\b(?:still|stays?|remains?|keeps?|unchanged)\b", re.I)
 # Environments a setting is scoped to: two units naming different ones are two keys.
 _ENV = re.compile(
@@ -150,7 +154,7 @@ def _assignments(text: str) -> Iterator[KeyValue]:
                 yield KeyValue(unit.index, body, m["key"], _clean(m["value"]))
         if not unit.line:
             for m in _TO_VALUE.finditer(body):
-                if _CODE_NAME.search(m["key"]) and "_" in m["key"]:
+                if "_" in m["key"]:
                     yield KeyValue(unit.index, body, m["key"], _clean(m["value"]))
 
 
@@ -207,26 +211,21 @@ def _context(query: str, key: str, text: str) -> frozenset[str]:
     own = (
         {_stem(p) for p in _parts(key)} | {_stem(key)} | {_stem(w) for w in raw if _PATH.search(w)}
     )
-    said = {_stem(w) for w in _WORD.findall(text)} | {
-        _stem(p) for w in _WORD.findall(text) for p in _parts(w)
-    }
-    return frozenset((stems - own) & said)
+    return frozenset((stems - own) & {_stem(w) for w in _says(text)})
 
 
 def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     """The older chunk's assignments of a key the question names that the newer chunk assigns
     another value (see the module docstring)."""
+    if _ACCUMULATES.search(query):
+        return []  # "Which allowed origin was added ...?": the key gathers values
     old_values = key_values(older)
-    if not old_values:
+    asked = asked_keys(query, {kv.key for kv in old_values})
+    if not asked:
         return []
     new_values = [
         kv for kv in key_values(newer) if not _HEDGE.search(kv.unit) and not _HOLDS.search(kv.unit)
     ]
-    if _ACCUMULATES.search(query):
-        return []  # "Which allowed origin was added ...?": the key gathers values
-    asked = asked_keys(query, {kv.key for kv in old_values})
-    if not asked:
-        return []
     out: list[KeyChange] = []
     for old in old_values:
         if old.key not in asked or _HOLDS.search(old.unit):
@@ -237,12 +236,12 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         new = same_key[0]
         if new.value == old.value:
             continue
-        # each unit's owner is named by the other text ("Free plan rate limit" is no owner the
-        # "Enterprise plan rate limit" note names); environments agree
+        # each unit's owner is named by the other text ("auth-service: request_timeout" is not
+        # "billing-service: ..."); the environments agree
         if not (_owner(query, new) <= _says(older) and _owner(query, old) <= _says(newer)):
             continue
         if _envs(old.unit) != _envs(new.unit):
-            continue  # "auth-service: request_timeout" is not "search-service: ..."
+            continue
         if _context(query, old.key, older) != _context(query, old.key, newer):
             continue
         if new.value.lower() in older.lower():
