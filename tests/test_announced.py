@@ -375,6 +375,12 @@ STILL_TRUE = [
         "Marta lives in Bilbao now.",
     ),
     # stop 40
+    # "from" dates a change only before a month, a weekday, today or tomorrow
+    (
+        "Which team is Oleg on?",
+        "Oleg is on the Payments team.",
+        "Oleg borrowed two engineers from Marketing for the launch.",
+    ),
     # wishes and possibilities announce nothing
     (
         "Which plate reader do we run the ELISA assays on?",

@@ -190,7 +190,9 @@ _CUE = re.compile(
     r"(?:went|goes|go|gone|going) (?:up|down) to|"
     r"took over|taking over|takes over|taken over|cut over|rolled out|"
     r"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
-    r"(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b",
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b",
     re.IGNORECASE,
 )
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
@@ -553,9 +555,10 @@ def _covers(subject: frozenset[str], have: frozenset[str]) -> bool:
 
 def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str = "") -> bool:
     """The clause is about the question's subject: it names it (a long subject may lose one
-    modifier in three), or a two-word subject by one bare word ("we moved standup to 10:15"
-    for the daily standup: nothing else modifies it, where "the production gateway" for the
-    staging gateway is another thing), or it opens on a pronoun in a sentence that names it
+    modifier in three), or a subject of two words or more by one bare word ("we moved standup
+    to 10:15" for the daily standup, "practice got moved" for Leo's soccer practice: nothing
+    else modifies it, where "the production gateway" for the staging gateway is another
+    thing), or it opens on a pronoun in a sentence that names it
     ("Caught up with Tomasz, he's at Zalando these days") or right after one (``before``:
     "Changed the cabin wifi password. It's larchwood77 now."). A subject word it leaves out
     is never the attribute a "what is the X of Y" question asks about."""
