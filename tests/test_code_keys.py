@@ -169,3 +169,22 @@ def test_the_stage_excises_only_the_reassigned_line() -> None:
         newer.id,
     )
     assert "t3.medium" not in kept_older.visible_text and "subnet_id" in kept_older.visible_text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n\n",
+        "=",
+        "KEY=",
+        ": : :",
+        "a" * 5000,
+        "ключ = значение",
+        "x = {unclosed",
+        "\x00\x01",
+    ],
+)
+def test_odd_text_gives_no_change_and_no_error(text: str) -> None:
+    key_values(text)
+    assert key_changes("What is KEY set to?", text, "KEY = 2") == []

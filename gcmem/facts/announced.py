@@ -189,10 +189,8 @@ _CUE = re.compile(
     r"relocated|upped|rebooked|handed over|increased|decreased|reduced|"
     r"(?:went|goes|go|gone|going) (?:up|down) to|"
     r"took over|taking over|takes over|taken over|cut over|rolled out|"
-    r"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b",
+    rf"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
+    rf"{'|'.join(sorted(_MONTHS | WEEKDAYS, key=len, reverse=True))}))\b",
     re.IGNORECASE,
 )
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.align import units_of
+from gcmem.facts.extract import config_directive
+from gcmem.facts.lines import is_path
 from gcmem.normalize import word_stem
 
 __all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values"]
@@ -35,7 +37,6 @@ _ASSIGNMENT = re.compile(
     r"(?P<key>[A-Za-z_][\w.\-]*)\s*(?P<op>==|~=|>=|=|:(?!//))\s*"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|\{[^}\n]*\}|\[[^\]\n]*\]|[^\s,;#]+)"
 )
-_DIRECTIVE = re.compile(r"^\s*(?P<key>[a-z_][\w]*)\s+(?P<value>[^\s;]+);\s*$")
 # "bumped client_max_body_size to 50m": a code name and its new value in a sentence
 _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"']+)")
 _CODE_NAME = re.compile(r"[_.]|^[A-Z][A-Z0-9]+$")
@@ -71,7 +72,6 @@ _STOP = frozenset(
     )
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
-_PATH = re.compile(r"/|\.(?:py|js|ts|go|rs|rb|java|ya?ml|toml|json|env|ini|cfg|conf|txt|tf|mod)$")
 
 
 @dataclass(frozen=True)
@@ -141,9 +141,9 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             continue
         body = unit.text
         if unit.line:
-            directive = _DIRECTIVE.match(body)
-            if directive:
-                yield KeyValue(unit.index, body, directive["key"], directive["value"])
+            directive = config_directive(body, unit.path)
+            if directive is not None:
+                yield KeyValue(unit.index, body, *directive)
                 continue
         pos = 0
         while (m := _ASSIGNMENT.search(body, pos)) is not None:
@@ -208,9 +208,7 @@ def _context(query: str, key: str, text: str) -> frozenset[str]:
     """The question's words besides the key that the text says (a file path's words too)."""
     raw, stems = _query_words(query)
     # a file's path is provenance (the ledger's), not a thing the question asks about
-    own = (
-        {_stem(p) for p in _parts(key)} | {_stem(key)} | {_stem(w) for w in raw if _PATH.search(w)}
-    )
+    own = {_stem(p) for p in _parts(key)} | {_stem(key)} | {_stem(w) for w in raw if is_path(w)}
     return frozenset((stems - own) & {_stem(w) for w in _says(text)})
 
 

@@ -59,6 +59,7 @@ from gcmem.normalize import normalize_key, normalize_object, normalize_term
 __all__ = [
     "OwnedToken",
     "chunk_facts",
+    "config_directive",
     "extract_triples",
     "line_speaker",
     "owned_code_tokens",
@@ -1265,12 +1266,20 @@ _SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 _DIRECTIVE = re.compile(rf"^(?P<name>{_SNAKE_NAME})\s+(?P<value>[^\s;{{}}\"']+);\s*(?:#.*)?$")
 
 
-def _directive_facts(where: ExcerptLine) -> list[Fact] | None:
-    """The value a configuration directive line sets (``_DIRECTIVE``), else None."""
-    m = _DIRECTIVE.match(where.text.strip())
-    if m is None or m.group("name").endswith("_t") or is_code_path(where.path):
+def config_directive(line: str, path: str | None = None) -> tuple[str, str] | None:
+    """The name and value a configuration directive line sets (``_DIRECTIVE``), else None."""
+    m = _DIRECTIVE.match(line.strip())
+    if m is None or m.group("name").endswith("_t") or is_code_path(path):
         return None
-    fact = _fact(m.group("name"), "is", m.group("value"))
+    return m.group("name"), m.group("value")
+
+
+def _directive_facts(where: ExcerptLine) -> list[Fact] | None:
+    """The fact a configuration directive line states, else None."""
+    found = config_directive(where.text, where.path)
+    if found is None:
+        return None
+    fact = _fact(found[0], "is", found[1])
     return [fact] if fact else []
 
 

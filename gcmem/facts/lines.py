@@ -29,6 +29,7 @@ __all__ = [
     "file_header",
     "inline_header",
     "is_code_path",
+    "is_path",
     "is_yaml_path",
     "opens_stanza",
     "qualifier",
@@ -103,7 +104,8 @@ _PLAN_UPDATE = re.compile(r"^~\s+(?=[\w\"'.\-]+\s*=)")
 _CLOSERS = frozenset({"}", "},", "]", "],", ")", "),", "};", "});", "})"})
 
 
-def _is_path(text: str) -> bool:
+def is_path(text: str) -> bool:
+    """A file path: no spaces, and a directory part or a file type (``retry.py``, ``go.mod``)."""
     if not _PATH.match(text) or not any(ch.isalpha() for ch in text):
         return False
     name = text.rsplit("/", 1)[-1].lower()
@@ -123,7 +125,7 @@ def diff_header(line: str) -> str | None:
     if m is None:
         return None
     path = m.group("path")
-    return path if path != "/dev/null" and _is_path(path) else ""
+    return path if path != "/dev/null" and is_path(path) else ""
 
 
 def in_diff(line: str) -> bool:
@@ -138,13 +140,13 @@ def file_header(line: str) -> str | None:
         return None
     path = m.group("path")
     # an absolute path heads an excerpt too ("/etc/logrotate.d/shopfront:"), not one line
-    return path if _is_path(path.removeprefix("/")) else None
+    return path if is_path(path.removeprefix("/")) else None
 
 
 def inline_header(line: str) -> tuple[str, str] | None:
     """``path: rest`` -> (path, rest) for a one-line excerpt, else None."""
     m = _INLINE.match(line.strip())
-    if m is None or not _is_path(m.group("path")):
+    if m is None or not is_path(m.group("path")):
         return None
     return m.group("path"), m.group("rest")
 
