@@ -936,3 +936,97 @@ def test_a_revision_needs_only_half_the_question_named() -> None:
     other = question_frame("What's the daily parking cap for contractors at the airport?")
     assert other is not None
     assert revision(other, MEALS, MEALS_REVISED) is None
+
+
+# --- stop 41: old values inside tokens and commands, owners in another clause ---
+
+PORT = "Which port does metrics-exporter listen on?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "quick check: curl -s localhost:9100/metrics | grep http_requests_total",  # in a URL
+        "psql -h metrics.internal -p 9100 -U analyst reporting",  # "-U" is a flag, no name
+    ],
+)
+def test_stage_excises_an_old_value_said_inside_a_token_or_a_command(text: str) -> None:
+    answer = cand("metrics-exporter listens on port 9100.", 0)
+    mention = cand(text, 2)
+    new = cand("metrics-exporter was moved to 9187 to stop clashing with node_exporter.", 6)
+    outcome = apply([answer, mention, new], PORT)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "text", "new"),
+    [
+        # a patch release of the old version, and the bucket without its scheme
+        (
+            "What Kubernetes version are our clusters on?",
+            "All our clusters are on Kubernetes 1.27 right now.",
+            "kubectl on prod-eu reports server v1.27.9",
+            "All clusters got upgraded to 1.29 over the weekend.",
+        ),
+        (
+            "Which S3 bucket holds the production logs?",
+            "Production logs land in s3://acme-logs-prod every night.",
+            "Athena table prod_logs points at acme-logs-prod.",
+            "Production logs go to acme-observability-archive now.",
+        ),
+    ],
+)
+def test_stage_excises_an_old_identifier_in_another_spelling(
+    question: str, old: str, text: str, new: str
+) -> None:
+    answer, mention, newer = cand(old, 0), cand(text, 2), cand(new, 6)
+    outcome = apply([answer, mention, newer], question)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+
+
+@pytest.mark.parametrize(
+    ("old", "text"),
+    [
+        ("All our clusters are on Kubernetes 1.27 right now.", "Node 10.1.27.3 went down."),
+        ("All our clusters are on Kubernetes 1.27 right now.", "Upgraded the CLI to 1.275."),
+        ("metrics-exporter listens on port 9100.", "Ticket 91003 is about the login page."),
+        ("metrics-exporter listens on port 9100.", "Copied the logs to /srv/x9100/tmp."),
+    ],
+)
+def test_a_token_that_only_contains_the_old_digits_is_no_mention(old: str, text: str) -> None:
+    question = "What Kubernetes version are our clusters on?" if "1.27" in old else PORT
+    new = (
+        "All clusters got upgraded to 1.29 over the weekend."
+        if "1.27" in old
+        else "metrics-exporter was moved to 9187 to stop clashing with node_exporter."
+    )
+    answer, near, newer = cand(old, 0), cand(text, 2), cand(new, 6)
+    outcome = apply([answer, near, newer], question)
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+    (kept_near,) = [c for c in outcome.kept if c.id == near.id]
+    assert kept_near.stale_sentences == ()
+
+
+def test_the_subject_owning_a_thing_in_another_clause_leaves_a_mention() -> None:
+    # "Amara's cooking" is its own clause; the visit to Leeds takes her old city for granted
+    answer = cand("My sister Amara lives in Leeds, near the university.", 0)
+    mention = cand("We're visiting Leeds over Easter, Amara's cooking jollof.", 2)
+    new = cand("Amara relocated to Glasgow for the new hospital job.", 6)
+    outcome = apply([answer, mention, new], "Which city does Amara live in?")
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+    # where the old value is said of the subject's thing, it is that thing's
+    near = cand("We're visiting over Easter, Amara's partner lives in Leeds.", 2)
+    outcome = apply([answer, near, new], "Which city does Amara live in?")
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+
+
+def test_a_compound_with_the_questions_verb_is_no_answer() -> None:
+    # "work-life" is a compound of common words, one of them the verb asked: no employer
+    question = "Where does Priyanka work?"
+    answer = cand("Priyanka works at Deloitte, audit team.", 0)
+    trap = cand("Priyanka says work-life balance is her big resolution this year.", 2)
+    new = cand("Priyanka quit! She's joined Fernleaf as head of finance.", 6)
+    outcome = apply([answer, trap, new], question)
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+    (kept_trap,) = [c for c in outcome.kept if c.id == trap.id]
+    assert kept_trap.stale_sentences == ()

@@ -55,6 +55,9 @@ SPLITS = {
     "dev34": "written",
     "dev35": "written",
     "dev36": "traps",
+    "dev37": "habits",
+    "dev38": "people",
+    "dev39": "ways",
     "devconv": "chats",
 }
 

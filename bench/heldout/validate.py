@@ -78,6 +78,28 @@ PROFILES = {
         static={"frame_parallel": 12, "frame_negation_modality": 12},
         turns=(4, 8),
     ),
+    # dev37: people's habits that change, and the traps of a habit rule (another habit of the
+    # same person changing, the same habit of another person, habits added, exceptions)
+    "habits": Profile(
+        changes={"behavioural": 40},
+        static=dict.fromkeys(
+            ["parallel_keys", "elaborations", "compatible_opposites", "multi_valued"], 20
+        ),
+    ),
+    # dev38: facts about people (where they live and work, who they report to, when things
+    # happen) restated before they change, and still-true facts around them
+    "people": Profile(
+        changes={"keyed_restated": 30},
+        static=dict.fromkeys(
+            ["elaborations", "same_topic_unrelated", "parallel_keys", "static_restated"], 15
+        ),
+    ),
+    # dev39: how- and what-questions about people's ways and facts, changed and restated, and
+    # still-true statements that share the question's words
+    "ways": Profile(
+        changes={"keyed_restated": 20, "behavioural": 20},
+        static=dict.fromkeys(["elaborations", "same_topic_unrelated", "compatible_opposites"], 20),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

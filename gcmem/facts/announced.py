@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -207,6 +208,7 @@ _TOKEN = re.compile(r"[#@]?[^\W_](?:[^\W_]|['’\-_./:#@+]|,(?=\d))*(?:[^\W_]|[%
 # "the 1st", "the 23rd": a date's day, when-questions' answer, never an amount or a port
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
+_COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)+")
 _IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
 _CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
@@ -531,6 +533,16 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     return not _modifies_another(sentence, frame, asked)
 
 
+def _compound_of(value: Value, verb: str | None) -> bool:
+    """The value is a compound of common words, one of them the question's verb ("work-life
+    balance" for "Where does Priyanka work?"): what is asked about, no answer."""
+    return (
+        verb is not None
+        and _COMPOUND.fullmatch(value.key) is not None
+        and any(_word(part) == verb for part in value.key.split("-"))
+    )
+
+
 def _typed(head: frozenset[str], sentence: str) -> bool:
     """A value of the sentence has the shape of the question's type word: "#eng-incidents" is
     a channel, "us-east-1" a region, "s3://acme-logs" a bucket, "db-01.internal" a host."""
@@ -633,10 +645,11 @@ def announcement(
         return None
     in_older = {t.lower() for t in _tokens(older)}
     in_newer = {t.lower() for t in _tokens(newer)}
+    asked = frame.words | frame.head
     answer = [
         v
         for v in _asked_values(frame, older)
-        if v.kind in frame.kinds and _word(v.key) not in frame.words | frame.head
+        if v.kind in frame.kinds and _word(v.key) not in asked and not _compound_of(v, frame.verb)
     ]
     # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
     # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
@@ -656,7 +669,7 @@ def announcement(
             for v in _heads(clause, frame)
             if v.kind in kinds
             and v.key not in in_older
-            and _word(v.key) not in frame.words | frame.head  # "Biscuit" asked about, no value
+            and _word(v.key) not in asked  # "Biscuit" asked about, no value
         ]
         if new:
             return AnswerChange.of(old, new)
@@ -677,11 +690,12 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     about the checkout 500s" after search-api moved from Falcon to Atlas) when ``_in_passing``
     says so."""
     found_values = values(sentence)
+    embedded = _embedded(change.old_keys, found_values)
     if not _covers(frame.subject, _said(sentence)) and not _in_passing(
-        frame, change, sentence, found_values
+        frame, change, sentence, found_values, embedded
     ):
         return False
-    found = {v.key for v in found_values}
+    found = {v.key for v in found_values} | embedded
     # an old value that opens the sentence is one too ("Maple Grove called ...")
     found |= {
         text.lower()
@@ -691,13 +705,46 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     old = change.old_keys
     if not _names_old(old, found) or found & change.new_keys:
         return False
-    for clause in _CLAUSE_SPLIT.split(sentence):
-        said = bool(clause) and bool({v.key for v in values(clause)} & old)
-        if said and (_REFUSE.search(clause) or _ADDS.search(clause)):
-            return False
+    # the clauses that say the old value: none may hold it on, hedge or add; the subject
+    # owning another thing matters there ("Maya's roommate lives in Portland"), not in a
+    # clause of its own ("visiting Leeds, Amara's cooking jollof")
+    saying = [c for c in _CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
+    if any(_REFUSE.search(c) or _ADDS.search(c) for c in saying):
+        return False
     if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)):
         return False
-    return not _owns_another(sentence, frame, frame.words | frame.head)
+    asked = frame.words | frame.head
+    return not any(_owns_another(c, frame, asked) for c in saying or [sentence])
+
+
+def _says_old(change: AnswerChange, clause: str) -> bool:
+    """The clause says an old value (as a value, inside a token, or as written)."""
+    found = values(clause)
+    keys = {v.key for v in found} | _embedded(change.old_keys, found)
+    keys |= {t.lower() for t in change.old_values if re.search(rf"\b{re.escape(t)}\b", clause)}
+    return bool(keys & change.old_keys)
+
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+]*://")
+# a command line's one-letter flag ("psql -p 5433 -U analyst"): no name
+_FLAG = re.compile(r"(?<!\S)--?[A-Za-z]\b")
+
+
+def _embedded(old: frozenset[str], found: Sequence[Value]) -> set[str]:
+    """The old keys that could be nothing else (``_names_old``: an identifier, a number of
+    three characters or more) said inside a longer token, at its separators:
+    "localhost:9100/metrics", "s3://acme-logs-prod/2023/", "v1.27.9" (a patch release of
+    1.27); a bucket or URL also without its scheme ("acme-logs-prod" for
+    "s3://acme-logs-prod"). Never inside a longer number or word ("91003", "x9100")."""
+    out: set[str] = set()
+    for key in old:
+        if not (_IDENTIFIER.search(key) or (key[:1].isdigit() and len(key) >= 3)):
+            continue
+        bare = _SCHEME.sub("", key)
+        inside = re.compile(rf"(?:(?<=\bv)|(?<![\w.\-])){re.escape(bare)}(?![\w\-]|\.\w*[a-z])")
+        if any(v.key != key and inside.search(v.key) for v in found):
+            out.add(key)
+    return out
 
 
 def _names_old(old: frozenset[str], found: set[str]) -> bool:
@@ -713,7 +760,11 @@ def _names_old(old: frozenset[str], found: set[str]) -> bool:
 
 
 def _in_passing(
-    frame: QuestionFrame, change: AnswerChange, sentence: str, found: Sequence[Value]
+    frame: QuestionFrame,
+    change: AnswerChange,
+    sentence: str,
+    found: Sequence[Value],
+    embedded: AbstractSet[str],
 ) -> bool:
     """A sentence that does not name the question's subject still takes its old answer for
     granted when the old value could be nothing else: a name or identifier, or a number of
@@ -723,7 +774,7 @@ def _in_passing(
     team) and say nothing of what the question asks (its verb or type word: "Staging listens
     on 5432" is another subject's port, not a mention of production's old one)."""
     old = [v for v in found if v.key in change.old_keys]
-    if not old or not all(
+    if not (old or embedded) or not all(
         v.kind == "name" or (v.kind == "number" and len(v.key) >= 3) for v in old
     ):
         return False
@@ -731,6 +782,7 @@ def _in_passing(
     for text in change.old_values:
         # the old value with the capitalised words around it ("Sam Okafor", "Team Atlas")
         rest = re.sub(rf"(?:[A-Z][\w.'’-]*\s+)*{re.escape(text)}(?:\s+[A-Z][\w'’-]*)*", " ", rest)
+    rest = _FLAG.sub(" ", rest)
     asked = frame.head | ({frame.verb} if frame.verb else frozenset())
     if asked & _said(rest) or _proper_names(rest) - frame.words:
         return False

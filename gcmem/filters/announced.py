@@ -40,6 +40,7 @@ from gcmem.facts.announced import (
     revision,
 )
 from gcmem.facts.code_keys import key_changes
+from gcmem.facts.habits import habit_change
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk, StaleSentence
@@ -61,6 +62,7 @@ class AnnouncedChangeFilter:
         newer_first = sorted(candidates, key=lambda c: c.chunk.ts, reverse=True)
         prose = {c.id: _prose(c.chunk.text) for c in candidates}
         revised: dict[str, StaleSentence] = {}
+        habits: dict[str, list[StaleSentence]] = {}
         found: dict[str, list[tuple[StaleSentence, Decided]]] = {}
         for cand in candidates:
             newer = [c for c in newer_first if c.chunk.ts > cand.chunk.ts]
@@ -72,7 +74,12 @@ class AnnouncedChangeFilter:
             found[cand.id] += _reassigned(
                 query.query, cand, newer, {s.index for s, _ in found[cand.id]}
             )
-            if not found[cand.id]:  # a re-issue is read only where nothing was announced
+            changed = _changed_habits(
+                query.query, cand, newer, prose, {s.index for s, _ in found[cand.id]}
+            )
+            if changed:
+                habits[cand.id] = changed
+            if not found[cand.id] and not changed:  # a re-issue: only where nothing changed
                 reissued = _revised(frame, cand, newer, whole=False)
                 found[cand.id] = [reissued] if reissued is not None else []
         # the announced changes, latest first: an older statement that repeats an old value of
@@ -94,7 +101,7 @@ class AnnouncedChangeFilter:
                     )
                 )
                 continue
-            stale = [s for s, _ in found[cand.id]]
+            stale = [s for s, _ in found[cand.id]] + habits.get(cand.id, [])
             stale += _mentioned(frame, cand, prose[cand.id], decided, {s.index for s in stale})
             known = {s.index for s in cand.stale_sentences if s.excised}
             added = tuple(s for s in stale if s.index not in known)
@@ -179,6 +186,46 @@ def _reassigned(
                 frozenset({change.new.lower()}),
             )
             out.append((_stale(change.index, change.unit, answer, cand), Decided(answer, cand)))
+    return out
+
+
+def _changed_habits(
+    query: str,
+    older: ScoredChunk,
+    newer: Sequence[ScoredChunk],
+    prose: Mapping[str, Sequence[Unit]],
+    marked: set[int],
+) -> list[StaleSentence]:
+    """``older``'s statements of a habit a newer candidate's statement changes
+    (``habit_change``; the newest). No value is compared, so none is carried on to mentions."""
+    out: list[StaleSentence] = []
+    for unit in prose[older.id]:
+        if unit.index in marked:
+            continue
+        for cand in newer:
+            found = next(
+                (
+                    c
+                    for other in prose[cand.id]
+                    if (c := habit_change(query, unit.text, other.text))
+                ),
+                None,
+            )
+            if found is not None:
+                out.append(
+                    StaleSentence(
+                        index=unit.index,
+                        text=unit.text,
+                        key="the question asked (a changed habit)",
+                        value=found.older,
+                        current_value=found.newer,
+                        superseded_by=cand.id,
+                        superseded_by_turn_id=cand.turn_id,
+                        since=cand.chunk.ts,
+                        stage=STAGE,
+                    )
+                )
+                break
     return out
 
 

@@ -1,0 +1,264 @@
+"""Changed habits anchored on the question (``gcmem.facts.habits``): the changes the rule reads,
+the near misses that must stay still true, and the announced stage's use of it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from gcmem.facts.habits import habit_change
+from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
+from gcmem.filters.base import QueryContext
+from tests.doubles import T0, scored_chunk
+
+cand = scored_chunk
+
+# (question, older statement, newer statement): the newer changes the habit.
+CHANGED = [
+    (
+        "Where does the user swim?",
+        "I swim at the leisure centre pool before work.",
+        "Since the clocks changed I swim in the lido instead.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Kwame swims in the lido these days, he says the cold water wakes him up.",
+    ),
+    (
+        "When does Dad walk the dog?",
+        "Dad walks the dog at 7am, before the school run.",
+        "Dad walks the dog after dinner now, his knee is stiff in the mornings.",
+    ),
+    (
+        "Who does the school run in the user's family?",
+        "My husband does the school run on his way to work.",
+        "These days I do the school run, his shift starts at six.",
+    ),
+    # the person by their relation; a note in the clipped style names nobody else
+    (
+        "When does my dad drink his tea?",
+        "Dad drinks his tea at 4pm, with a biscuit.",
+        "Dad drinks his tea at 11 now, before his walk.",
+    ),
+    (
+        "Where do I study for exams?",
+        "I study for exams in the university library.",
+        "Switched to studying for exams at the cafe on Mill Road, campus is a building site.",
+    ),
+]
+
+# (question, older statement, newer statement): both stay true, or the rule cannot tell.
+STILL_TRUE = [
+    # a how- or what-question's answer has no shape to check: decided by nothing
+    (
+        "How does the user get to the office?",
+        "I take the 12 bus to the office, about 40 minutes.",
+        "Since the clocks changed I cycle to the office instead.",
+    ),
+    (
+        "How does Bram get to school?",
+        "Bram scoots to school on his scooter most mornings.",
+        "When it pours, I drive Bram to school instead.",
+    ),
+    (
+        "What does my dad drink in the morning?",
+        "Dad drinks two mugs of builder's tea in the morning.",
+        "Dad gave up tea, he drinks hot water and lemon in the morning now.",
+    ),
+    # the newer statement hedges, adds, holds on or asks
+    (
+        "How does the user get to the office?",
+        "I take the 12 bus to the office, about 40 minutes.",
+        "Thinking I might cycle to the office now that it's lighter.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Kwame also swims in the lido now on Sundays.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Kwame still swims there, but lately he does 60 lengths.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Does Kwame swim in the lido now?",
+    ),
+    # another person's habit: the user's son, not the user's daughter
+    (
+        "How does the user's son get to school?",
+        "My son walks to school with his friends.",
+        "My daughter cycles to school now, the bus kept being late.",
+    ),
+    (
+        "How does the user get to the office?",
+        "I take the 12 bus to the office, about 40 minutes.",
+        "My wife drives to the office these days.",
+    ),
+    # a question with a type word is the announcement rule's; a plural asks for a list
+    (
+        "Which gym does Kwame go to?",
+        "Kwame goes to the gym on Fenwick Street.",
+        "Kwame's gym now opens at 5am.",
+    ),
+    (
+        "What sports does Ava play?",
+        "Ava plays netball on Tuesdays.",
+        "Ava plays hockey now, on Thursdays.",
+    ),
+    # the thing asked said only as the modifier of another thing
+    (
+        "Where does Bea eat lunch?",
+        "Bea eats lunch at her desk.",
+        "Bea's lunch break is at 1pm now.",
+    ),
+    # the pair shares another word of the question, not the thing asked
+    (
+        "What does Isaac play games on?",
+        "Isaac plays with his brother online on Friday nights.",
+        "Isaac plays on the Steam Deck now, on the couch.",
+    ),
+    # no change word; an older statement already in the past or negated
+    (
+        "Where does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Kwame swims in the lido on Sundays.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame used to swim at the leisure centre pool.",
+        "Kwame swims in the lido these days.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame never swims at the leisure centre pool.",
+        "Kwame swims in the lido these days.",
+    ),
+    # a when-question needs a time in both
+    (
+        "When does Dad walk the dog?",
+        "Dad walks the dog at 7am, before the school run.",
+        "Dad walks the dog with a new harness now.",
+    ),
+    # not about a person: the keyed rules' domain
+    (
+        "Where does the billing service log to?",
+        "The billing service logs to Loki.",
+        "The billing service logs to Datadog now.",
+    ),
+    # the newer statement says the old answer again: it elaborates the habit
+    (
+        "When do I go running?",
+        "I run every morning before work, along the seafront.",
+        "My run before work is up to 8k now.",
+    ),
+    # another person opens the newer statement
+    (
+        "How do I get to work?",
+        "I take the Northern line to work.",
+        "Dani's switched to cycling to work now.",
+    ),
+    # the question's time says which habit: the weekend's is another one
+    (
+        "When do I run on weekdays?",
+        "I run on weekday mornings at 6:30.",
+        "Switched my weekend run to the evenings now.",
+    ),
+    # a who-question needs a person, a where-question a place, in both statements
+    (
+        "Who is my manager?",
+        "My manager signed off my leave for June.",
+        "Priya is my manager now, since the reorg.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame swims fast, he did 40 lengths.",
+        "Kwame swims in the lido these days.",
+    ),
+    # found on fresh development draws: "at work" is the question's own word, no place; a
+    # title is no word of the habit; a colleague is another doer; a clause with the thing
+    # asked must name who does it; "at 2" is a time, no place
+    (
+        "Where does Marcus work?",
+        "Marcus works at Heathrow, air traffic control of all things.",
+        "Lately Marcus has been training the new starters at work.",
+    ),
+    (
+        "How do I reach Mr. Osei?",
+        "Mr. Osei, my landlord, said to text him on 07700 900318.",
+        "Mr. Osei switched the bins to the new council collection schedule.",
+    ),
+    (
+        "Who does Tariq report to?",
+        "Tariq reports to Lorraine in procurement.",
+        "Tariq's colleague Ines reports to Greg now after the shake-up.",
+    ),
+    (
+        "Who cuts my hair?",
+        "My hair is a disaster in this humidity, I need a better product.",
+        "Jess cuts my hair these days, she's brilliant.",
+    ),
+    (
+        "Where does my mum work?",
+        "Mum works at Hartley Primary as the school secretary.",
+        "Mum's work hours are shorter these days, she finishes at 2.",
+    ),
+    # not a wh-question
+    (
+        "Does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Kwame swims in the lido these days.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "older", "newer"), CHANGED)
+def test_a_changed_habit_is_read(question: str, older: str, newer: str) -> None:
+    found = habit_change(question, older, newer)
+    assert found is not None
+    assert found.older == older and found.newer == newer and found.shared
+
+
+@pytest.mark.parametrize(("question", "older", "newer"), STILL_TRUE)
+def test_near_misses_stay_still_true(question: str, older: str, newer: str) -> None:
+    assert habit_change(question, older, newer) is None
+
+
+def _apply(query: str, *chunks):  # type: ignore[no-untyped-def]
+    return AnnouncedChangeFilter().apply(
+        list(chunks), QueryContext(query=query, namespace="ns", as_of=T0 + timedelta(days=400))
+    )
+
+
+def test_stage_excises_the_old_habit_and_keeps_the_rest_of_its_chunk() -> None:
+    old = cand("Kwame swims at the leisure centre pool. He works at the library.", 0)
+    new = cand("Kwame swims in the lido these days, he says the cold water wakes him up.", 30)
+    outcome = _apply("Where does Kwame swim?", old, new)
+    assert outcome.dropped == []
+    kept = next(c for c in outcome.kept if c.id == old.id)
+    (stale,) = kept.stale_sentences
+    assert stale.stage == STAGE and stale.superseded_by == new.id
+    assert stale.text == "Kwame swims at the leisure centre pool."
+    assert "leisure centre" not in kept.visible_text and "library" in kept.visible_text
+
+
+def test_stage_drops_a_chunk_that_only_states_the_old_habit() -> None:
+    old = cand("Dad walks the dog at 7am, before the school run.", 0)
+    other = cand("Dad's knee surgery is booked for March.", 10)
+    new = cand("Dad walks the dog after dinner now, his knee is stiff in the mornings.", 30)
+    outcome = _apply("When does Dad walk the dog?", old, other, new)
+    (decision,) = outcome.dropped
+    assert decision.chunk.id == old.id and decision.dominated_by == new.id
+    assert "after dinner now" in decision.reason
+    assert {c.id for c in outcome.kept} == {other.id, new.id}
+
+
+def test_an_older_statement_never_changes_a_newer_one() -> None:
+    new = cand("Dad walks the dog after dinner now, his knee is stiff in the mornings.", 0)
+    old = cand("Dad walks the dog at 7am, before the school run.", 30)
+    outcome = _apply("When does Dad walk the dog?", new, old)
+    assert outcome.dropped == [] and all(c.stale_sentences == () for c in outcome.kept)
