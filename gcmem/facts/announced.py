@@ -103,6 +103,7 @@ _IRREGULAR = {
 _DOUBLED = re.compile(r"[aeiou](?:bb|gg|mm|nn|pp|tt)$")
 
 
+@lru_cache(maxsize=16384)  # the stage stems the same words of every candidate pair again
 def _word(word: str) -> str:
     """A word's stem (``word_stem``), a short form as its full word, an irregular past form
     as its verb's; a consonant doubled before a cut suffix is one ("running", "planned")."""
@@ -302,6 +303,7 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+@lru_cache(maxsize=4096)
 def _stems(text: str) -> frozenset[str]:
     """The words' stems, and two words in a row joined as one ("per key" for "per-key")."""
     tokens = _tokens(text)

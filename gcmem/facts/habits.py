@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gcmem.facts.announced import (
     _ADVERB,
@@ -325,15 +326,28 @@ def _given_up(sentence: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
-    """``newer`` changes the habit ``older`` states, as an answer to ``query``; or None."""
+@dataclass(frozen=True)
+class _Asked:
+    """What a when-, where- or who-question about a person asks, read once per query."""
+
+    wh: str
+    user: bool
+    names: frozenset[str]
+    relations: frozenset[str]
+    asked: frozenset[str]  # the question's words and type word
+    about: frozenset[str]  # those besides the person, the time and generic verbs
+    focus: str  # the thing asked (see ``habit_change``)
+    asks_doer: bool
+    when: frozenset[str]  # the times the question names
+
+
+@lru_cache(maxsize=1024)
+def _asked(query: str) -> _Asked | None:
     wh = query.lstrip().split(" ", 1)[0].lower()
     if wh not in _SHAPED:
         return None  # "How does Bram get to school?": no shape to check an answer against
     frame = question_frame(_NOW_IN_QUESTION.sub(" ", query))
-    if frame is None:
-        return None
-    if frame.head:
+    if frame is None or frame.head:
         # "Which vet does Miso go to?": a named thing of a type, the announcement rule's to
         # compare ("vet says that's perfect" names the type, gives no answer); "What sports
         # does Ava play?" asks for a list
@@ -341,10 +355,41 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
     user, names = _persons(query)
     if not (user or names):
         return None
-    relations = frozenset(r for t in _tokens(query) if (r := _relation(t)))
+    asked = frame.words | frame.head
+    about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - _TITLES
+    # the thing asked about is the question's last such word outside the phrase that says
+    # where the answer holds ("play games on" asks about games, "the cooking in the user's
+    # household" about cooking), or in it where nothing else is asked ("get to work"): a pair
+    # that shares only another word of the question is no answer
+    order = [_word(t.lower()) for t in _tokens(_NOW_IN_QUESTION.sub(" ", query))]
+    focus = [w for w in order if w in about and w not in frame.scope] or [
+        w for w in order if w in about
+    ]
+    if not focus:
+        return None
+    return _Asked(
+        wh=wh,
+        user=user,
+        names=names,
+        relations=frozenset(r for t in _tokens(query) if (r := _relation(t))),
+        asked=asked,
+        about=about,
+        focus=focus[-1],
+        # "Who walks Biscuit?" and "Who does the school run?" ask for the one doing it; "Who
+        # does Tariq report to?" for another, Tariq doing it
+        asks_doer=wh == "who" and not _done_by_another(_tokens(query)),
+        when=frozenset(w for w in order if w in _TIME_WORDS and w in asked),
+    )
+
+
+def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
+    """``newer`` changes the habit ``older`` states, as an answer to ``query``; or None."""
+    q = _asked(query)
+    if q is None:
+        return None
     if not (
-        _names_person(user, names, relations, older, newer=False)
-        and _names_person(user, names, relations, newer, newer=True)
+        _names_person(q.user, q.names, q.relations, older, newer=False)
+        and _names_person(q.user, q.names, q.relations, newer, newer=True)
     ):
         return None
     if not _CHANGE.search(newer) or _HEDGE.search(newer) or _ADDS.search(newer):
@@ -353,48 +398,31 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
         return None
     if _HEDGE.search(older) or _HOLDS.search(older) or _ADDS.search(older):
         return None
-    asked = frame.words | frame.head
-    about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - _TITLES
-    shared = frozenset(
-        w for w in about if _as_itself(w, older, asked) and _as_itself(w, newer, asked)
-    )
-    # the thing asked about is the question's last such word outside the phrase that says
-    # where the answer holds ("play games on" asks about games, "the cooking in the user's
-    # household" about cooking), or in it where nothing else is asked ("get to work"): a pair
-    # that shares only another word of the question is no answer
-    order = [_word(t.lower()) for t in _tokens(_NOW_IN_QUESTION.sub(" ", query))]
-    focus = [w for w in order if w in about and w not in frame.scope] or [
-        w
-        for w in order
-        if w in about  # "get to work": what the phrase names is asked
-    ]
-    if not focus or focus[-1] not in shared:
+    if not (_as_itself(q.focus, older, q.asked) and _as_itself(q.focus, newer, q.asked)):
         return None
-    # "Who walks Biscuit?" and "Who does the school run?" ask for the one doing it; "Who does
-    # Tariq report to?" for another, Tariq doing it
-    asks_doer = wh == "who" and not _done_by_another(_tokens(query))
-    if not all(_of_person(s, relations, focus[-1], who=asks_doer) for s in (older, newer)):
+    if not all(_of_person(s, q.relations, q.focus, who=q.asks_doer) for s in (older, newer)):
         return None
-    if wh == "when" and not all(
+    if q.wh == "when" and not all(
         any(v.kind in _TIME_KINDS for v in values(s)) for s in (older, newer)
     ):
         return None
     # each statement gives an answer of the question's shape: a person for who, a place for
     # where ("My manager signed off my leave" names the manager, it says nothing of who it is)
-    if wh == "who" and not all(
-        _names_someone(s, asked, names, relations, focus[-1]) for s in (older, newer)
+    if q.wh == "who" and not all(
+        _names_someone(s, q.asked, q.names, q.relations, q.focus) for s in (older, newer)
     ):
         return None
-    if wh == "where" and not all(_says_place(s, asked) for s in (older, newer)):
+    if q.wh == "where" and not all(_says_place(s, q.asked) for s in (older, newer)):
         return None
     # the times the question names say which habit it is ("on weekdays"): both say them
-    when = {w for w in order if w in _TIME_WORDS and w in asked}
-    if not all(when <= _said(s) for s in (older, newer)):
+    if not all(q.when <= _said(s) for s in (older, newer)):
         return None
     # a newer statement that says the old answer again elaborates it ("my run before work is
     # up to 8k now" after "I run every morning before work"), unless it gives it up ("quit
     # sugar" after "two sugars")
-    kept = _answer_words(older, asked | names) & _said(newer) - _given_up(newer)
-    if kept:
+    if _answer_words(older, q.asked | q.names) & _said(newer) - _given_up(newer):
         return None
+    shared = frozenset(
+        w for w in q.about if _as_itself(w, older, q.asked) and _as_itself(w, newer, q.asked)
+    )
     return HabitChange(older, newer, shared)
