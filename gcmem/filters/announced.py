@@ -15,6 +15,10 @@ sentence around the changed value. This stage reads the question and decides bot
   statement that names the question's subject and the old value (not the new one) repeats
   the old answer in other words ("Took the train to Leipzig to see Ilse" after "Ilse is in
   Dresden now") and is marked the same way (``mentions_old_value``);
+- **a changed habit**: for a when-, where- or who-question about a person, an older statement
+  of the habit asked about is superseded by a newer one that says it changed in other words
+  ("Kwame swims at the leisure centre pool" / "Kwame swims in the lido these days";
+  ``gcmem.facts.habits``); no value is compared, so none is carried on to mentions;
 - **a revision**: a newer candidate that restates every statement of an older paragraph and
   changes its answer to the question replaces it: the older chunk is dropped. A document
   re-issued under its own opening with some statements reworded (``revision(...,
