@@ -262,3 +262,13 @@ def test_an_older_statement_never_changes_a_newer_one() -> None:
     old = cand("Dad walks the dog at 7am, before the school run.", 30)
     outcome = _apply("When does Dad walk the dog?", new, old)
     assert outcome.dropped == [] and all(c.stale_sentences == () for c in outcome.kept)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", " ", "?", "Who", "When does ?", "\x00\x01 where", "Who\u200b is my mum?", "x" * 5000],
+)
+def test_odd_text_decides_nothing_and_raises_nothing(text: str) -> None:
+    assert habit_change(text, "I swim at the pool.", "I swim in the lido now.") is None
+    assert habit_change("Where does the user swim?", text, "I swim in the lido now.") is None
+    assert habit_change("Where does the user swim?", "I swim at the pool.", text) is None

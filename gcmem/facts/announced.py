@@ -740,13 +740,25 @@ def _embedded(old: frozenset[str], found: Sequence[Value]) -> set[str]:
     "s3://acme-logs-prod"). Never inside a longer number or word ("91003", "x9100")."""
     out: set[str] = set()
     for key in old:
-        if not (_IDENTIFIER.search(key) or (key[:1].isdigit() and len(key) >= 3)):
-            continue
-        bare = _SCHEME.sub("", key)
-        inside = re.compile(rf"(?:(?<=\bv)|(?<![\w.\-])){re.escape(bare)}(?![\w\-]|\.\w*[a-z])")
-        if any(v.key != key and inside.search(v.key) for v in found):
+        inside = _inside(key)
+        if inside is not None and any(v.key != key and inside.search(v.key) for v in found):
             out.add(key)
     return out
+
+
+@lru_cache(maxsize=1024)
+def _inside(key: str) -> re.Pattern[str] | None:
+    """The pattern of ``key`` inside a longer token (``_embedded``); None for a key that could
+    be something else."""
+    if not _distinctive(key):
+        return None
+    bare = re.escape(_SCHEME.sub("", key))
+    return re.compile(rf"(?:(?<=\bv)|(?<![\w.\-])){bare}(?![\w\-]|\.\w*[a-z])")
+
+
+def _distinctive(key: str) -> bool:
+    """A value that could be nothing else: an identifier or a number of three characters."""
+    return _IDENTIFIER.search(key) is not None or (key[:1].isdigit() and len(key) >= 3)
 
 
 def _names_old(old: frozenset[str], found: set[str]) -> bool:
@@ -755,10 +767,7 @@ def _names_old(old: frozenset[str], found: set[str]) -> bool:
     be nothing else (an identifier or a number: "it's pinecone42" after "CabinNet, password
     pinecone42")."""
     hit = old & found
-    return bool(hit) and (
-        2 * len(hit) >= len(old)
-        or any(_IDENTIFIER.search(k) or (k[:1].isdigit() and len(k) >= 3) for k in hit)
-    )
+    return bool(hit) and (2 * len(hit) >= len(old) or any(_distinctive(k) for k in hit))
 
 
 def _in_passing(

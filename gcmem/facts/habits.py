@@ -61,6 +61,8 @@ from gcmem.facts.announced import (
 )
 from gcmem.normalize import WEEKDAYS
 
+__all__ = ["HabitChange", "asks_about_a_habit", "habit_change"]
+
 # "these days" in the question dates it, it says nothing of what is asked
 _NOW_IN_QUESTION = re.compile(
     r"\b(?:these days|nowadays|currently|right now|at the moment|now)\b", re.I
@@ -380,6 +382,12 @@ def _asked(query: str) -> _Asked | None:
         asks_doer=wh == "who" and not _done_by_another(_tokens(query)),
         when=frozenset(w for w in order if w in _TIME_WORDS and w in asked),
     )
+
+
+def asks_about_a_habit(query: str) -> bool:
+    """The question is one the rule reads (a when-, where- or who-question about a person);
+    for any other, ``habit_change`` is None for every pair."""
+    return _asked(query) is not None
 
 
 def habit_change(query: str, older: str, newer: str) -> HabitChange | None:

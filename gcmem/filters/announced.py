@@ -44,7 +44,7 @@ from gcmem.facts.announced import (
     revision,
 )
 from gcmem.facts.code_keys import key_changes
-from gcmem.facts.habits import habit_change
+from gcmem.facts.habits import asks_about_a_habit, habit_change
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk, StaleSentence
@@ -203,6 +203,8 @@ def _changed_habits(
     """``older``'s statements of a habit a newer candidate's statement changes
     (``habit_change``; the newest). No value is compared, so none is carried on to mentions."""
     out: list[StaleSentence] = []
+    if not asks_about_a_habit(query):
+        return out
     for unit in prose[older.id]:
         if unit.index in marked:
             continue
