@@ -1030,3 +1030,126 @@ def test_a_compound_with_the_questions_verb_is_no_answer() -> None:
     assert [d.chunk.id for d in outcome.dropped] == [answer.id]
     (kept_trap,) = [c for c in outcome.kept if c.id == trap.id]
     assert kept_trap.stale_sentences == ()
+
+
+# --- stop 42: an old answer only ever said in passing, values beside the subject ---
+
+PAGING = "Which tool do we use for on-call paging?"
+
+
+def _dropped(outcome: FilterOutcome) -> set[str]:
+    return {d.chunk.id for d in outcome.dropped}
+
+
+def test_an_announcement_replaces_the_value_older_mentions_repeat() -> None:
+    # no older statement answers in the question's words; the one value of the new value's
+    # kind that two older statements repeat is the old answer, and both mentions go
+    first = cand("Install the Pagerly app before your first shift, escalation is 5 minutes.", 0)
+    second = cand("INC-88 postmortem: the Pagerly alert was acked but nobody joined.", 2)
+    still = cand("On-call rotations are one week, handoff on Mondays at 10.", 3)
+    new = cand("We migrated on-call paging to Beacon, schedules were imported.", 6)
+    outcome = apply([first, second, still, new], PAGING)
+    assert _dropped(outcome) == {first.id, second.id}
+    decision = outcome.dropped[0]
+    assert "Pagerly -> Beacon" in decision.reason
+    assert {c.id for c in outcome.kept} == {still.id, new.id}
+
+
+@pytest.mark.parametrize(
+    ("question", "olds", "new"),
+    [
+        # a second value of the kind repeated too: which one the announcement replaces is
+        # not known (the status page tool beside the paging tool)
+        (
+            PAGING,
+            [
+                "Install the Pagerly app before your first shift.",
+                "Outage notices go through Statusbird, never #general.",
+                "INC-88: the Pagerly alert was acked but nobody joined.",
+                "Drafted a Statusbird incident for the card blip.",
+            ],
+            "We migrated on-call paging to Beacon, schedules were imported.",
+        ),
+        # the announcement is about a parallel subject: another qualifier ...
+        (
+            "What is the production database host?",
+            [
+                "psql -h db-prod-1.internal -U app orders",
+                "db-prod-1.internal replication lag alarm cleared itself at 02:10",
+            ],
+            "Staging database host moved to db-stg-3 after the rebuild.",
+        ),
+        # ... another owner
+        (
+            "Who is my dentist?",
+            [
+                "Dropped the insurance forms off with Dr. Okafor on the way to work.",
+                "Dr. Okafor says I need a crown on the lower left molar.",
+            ],
+            "My sister's dentist is now Dr. Hale, she loves him.",
+        ),
+        # the question's verb is not said: where Lena lives, not where she works
+        (
+            "Where does my sister Lena work?",
+            [
+                "Lena got the promotion at Halvorsen Architects!",
+                "Met Lena outside Halvorsen Architects for coffee.",
+            ],
+            "Lena moved to a flat on Quay Street, new address is in my contacts.",
+        ),
+    ],
+)
+def test_a_recurring_value_with_any_doubt_decides_nothing(
+    question: str, olds: list[str], new: str
+) -> None:
+    chunks = [cand(text, i) for i, text in enumerate(olds)] + [cand(new, 10)]
+    outcome = apply(chunks, question)
+    assert outcome.dropped == []
+    assert all(c.stale_sentences == () for c in outcome.kept)
+
+
+def test_a_recurring_value_said_after_the_announcement_is_no_old_answer() -> None:
+    # the asked subject's value said again after a change: it stays
+    first = cand("Standup is in Fjord, bring your laptop.", 0)
+    second = cand("Fjord was double-booked, so standup ran late.", 2)
+    new = cand("We moved standup to the Atlas room from now on.", 6)
+    later = cand("Fjord still has the good screen for demos.", 8)
+    outcome = apply([first, second, new, later], "Which room is standup in?")
+    assert outcome.dropped == []
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "mention", "new"),
+    [
+        (
+            "What dose of lisinopril does Mum take?",
+            "Mum takes 10 mg of lisinopril each morning.",
+            "Picked up the lisinopril 10 mg refill from the pharmacy.",
+            "The GP doubled Mum's lisinopril, she's on 20 mg now.",
+        ),
+        (
+            "What day is Leo's soccer practice?",
+            "Leo's soccer practice is on Wednesdays.",
+            "Carpool note: Wednesday practice, I drive, Jen brings them home.",
+            "Leo's soccer practice got moved to Tuesdays.",
+        ),
+    ],
+)
+def test_an_old_value_beside_the_subjects_word_is_a_mention(
+    question: str, old: str, mention: str, new: str
+) -> None:
+    answer, near, newer = cand(old, 0), cand(mention, 2), cand(new, 6)
+    outcome = apply([answer, near, newer], question)
+    assert _dropped(outcome) == {answer.id, near.id}
+
+
+def test_an_old_value_beside_another_word_is_no_mention() -> None:
+    # a weekday recurs in any diary: beside the class it is the class's day, beside dinner
+    # it is not
+    question = "What day is my Japanese class?"
+    answer = cand("My Japanese class is on Tuesdays.", 0)
+    beside = cand("Skipped Tuesday class with the flu, need to catch up on chapter 6.", 2)
+    other = cand("Tuesday dinner with Sam at the ramen place, booked for 7.", 3)
+    newer = cand("My Japanese class got rescheduled to Thursdays.", 6)
+    outcome = apply([answer, beside, other, newer], question)
+    assert _dropped(outcome) == {answer.id, beside.id}

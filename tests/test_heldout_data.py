@@ -58,6 +58,7 @@ SPLITS = {
     "dev37": "habits",
     "dev38": "people",
     "dev39": "ways",
+    "dev40": "passing",
     "devconv": "chats",
 }
 

@@ -100,6 +100,12 @@ PROFILES = {
         changes={"keyed_restated": 20, "behavioural": 20},
         static=dict.fromkeys(["elaborations", "same_topic_unrelated", "compatible_opposites"], 20),
     ),
+    # dev40: values restated in passing before an announced change that does not repeat the
+    # old value, and parallel subjects whose own value changes or recurs beside the asked one
+    "passing": Profile(
+        changes={"keyed_restated": 30},
+        static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
@@ -659,13 +660,7 @@ def announcement(
     if not old:
         return None
     kinds = {v.kind for v in old}
-    for clause in _CLAUSE_SPLIT.split(newer):
-        if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
-            continue
-        if not _names_subject(frame, clause, newer, before):
-            continue
-        if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
-            continue  # "the production worker pool got bumped"; "now has a new on-call alias"
+    for clause in _announcing_clauses(frame, newer, before):
         new = [
             v
             for v in _heads(clause, frame)
@@ -676,6 +671,20 @@ def announcement(
         if new:
             return AnswerChange.of(old, new)
     return None
+
+
+def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterator[str]:
+    """The clauses of ``newer`` that could announce a new answer: a change word, nothing held
+    on, hedged or added, the question's subject named and modifying nothing else ("the
+    production worker pool got bumped"; "now has a new on-call alias")."""
+    for clause in _CLAUSE_SPLIT.split(newer):
+        if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
+            continue
+        if not _names_subject(frame, clause, newer, before):
+            continue
+        if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
+            continue
+        yield clause
 
 
 def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str) -> bool:
@@ -693,8 +702,10 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     says so."""
     found_values = values(sentence)
     embedded = _embedded(change.old_keys, found_values)
-    if not _covers(frame.subject, _said(sentence)) and not _in_passing(
-        frame, change, sentence, found_values, embedded
+    if (
+        not _covers(frame.subject, _said(sentence))
+        and not _in_passing(frame, change, sentence, found_values, embedded)
+        and not _beside_subject(frame, change, sentence)
     ):
         return False
     found = {v.key for v in found_values} | embedded
@@ -868,3 +879,122 @@ def _proper_names(text: str) -> set[str]:
 def _shown(found: Sequence[Value]) -> tuple[str, ...]:
     """Values as written, each once, in order."""
     return tuple(dict.fromkeys(v.text for v in found))
+
+
+def announced_values(frame: QuestionFrame, newer: str, before: str = "") -> list[Value]:
+    """The values of the question's kinds that a clause of ``newer`` announces on its own,
+    with no older answer to anchor it: besides what ``announcement`` asks of the clause, it
+    names the subject outside the values ("the replica host moved to db-ro-3.internal" names
+    no database), no parallel subject (``_parallel_subject``), and the question's verb ("Lena
+    moved to a flat on Quay Street" says nothing of where she works)."""
+    if frame.verb and _word(frame.verb) not in _said(newer):
+        return []
+    asked = frame.words | frame.head
+    for clause in _announcing_clauses(frame, newer, before):
+        bare = clause
+        for v in values(clause):
+            if _IDENTIFIER.search(v.key):
+                bare = bare.replace(v.text, " ")
+        if not _names_subject(frame, bare, newer, before) or _parallel_subject(bare, frame):
+            continue
+        new = [
+            v for v in _heads(clause, frame) if v.kind in frame.kinds and _word(v.key) not in asked
+        ]
+        if new:
+            return new
+    return []
+
+
+def recurring_change(
+    frame: QuestionFrame,
+    new: Sequence[Value],
+    newer: str,
+    older: Sequence[str],
+    later: Sequence[str],
+) -> AnswerChange | None:
+    """The old answer an announcement replaces where no older statement answers the question
+    in its words: the one value of the new value's kind (its words always said together)
+    that two or more older statements repeat. Any doubt refuses: another value of the kind
+    repeated too (the replica beside the primary, a second tool), or the repeated value said
+    again from the announcement on (the asked subject's value that stays while a parallel
+    one changes)."""
+    kinds = {v.kind for v in new}
+    new_keys = {v.key for v in new}
+    said_later = {t.lower() for text in (newer, *later) for t in _tokens(text)}
+    asked = frame.words | frame.head
+    said = [{t.lower() for t in _tokens(text)} for text in older]
+    if any(new_keys & tokens for tokens in said):
+        return None  # the new value was said before the announcement
+    found: dict[str, Value] = {}
+    for text in older:
+        for v in _named(text):
+            if v.kind in kinds and _word(v.key) not in asked and v.key not in new_keys:
+                found.setdefault(v.key, v)
+    # the older statements that say each value (a name as written), and the values always
+    # said together as one
+    where: dict[frozenset[int], list[Value]] = defaultdict(list)
+    for key, v in found.items():
+        if v.kind == "name" and v.text[:1].isupper():
+            name = re.compile(rf"(?<![\w\-]){re.escape(v.text)}(?![\w\-])")
+            chunks = frozenset(i for i, text in enumerate(older) if name.search(text))
+        else:
+            chunks = frozenset(i for i, tokens in enumerate(said) if key in tokens)
+        where[chunks].append(v)
+    repeated = [vs for chunks, vs in where.items() if len(chunks) >= 2]
+    if len(repeated) != 1 or any(v.key in said_later for vs in repeated for v in vs):
+        return None
+    return AnswerChange.of(repeated[0], new)
+
+
+def _named(text: str) -> list[Value]:
+    """``values``, and the capitalised words that open a sentence or clause ("Opsgenie paged
+    me", "ticket PAY-442: Opsgenie escalation ...") as names."""
+    out = values(text)
+    for m in re.finditer(r"(?:^|[.!?:;]\s+)([A-Z][\w\-]+)", text):
+        low = m.group(1).lower()
+        if low not in _STOP and low not in _FIRST_PERSON and low not in _PRONOUNS:
+            out.append(Value("name", low, m.group(1)))
+    return out
+
+
+def _parallel_subject(clause: str, frame: QuestionFrame) -> bool:
+    """The clause's thing is the asked one's parallel: it belongs to someone the question does
+    not name ("Mia's practice", "my sister's dentist"; "she's joined" is no owner), or a word
+    the question does not say qualifies its first subject word ("Staging database host moved
+    to ..." for the production database host)."""
+    mine = frame.words | frame.head | _FIRST_PERSON
+    for m in _POSSESSIVE.finditer(clause):
+        owner = m.group(1).lower()
+        if owner not in _STOP and owner not in _PRONOUNS and _word(owner) not in mine:
+            return True
+    words = _tokens(clause)
+    for i, token in enumerate(words):
+        if _word(token) in frame.subject:
+            prev = words[i - 1] if i else ""
+            return bool(prev) and not (
+                prev.lower() in _STOP
+                or _word(prev.lower()) in mine
+                or _CUE.fullmatch(prev) is not None
+                or _POSSESSIVE.match(f"{prev} x") is not None
+            )
+    return False
+
+
+_LINKS = frozenset({"of", "is", "at", "on", "in", "=", "to"})
+
+
+def _beside_subject(frame: QuestionFrame, change: AnswerChange, sentence: str) -> bool:
+    """The old value stands next to a word of the question's subject, as its value
+    ("metformin 500 mg", "rent of £1,450", "Tuesday class", "--region us-east-1"). Not next to
+    its type word: "port 5433" may be another subject's port."""
+    words = _tokens(sentence)
+    for i, token in enumerate(words):
+        if token.lower() not in change.old_keys:
+            continue
+        for step in (-1, 1):
+            j = i + step
+            if 0 <= j < len(words) and words[j].lower() in _LINKS:
+                j += step
+            if 0 <= j < len(words) and _word(words[j].lower()) in frame.subject:
+                return True
+    return False

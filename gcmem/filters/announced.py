@@ -37,10 +37,12 @@ from gcmem.facts.align import Unit, units_of
 from gcmem.facts.announced import (
     AnswerChange,
     QuestionFrame,
+    announced_values,
     announcement,
     answers,
     mentions_old_value,
     question_frame,
+    recurring_change,
     revision,
 )
 from gcmem.facts.code_keys import key_changes
@@ -93,6 +95,10 @@ class AnnouncedChangeFilter:
             key=lambda d: d.newer.chunk.ts,
             reverse=True,
         )
+        if not decided:
+            inferred = _recurring(frame, newer_first, prose)
+            if inferred is not None:
+                decided = [inferred]
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
         for cand in candidates:
@@ -253,6 +259,24 @@ def _mentioned(
                 out.append(_stale(unit.index, unit.text, d.change, d.newer))
                 break
     return out
+
+
+def _recurring(
+    frame: QuestionFrame, newer_first: Sequence[ScoredChunk], prose: Mapping[str, Sequence[Unit]]
+) -> Decided | None:
+    """The newest announcement whose old answer older statements repeat (``recurring_change``)."""
+    for i, cand in enumerate(newer_first):
+        units = prose[cand.id]
+        for j, unit in enumerate(units):
+            new = announced_values(frame, unit.text, units[j - 1].text if j else "")
+            if not new:
+                continue
+            older = [c.chunk.text for c in newer_first[i + 1 :] if c.chunk.ts < cand.chunk.ts]
+            later = [c.chunk.text for c in newer_first[:i]]
+            change = recurring_change(frame, new, cand.chunk.text, older, later)
+            if change is not None:
+                return Decided(change, cand)
+    return None
 
 
 def _announcing(frame: QuestionFrame, unit: Unit, newer: Sequence[Unit]) -> AnswerChange | None:
