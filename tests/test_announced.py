@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from gcmem.facts.announced import announcement, answers, question_frame, revision, values
+from gcmem.facts.announced import announcement, answers, question_frame, revision
+from gcmem.facts.wording import values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import build_filters

@@ -27,109 +27,39 @@ nothing. A query that is no wh-question gives no frame and the rule stays silent
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, NamedTuple
 
 from gcmem.facts.align import each_lacks, units_of
 from gcmem.facts.prose_align import counterparts
-from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
-
-ValueKind = Literal["number", "ordinal", "day", "month", "name", "daypart"]
-
-# Short forms people use for a question's words, by stem: "prod db" is the production
-# database, "Dad's physio" his physiotherapy, "capped at 300 requests" the rate limit.
-_SHORT_FORMS = {
-    "prod": "production",
-    "physio": "physiotherapy",
-    "repo": "repository",
-    "max": "maximum",
-    "min": "minimum",
-    "db": "databas",
-    "config": "configuration",
-    "env": "environment",
-    "cap": "limit",
-    "capp": "limit",
-    "tier": "plan",  # "bumped to the Organization tier" for "Which Figma plan ...?"
-}
-
-
-# Irregular past forms, by the verb's plain form: "The newsletter is sent through Mailchimp"
-# answers "What service sends the newsletter?". Forms that are also other words ("left",
-# "found", "lay") are not listed.
-_IRREGULAR = {
-    past: base
-    for base, forms in {
-        "send": "sent",
-        "hold": "held",
-        "teach": "taught",
-        "meet": "met",
-        "run": "ran",
-        "keep": "kept",
-        "pay": "paid",
-        "build": "built",
-        "buy": "bought",
-        "tell": "told",
-        "sell": "sold",
-        "bring": "brought",
-        "lead": "led",
-        "make": "made",
-        "take": "took taken",
-        "go": "went gone",
-        "write": "wrote written",
-        "drive": "drove driven",
-        "choose": "chose chosen",
-        "give": "gave given",
-        "spend": "spent",
-        "lend": "lent",
-        "win": "won",
-        "sit": "sat",
-        "stand": "stood",
-        "eat": "ate eaten",
-        "fly": "flew flown",
-        "ride": "rode ridden",
-        "begin": "began begun",
-        "grow": "grew grown",
-    }.items()
-    for past in forms.split()
-}
-
-
-# "runn" of "running", "plann" of "planned": the stem cut left the consonant doubled
-_DOUBLED = re.compile(r"[aeiou](?:bb|gg|mm|nn|pp|tt)$")
-
-
-@lru_cache(maxsize=16384)  # the stage stems the same words of every candidate pair again
-def _word(word: str) -> str:
-    """A word's stem (``word_stem``), a short form as its full word, an irregular past form
-    as its verb's; a consonant doubled before a cut suffix is one ("running", "planned")."""
-    word = _IRREGULAR.get(word.casefold(), word)
-    stem = word_stem(word)
-    if stem != word.casefold() and _DOUBLED.search(stem):
-        stem = stem[:-1]
-    return _SHORT_FORMS.get(stem, stem)
-
-
-# Words that carry no part of what a question asks about.
-_STOP = frozenset(
-    str.split(
-        """a an the is are was were be been being am i me my mine we our us you your he she it its
-    they them their this that these those of in on at to for from with by and or but so as do
-    does did have has had will would can could should may must there here just only very then
-    than about into over under after before again since per s m re ve ll d t which who whom
-    whose what when where why how if one get got any some all each every it's what's who's
-    where's called named call name kind type current currently now right use used using like
-    know go going his him her hers"""
-    )
+from gcmem.facts.wording import (
+    ADVERB,
+    AUX,
+    AUX_DO,
+    CLAUSE_SPLIT,
+    FIRST_PERSON,
+    FREQUENCY,
+    IDENTIFIER,
+    IRREGULAR_PAST,
+    MONTHS_SAID,
+    PAIR,
+    PRONOUNS,
+    STOP,
+    WH,
+    Value,
+    ValueKind,
+    proper_names,
+    root,
+    said_stems,
+    tokens_of,
+    values,
 )
-_WH = frozenset({"which", "what", "who", "where", "when", "how"})
-_AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "am", "has", "have", "can"})
-_AUX_DO = frozenset({"does", "do", "did"})
+from gcmem.normalize import WEEKDAYS
+
 _AUX_BE = frozenset({"is", "are", "was", "were"})
 _HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
 _ATTRIBUTE = re.compile(
@@ -141,7 +71,7 @@ _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
 _BOUNDS = frozenset({"after", "before", "until", "within"})
 # Type words whose answer is a number (a port, a version, a limit).
 _NUMBER_HEADS = frozenset(
-    _word(w)
+    root(w)
     for w in str.split(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
@@ -149,39 +79,24 @@ _NUMBER_HEADS = frozenset(
     stipend deposit discount penalty percentage percent minimum maximum"""
     )
 )
-# "one" is left out: "the salmon one" is no number
-_NUMBER_WORDS = frozenset(
-    str.split(
-        """two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
-    forty fifty sixty ninety hundred"""
-    )
-)
 # Type words of places named or numbered ("Which room ...?": "the Fjord room", "room 230").
-_PLACE_HEADS = frozenset(map(_word, str.split("room gate platform desk locker bay seat suite")))
+_PLACE_HEADS = frozenset(map(root, str.split("room gate platform desk locker bay seat suite")))
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
-_KIND_HEADS = frozenset(map(_word, ("day", "month", "time", "date", "year", "hour")))
-# The shape of a value of a type word's kind (the type word's stem: ``_word``).
+_KIND_HEADS = frozenset(map(root, ("day", "month", "time", "date", "year", "hour")))
+# The shape of a value of a type word's kind (the type word's stem: ``root``).
 _HOST = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+|\d{1,3}(?:\.\d{1,3}){3}", re.I)
 _SHAPES = {
-    _word("channel"): re.compile(r"#[\w-]+"),
-    _word("region"): re.compile(r"[a-z]{2}(?:-gov)?-[a-z]+-\d"),
-    _word("bucket"): re.compile(r"(?:s3|gs)://[\w./-]+"),
-    _word("host"): _HOST,
-    _word("hostname"): _HOST,
-    _word("server"): _HOST,
-    _word("endpoint"): re.compile(
+    root("channel"): re.compile(r"#[\w-]+"),
+    root("region"): re.compile(r"[a-z]{2}(?:-gov)?-[a-z]+-\d"),
+    root("bucket"): re.compile(r"(?:s3|gs)://[\w./-]+"),
+    root("host"): _HOST,
+    root("hostname"): _HOST,
+    root("server"): _HOST,
+    root("endpoint"): re.compile(
         r"(?:https?://)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+[\w/.-]*", re.I
     ),
-    _word("port"): re.compile(r"\d{2,5}"),
+    root("port"): re.compile(r"\d{2,5}"),
 }
-_TITLES = frozenset(str.split("dr mr mrs ms prof sir"))
-# Times of day a habit keeps ("I run in the mornings" / "switched to evening runs"): values
-# only where the question asks when, so a diary's "this morning" answers nothing else.
-_DAYPARTS = frozenset(
-    str.split("morning afternoon evening night midnight noon lunchtime lunch breakfast dinner")
-)
-# "may" is a modal far more often than a month; "Oct 14-17" is one
-_MONTHS = (MONTHS - {"may"}) | frozenset(str.split("jan feb apr jun jul aug sep sept oct nov dec"))
 
 # A change word: the clause says the value is new. "for now" and "now that" do not.
 _CUE = re.compile(
@@ -193,7 +108,7 @@ _CUE = re.compile(
     r"(?:went|goes|go|gone|going) (?:up|down) to|"
     r"took over|taking over|takes over|taken over|cut over|rolled out|"
     rf"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
-    rf"{'|'.join(sorted(_MONTHS | WEEKDAYS, key=len, reverse=True))}))\b",
+    rf"{'|'.join(sorted(MONTHS_SAID | WEEKDAYS, key=len, reverse=True))}))\b",
     re.IGNORECASE,
 )
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
@@ -204,16 +119,7 @@ _REFUSE = re.compile(
     r"\bonce (?!a |an |per |every |or )|n't\b|\b(?:i|we|you|they|he|she)['’]d\b",
     re.IGNORECASE,
 )
-# A comma between digits is a thousands separator ("$1,450" is one number, not "1" and "450").
-# Letters are any script's ("Tomás", "Zoë").
-_TOKEN = re.compile(r"[#@]?[^\W_](?:[^\W_]|['’\-_./:#@+]|,(?=\d))*(?:[^\W_]|[%+#])|[^\W_]")
-# "the 1st", "the 23rd": a date's day, when-questions' answer, never an amount or a port
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
-_NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
 _COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)+")
-_IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
-# Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
-_CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
 # Words are bounded (60 characters) so that a long run of letters and hyphens is read in
 # linear time, not rescanned from every position.
 _POSSESSIVE = re.compile(
@@ -221,8 +127,6 @@ _POSSESSIVE = re.compile(
     # what is owned, past an adjective of age ("Kiwi's new groomer")
     r"(?:(?:new|old|current|former|previous)\s+)?([A-Za-z][A-Za-z\-]{0,60})"
 )
-# A word and the next one (a lookahead, so "the production worker pool" gives every pair).
-_PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?= ([a-z][a-z\-]{0,60})\b)")
 # Words that may follow a value without making it the modifier of another thing.
 _AFTER_VALUE = frozenset(
     str.split(
@@ -232,26 +136,7 @@ _AFTER_VALUE = frozenset(
 )
 # The clause adds something to the subject rather than replacing a value.
 _ADDS = re.compile(r"\b(?:has|have|got) (?:a |an )?new\b|\bnow (?:has|have)\b|\badded\b", re.I)
-# An adverb in -ly (not a noun in -ly: "family", "supply") modifies no thing.
-_ADVERB = re.compile(
-    r"(?!(?:family|supply|assembly|reply|anomaly|rally|ally|belly|jelly)$)[a-z]{2,}ly"
-)
 _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
-_FREQUENCY = frozenset(
-    str.split("usually normally typically generally often always mostly regularly sometimes")
-)
-# "mine", "ours": the subject its sentence named ("my old dentist retired, so mine is ...")
-_PRONOUNS = frozenset(str.split("he she they it he's she's they're it's mine ours theirs hers"))
-_FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "me", "my", "mine"})
-
-
-class Value(NamedTuple):
-    """A value-like token: its kind, its comparison key (case-folded; a plural weekday in the
-    singular) and its text as written."""
-
-    kind: ValueKind
-    key: str
-    text: str
 
 
 @dataclass(frozen=True)
@@ -300,29 +185,15 @@ class Revision:
     change: AnswerChange
 
 
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text)
-
-
-@lru_cache(maxsize=4096)
-def _stems(text: str) -> frozenset[str]:
-    """The words' stems, and two words in a row joined as one ("per key" for "per-key")."""
-    tokens = _tokens(text)
-    joined = (f"{a}-{b}".lower() for a, b in itertools.pairwise(tokens) if (a + b).isalpha())
-    # and a hyphenated name's words ("billing-api" says "billing API")
-    parts = (_word(p) for t in tokens if "-" in t for p in t.split("-") if p.isalpha())
-    return frozenset(_word(t) for t in tokens) | frozenset(joined) | frozenset(parts)
-
-
 @lru_cache(maxsize=4096)
 def question_frame(query: str) -> QuestionFrame | None:
     """The frame of a wh-question; None for anything else (a keyword query, a statement)."""
-    words = [t.lower().replace("’", "'") for t in _tokens(query)]
-    if len(words) > 1 and (words[0] in _PREPOSITIONS or words[0] in _BOUNDS) and words[1] in _WH:
+    words = [t.lower().replace("’", "'") for t in tokens_of(query)]
+    if len(words) > 1 and (words[0] in _PREPOSITIONS or words[0] in _BOUNDS) and words[1] in WH:
         words = words[1:]  # "On which day is the code freeze?", "After how long ...?"
-    if words and words[0].endswith("'s") and words[0][:-2] in _WH:
+    if words and words[0].endswith("'s") and words[0][:-2] in WH:
         words[0:1] = [words[0][:-2], "is"]  # "What's the band called?"
-    if not words or words[0] not in _WH:
+    if not words or words[0] not in WH:
         return None
     if words[0] == "how" and len(words) > 1 and words[1] in _HOW:
         words = [words[0], *words[2:]]  # "how long", "how often": the question word, no topic
@@ -333,22 +204,20 @@ def question_frame(query: str) -> QuestionFrame | None:
         i = 1
         if words[i : i + 2] in (["kind", "of"], ["type", "of"], ["sort", "of"]):
             i += 2
-        no_aux = not _AUX.intersection(words[i:])
-        while i < len(words) and words[i] not in _AUX and words[i] not in _STOP:
+        no_aux = not AUX.intersection(words[i:])
+        while i < len(words) and words[i] not in AUX and words[i] not in STOP:
             if no_aux and head and re.search(r"(?:s|ed)$", words[i]) and i + 1 < len(words):
-                own_verb = _word(words[i])
+                own_verb = root(words[i])
                 break
-            head.add(_word(words[i]))
-            type_word = _word(words[i])
+            head.add(root(words[i]))
+            type_word = root(words[i])
             i += 1
     # how often the answer holds is no part of what it is about ("When do I usually run?")
     content = [
-        w
-        for w in words
-        if w not in _STOP and w not in _WH and w not in _AUX and w not in _FREQUENCY
+        w for w in words if w not in STOP and w not in WH and w not in AUX and w not in FREQUENCY
     ]
-    asked = frozenset(_word(w) for w in content) - head
-    if not asked and _FIRST_PERSON.intersection(words):
+    asked = frozenset(root(w) for w in content) - head
+    if not asked and FIRST_PERSON.intersection(words):
         asked = frozenset({"user"})  # "What phone plan am I on?": the user's
     if not asked and len(head) > 1:
         # "Which Figma plan are we on?": the type word is the last, the words before it the
@@ -359,7 +228,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         return None
     # The verb of "does payments-api listen on", "is the wiki hosted": the question's last word
     # (before a closing preposition), unless a preposition governs it ("... use for incidents").
-    aux = next((w for w in words if w in _AUX), None)
+    aux = next((w for w in words if w in AUX), None)
     tail = list(words)
     while tail and tail[-1] in _PREPOSITIONS:
         tail.pop()
@@ -372,18 +241,18 @@ def question_frame(query: str) -> QuestionFrame | None:
         None,
     )
     scope = (
-        frozenset(_word(w) for w in tail[at + 1 :] if w not in _STOP)
+        frozenset(root(w) for w in tail[at + 1 :] if w not in STOP)
         if at is not None
         else frozenset()
     )
-    if verb is None and at is None and tail and tail[-1] not in _STOP and tail[-1] not in _WH:
+    if verb is None and at is None and tail and tail[-1] not in STOP and tail[-1] not in WH:
         last = tail[-1]
-        if aux in _AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last)):
-            verb = _word(last)
+        if aux in AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last)):
+            verb = root(last)
     subject = asked - {verb} if verb else asked
     # "What's the URL of the staging Grafana?": the attribute is the noun before "of"
     named = _ATTRIBUTE.match(" ".join(words))
-    attribute = _word(named.group(1).split()[-1]) if named else None
+    attribute = root(named.group(1).split()[-1]) if named else None
     return QuestionFrame(
         asked,
         subject or asked,
@@ -396,12 +265,12 @@ def question_frame(query: str) -> QuestionFrame | None:
 
 
 def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
-    asked = {_word(w) for w in _tokens(query.lower())}
+    asked = {root(w) for w in tokens_of(query.lower())}
     if "day" in head:
         return frozenset({"day"})
     if "month" in head:
         return frozenset({"month"})
-    if _word("time") in head:
+    if root("time") in head:
         return frozenset({"number", "daypart"})  # "What time is bedtime?": 10:30, midnight
     if asked & _NUMBER_HEADS:
         return frozenset({"number"})
@@ -417,65 +286,22 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
     return frozenset({"name"})
 
 
-def values(sentence: str) -> list[Value]:
-    """The value-like tokens of a sentence with their kind: numbers (digits or number words),
-    weekdays, months, identifiers (``acme-raw-events``, ``#ops-alerts``) and capitalised words
-    that do not start the sentence."""
-    out: list[Value] = []
-    previous: re.Match[str] | None = None
-    for m in _TOKEN.finditer(sentence):
-        token = m.group(0).rstrip(".")
-        low = token.lower()
-        # what stands between the previous token and this one says whether a sentence starts
-        # here ("." after "Dr" starts none: a name follows its title)
-        start = previous.end() if previous else 0
-        gap = sentence[start : m.start()].strip()
-        ended = (previous is not None and previous.group(0).endswith(".")) or gap[-1:] in (
-            ".",
-            "!",
-            "?",
-            ":",
-        )
-        titled = previous is not None and previous.group(0).rstrip(".").lower() in _TITLES
-        initial = previous is None or (ended and not titled)
-        previous = m
-        day = low[:-1] if low.endswith("s") and low[:-1] in WEEKDAYS else low
-        if _ORDINAL.fullmatch(low):
-            out.append(Value("ordinal", low, token))
-        elif _NUMBER.fullmatch(low) or low in _NUMBER_WORDS:
-            out.append(Value("number", low, token))
-        elif day in WEEKDAYS:
-            out.append(Value("day", day, token))
-        elif low in _MONTHS:
-            out.append(Value("month", low[:3], token))
-        elif low in _DAYPARTS or (low.endswith("s") and low[:-1] in _DAYPARTS):
-            out.append(Value("daypart", low.removesuffix("s"), token))
-        elif low in _TITLES:
-            continue  # "Dr. Okafor": the name is the value, not the title
-        elif _IDENTIFIER.search(low) or (
-            # a capitalised word is a name unless it only starts the sentence
-            token[0].isupper() and not initial and low not in _STOP and low not in _FIRST_PERSON
-        ):
-            out.append(Value("name", low, token))
-    return out
-
-
 def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) -> bool:
     """The question's subject is the modifier of another thing here: "payments-api's health
     check", "Band practice"."""
     if _owns_another(sentence, frame, asked):
         return True
-    for m in _PAIR.finditer(sentence):
+    for m in PAIR.finditer(sentence):
         word, noun = m.group(1), m.group(2)
         if (
-            _word(word) in frame.subject
-            and _word(noun) not in asked
-            and noun not in _STOP
-            and noun not in _AUX
+            root(word) in frame.subject
+            and root(noun) not in asked
+            and noun not in STOP
+            and noun not in AUX
             and noun not in _NOT_MODIFIED
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
-            and noun not in _IRREGULAR  # "rent went up"
-            and not _ADVERB.fullmatch(noun)  # "Priya finally moved to Bristol"
+            and noun not in IRREGULAR_PAST  # "rent went up"
+            and not ADVERB.fullmatch(noun)  # "Priya finally moved to Bristol"
             and not (word.endswith("s") and word.islower())  # "the kids see": a plural's verb
         ):
             return True
@@ -487,25 +313,18 @@ def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) ->
     for m in _POSSESSIVE.finditer(sentence):
         owned = m.group(2).lower()
         if (
-            _word(m.group(1)) in frame.subject
-            and _word(owned) not in asked
-            and owned not in _STOP
+            root(m.group(1)) in frame.subject
+            and root(owned) not in asked
+            and owned not in STOP
             and owned not in _NOT_MODIFIED
         ):
             return True
     return False
 
 
-def _said(text: str) -> frozenset[str]:
-    """The stems of a statement, first person standing for "user" (a memory's questions ask
-    about "the user"; its statements say "I" and "my")."""
-    have = _stems(text)
-    return have | {"user"} if have & _FIRST_PERSON else have
-
-
 def answers(frame: QuestionFrame, sentence: str) -> bool:
     """The sentence states an answer to the question (see the module docstring)."""
-    have = _said(sentence)
+    have = said_stems(sentence)
     if not frame.subject <= have:
         return False
     # What is asked about the subject: the question's verb, or its type word standing for it
@@ -529,7 +348,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     if not found:
         return False
     # a clause that gives the value says it holds on, is shared, hedged or negated
-    for clause in _CLAUSE_SPLIT.split(sentence):
+    for clause in CLAUSE_SPLIT.split(sentence):
         if clause and _REFUSE.search(clause) and any(v in clause.lower() for v in found):
             return False
     asked = frame.words | frame.head
@@ -542,7 +361,7 @@ def _compound_of(value: Value, verb: str | None) -> bool:
     return (
         verb is not None
         and _COMPOUND.fullmatch(value.key) is not None
-        and any(_word(part) == verb for part in value.key.split("-"))
+        and any(root(part) == verb for part in value.key.split("-"))
     )
 
 
@@ -575,23 +394,25 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     ("Caught up with Tomasz, he's at Zalando these days") or right after one (``before``:
     "Changed the cabin wifi password. It's larchwood77 now."). A subject word it leaves out
     is never the attribute a "what is the X of Y" question asks about."""
-    subject, have = frame.subject, _said(clause)
+    subject, have = frame.subject, said_stems(clause)
     if frame.attribute is not None and frame.attribute not in have:
         return False
-    if frame.scope and not frame.scope & _said(sentence):
+    if frame.scope and not frame.scope & said_stems(sentence):
         return False  # "CORS now allows X for local development": not for the back office
     if _covers(subject, have):
         return True
-    words = _tokens(clause)
-    named = _covers(subject, _said(sentence)) or bool(before and _covers(subject, _said(before)))
-    if words and words[0].lower() in _PRONOUNS and named:
+    words = tokens_of(clause)
+    named = _covers(subject, said_stems(sentence)) or bool(
+        before and _covers(subject, said_stems(before))
+    )
+    if words and words[0].lower() in PRONOUNS and named:
         return True
     if len(subject) < 2:
         return False
     for i, token in enumerate(words):
-        if _word(token) in subject:
+        if root(token) in subject:
             before = words[i - 1].lower() if i else ""
-            return not before or before in _STOP or bool(_CUE.fullmatch(before))
+            return not before or before in STOP or bool(_CUE.fullmatch(before))
     return False
 
 
@@ -601,8 +422,8 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
     asked = frame.words | frame.head
     return [
         v
-        for clause in _CLAUSE_SPLIT.split(sentence)
-        if clause and asked & _said(clause)
+        for clause in CLAUSE_SPLIT.split(sentence)
+        if clause and asked & said_stems(clause)
         for v in values(clause)
     ]
 
@@ -616,22 +437,22 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     out: list[Value] = []
     for v in values(clause):
         at = clause.find(v.text)
-        ahead = _tokens(clause[:at])
-        if v.kind == "number" and ahead and _word(ahead[-1]) in frame.subject:
+        ahead = tokens_of(clause[:at])
+        if v.kind == "number" and ahead and root(ahead[-1]) in frame.subject:
             continue  # "both databases are on Postgres 15 now": the subject's version
         after = re.match(r"\s+([a-z][a-z\-]*)\b", clause[at + len(v.text) :])
         word = after.group(1) if after else ""
         # a word in -s or -ed after a clause's first word is its verb ("Priya works ..."); after
         # an object it is a noun ("now cache Gradle dependencies")
-        verb = not _tokens(clause[:at]) and re.search(r"(?:s|ed)$", word) is not None
+        verb = not tokens_of(clause[:at]) and re.search(r"(?:s|ed)$", word) is not None
         if (
             v.kind == "name"
             and word
-            and word not in _STOP
+            and word not in STOP
             and word not in _PREPOSITIONS
             and word not in _AFTER_VALUE
             and not _CUE.fullmatch(word)
-            and _word(word) not in asked
+            and root(word) not in asked
             and not verb
         ):
             continue
@@ -646,13 +467,13 @@ def announcement(
     the statement that precedes ``newer`` in its text (what a pronoun opening it refers to)."""
     if not answers(frame, older):
         return None
-    in_older = {t.lower() for t in _tokens(older)}
-    in_newer = {t.lower() for t in _tokens(newer)}
+    in_older = {t.lower() for t in tokens_of(older)}
+    in_newer = {t.lower() for t in tokens_of(newer)}
     asked = frame.words | frame.head
     answer = [
         v
         for v in _asked_values(frame, older)
-        if v.kind in frame.kinds and _word(v.key) not in asked and not _compound_of(v, frame.verb)
+        if v.kind in frame.kinds and root(v.key) not in asked and not _compound_of(v, frame.verb)
     ]
     # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
     # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
@@ -666,7 +487,7 @@ def announcement(
             for v in _heads(clause, frame)
             if v.kind in kinds
             and v.key not in in_older
-            and _word(v.key) not in asked  # "Biscuit" asked about, no value
+            and root(v.key) not in asked  # "Biscuit" asked about, no value
         ]
         if new:
             return AnswerChange.of(old, new)
@@ -677,7 +498,7 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     """The clauses of ``newer`` that could announce a new answer: a change word, nothing held
     on, hedged or added, the question's subject named and modifying nothing else ("the
     production worker pool got bumped"; "now has a new on-call alias")."""
-    for clause in _CLAUSE_SPLIT.split(newer):
+    for clause in CLAUSE_SPLIT.split(newer):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
             continue
         if not _names_subject(frame, clause, newer, before):
@@ -703,7 +524,7 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     found_values = values(sentence)
     embedded = _embedded(change.old_keys, found_values)
     if (
-        not _covers(frame.subject, _said(sentence))
+        not _covers(frame.subject, said_stems(sentence))
         and not _in_passing(frame, change, sentence, found_values, embedded)
         and not _beside_subject(frame, change, sentence)
     ):
@@ -721,7 +542,7 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     # the clauses that say the old value: none may hold it on, hedge or add; the subject
     # owning another thing matters there ("Maya's roommate lives in Portland"), not in a
     # clause of its own ("visiting Leeds, Amara's cooking jollof")
-    saying = [c for c in _CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
+    saying = [c for c in CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
     if any(_REFUSE.search(c) or _ADDS.search(c) for c in saying):
         return False
     if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)):
@@ -769,7 +590,7 @@ def _inside(key: str) -> re.Pattern[str] | None:
 
 def _distinctive(key: str) -> bool:
     """A value that could be nothing else: an identifier or a number of three characters."""
-    return _IDENTIFIER.search(key) is not None or (key[:1].isdigit() and len(key) >= 3)
+    return IDENTIFIER.search(key) is not None or (key[:1].isdigit() and len(key) >= 3)
 
 
 def _names_old(old: frozenset[str], found: set[str]) -> bool:
@@ -806,16 +627,16 @@ def _in_passing(
         rest = re.sub(rf"(?:[A-Z][\w.'’-]*\s+)*{re.escape(text)}(?:\s+[A-Z][\w'’-]*)*", " ", rest)
     rest = _FLAG.sub(" ", rest)
     asked = frame.head | ({frame.verb} if frame.verb else frozenset())
-    if asked & _said(rest) or _proper_names(rest) - frame.words:
+    if asked & said_stems(rest) or proper_names(rest) - frame.words:
         return False
     # a capitalised first word before a verb is a name too ("Marta joined Falcon")
-    first = _tokens(rest)[:2]
+    first = tokens_of(rest)[:2]
     return not (
         len(first) == 2
         and first[0][:1].isupper()
-        and _word(first[0]) not in frame.words
-        and not _IDENTIFIER.search(first[0].lower())  # "OPS-212 is assigned to ..."
-        and (first[1] in _AUX or re.fullmatch(r"[a-z]+(?:ed|s)", first[1]) is not None)
+        and root(first[0]) not in frame.words
+        and not IDENTIFIER.search(first[0].lower())  # "OPS-212 is assigned to ..."
+        and (first[1] in AUX or re.fullmatch(r"[a-z]+(?:ed|s)", first[1]) is not None)
     )
 
 
@@ -841,14 +662,14 @@ def revision(
     # a paragraph need not name all of what the question asks ("Hana Reyes is a senior
     # engineer ..." for "What is Hana Reyes's job title?"): half of it, and the restatement of
     # every statement, say it is the same text
-    if not (_half(frame.subject, _said(older)) and _half(frame.subject, _said(newer))):
+    if not (_half(frame.subject, said_stems(older)) and _half(frame.subject, said_stems(newer))):
         return None
     pairs = counterparts(older, newer, every=whole)
     if pairs is None:
         return None
     asked = frame.words | frame.head
     for old, new in pairs:
-        if not asked & _said(old.text):
+        if not asked & said_stems(old.text):
             continue
         was = [v for v in values(old.text) if v.kind in frame.kinds]
         now = [v for v in values(new.text) if v.kind in frame.kinds]
@@ -860,20 +681,10 @@ def revision(
         # are two articles of one shape ("Dunlaggan Island ... in the Sound of Jura" /
         # "Inchmorrow ... in the Firth of Lorn"), not one article revised
         changed = (" ".join(v.key for v in gone), " ".join(v.key for v in came))
-        if each_lacks(_proper_names(older), _proper_names(newer), changed):
+        if each_lacks(proper_names(older), proper_names(newer), changed):
             return None
         return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
-
-
-def _proper_names(text: str) -> set[str]:
-    # capitalised words only: a reworded revision respells identifiers and compounds
-    # ("free-diver", "Config-only" / "Flag-guarded")
-    return {
-        v.key
-        for v in values(text)
-        if v.kind == "name" and v.text[:1].isupper() and not _IDENTIFIER.search(v.key)
-    }
 
 
 def _shown(found: Sequence[Value]) -> tuple[str, ...]:
@@ -887,18 +698,18 @@ def announced_values(frame: QuestionFrame, newer: str, before: str = "") -> list
     names the subject outside the values ("the replica host moved to db-ro-3.internal" names
     no database), no parallel subject (``_parallel_subject``), and the question's verb ("Lena
     moved to a flat on Quay Street" says nothing of where she works)."""
-    if frame.verb and _word(frame.verb) not in _said(newer):
+    if frame.verb and root(frame.verb) not in said_stems(newer):
         return []
     asked = frame.words | frame.head
     for clause in _announcing_clauses(frame, newer, before):
         bare = clause
         for v in values(clause):
-            if _IDENTIFIER.search(v.key):
+            if IDENTIFIER.search(v.key):
                 bare = bare.replace(v.text, " ")
         if not _names_subject(frame, bare, newer, before) or _parallel_subject(bare, frame):
             continue
         new = [
-            v for v in _heads(clause, frame) if v.kind in frame.kinds and _word(v.key) not in asked
+            v for v in _heads(clause, frame) if v.kind in frame.kinds and root(v.key) not in asked
         ]
         if new:
             return new
@@ -920,15 +731,15 @@ def recurring_change(
     one changes)."""
     kinds = {v.kind for v in new}
     new_keys = {v.key for v in new}
-    said_later = {t.lower() for text in (newer, *later) for t in _tokens(text)}
+    said_later = {t.lower() for text in (newer, *later) for t in tokens_of(text)}
     asked = frame.words | frame.head
-    said = [{t.lower() for t in _tokens(text)} for text in older]
+    said = [{t.lower() for t in tokens_of(text)} for text in older]
     if any(new_keys & tokens for tokens in said):
         return None  # the new value was said before the announcement
     found: dict[str, Value] = {}
     for text in older:
         for v in _named(text):
-            if v.kind in kinds and _word(v.key) not in asked and v.key not in new_keys:
+            if v.kind in kinds and root(v.key) not in asked and v.key not in new_keys:
                 found.setdefault(v.key, v)
     # the older statements that say each value (a name as written), and the values always
     # said together as one
@@ -952,7 +763,7 @@ def _named(text: str) -> list[Value]:
     out = values(text)
     for m in re.finditer(r"(?:^|[.!?:;]\s+)([A-Z][\w\-]+)", text):
         low = m.group(1).lower()
-        if low not in _STOP and low not in _FIRST_PERSON and low not in _PRONOUNS:
+        if low not in STOP and low not in FIRST_PERSON and low not in PRONOUNS:
             out.append(Value("name", low, m.group(1)))
     return out
 
@@ -962,18 +773,18 @@ def _parallel_subject(clause: str, frame: QuestionFrame) -> bool:
     not name ("Mia's practice", "my sister's dentist"; "she's joined" is no owner), or a word
     the question does not say qualifies its first subject word ("Staging database host moved
     to ..." for the production database host)."""
-    mine = frame.words | frame.head | _FIRST_PERSON
+    mine = frame.words | frame.head | FIRST_PERSON
     for m in _POSSESSIVE.finditer(clause):
         owner = m.group(1).lower()
-        if owner not in _STOP and owner not in _PRONOUNS and _word(owner) not in mine:
+        if owner not in STOP and owner not in PRONOUNS and root(owner) not in mine:
             return True
-    words = _tokens(clause)
+    words = tokens_of(clause)
     for i, token in enumerate(words):
-        if _word(token) in frame.subject:
+        if root(token) in frame.subject:
             prev = words[i - 1] if i else ""
             return bool(prev) and not (
-                prev.lower() in _STOP
-                or _word(prev.lower()) in mine
+                prev.lower() in STOP
+                or root(prev.lower()) in mine
                 or _CUE.fullmatch(prev) is not None
                 or _POSSESSIVE.match(f"{prev} x") is not None
             )
@@ -987,7 +798,7 @@ def _beside_subject(frame: QuestionFrame, change: AnswerChange, sentence: str) -
     """The old value stands next to a word of the question's subject, as its value
     ("metformin 500 mg", "rent of £1,450", "Tuesday class", "--region us-east-1"). Not next to
     its type word: "port 5433" may be another subject's port."""
-    words = _tokens(sentence)
+    words = tokens_of(sentence)
     for i, token in enumerate(words):
         if token.lower() not in change.old_keys:
             continue
@@ -995,6 +806,6 @@ def _beside_subject(frame: QuestionFrame, change: AnswerChange, sentence: str) -
             j = i + step
             if 0 <= j < len(words) and words[j].lower() in _LINKS:
                 j += step
-            if 0 <= j < len(words) and _word(words[j].lower()) in frame.subject:
+            if 0 <= j < len(words) and root(words[j].lower()) in frame.subject:
                 return True
     return False

@@ -39,24 +39,24 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.announced import (
-    _ADVERB,
-    _AUX,
-    _AUX_DO,
-    _CLAUSE_SPLIT,
-    _FIRST_PERSON,
-    _FREQUENCY,
-    _NUMBER_WORDS,
-    _PAIR,
-    _PRONOUNS,
-    _STOP,
-    _TITLES,
-    _WH,
-    _proper_names,
-    _said,
-    _tokens,
-    _word,
-    question_frame,
+from gcmem.facts.announced import question_frame
+from gcmem.facts.wording import (
+    ADVERB,
+    AUX,
+    AUX_DO,
+    CLAUSE_SPLIT,
+    FIRST_PERSON,
+    FREQUENCY,
+    NUMBER_WORDS,
+    PAIR,
+    PRONOUNS,
+    STOP,
+    TITLES,
+    WH,
+    proper_names,
+    root,
+    said_stems,
+    tokens_of,
     values,
 )
 from gcmem.normalize import WEEKDAYS
@@ -95,14 +95,14 @@ _SUBJECT_PRONOUNS = frozenset({"i", "i'm", "i've", "i'll", "we", "we're", "we've
 _FIRST_PERSON_PLURAL = frozenset({"we", "we're", "we've", "us", "our", "ours"})
 # what says when, never what is asked
 _TIME_WORDS = frozenset(
-    _word(w)
+    root(w)
     for w in (
         *WEEKDAYS,
         *str.split("day days week weekend weekday night morning afternoon evening daily weekly"),
     )
 )
 # verbs that say nothing of what is asked ("What does the user do ...", "How does X get ...")
-_GENERIC = frozenset(map(_word, str.split("do does did get gets go goes have has kind sort type")))
+_GENERIC = frozenset(map(root, str.split("do does did get gets go goes have has kind sort type")))
 # a place said: a locative preposition and its object ("at the lido"), or "home"
 _PLACE = re.compile(
     r"\b(?:at|in|on|to|from|near|by|inside|outside|around|round|into)\s+"
@@ -150,10 +150,10 @@ class HabitChange:
 
 def _persons(query: str) -> tuple[bool, frozenset[str]]:
     """Whether the question asks about the user, and the names it asks about."""
-    words = {t.lower() for t in _tokens(query)}
-    user = bool(words & (_FIRST_PERSON | {"user", "user's"}))
+    words = {t.lower() for t in tokens_of(query)}
+    user = bool(words & (FIRST_PERSON | {"user", "user's"}))
     names = frozenset(
-        _word(v.key)
+        root(v.key)
         for v in values(query)
         if v.kind == "name" and v.text[:1].isupper() and v.key.isalpha() and not v.text.isupper()
     )
@@ -170,17 +170,17 @@ def _of_person(sentence: str, asked: frozenset[str], focus: str, *, who: bool) -
     the thing asked, no other relation before it ("My daughter takes the bus to school" is
     the daughter's way to school, not the user's; "out fishing with my dad" is still the
     user's Saturday). A who-question asks for the person: any may come first."""
-    said = {r for t in _tokens(sentence) if (r := _relation(t))}
+    said = {r for t in tokens_of(sentence) if (r := _relation(t))}
     if not asked <= said:
         return False
     if who:
         return True
-    for clause in _CLAUSE_SPLIT.split(sentence):
-        tokens = _tokens(clause or "")
-        if not any(_word(t.lower()) == focus for t in tokens):
+    for clause in CLAUSE_SPLIT.split(sentence):
+        tokens = tokens_of(clause or "")
+        if not any(root(t.lower()) == focus for t in tokens):
             continue
         for t in tokens:
-            if _word(t.lower()) == focus:
+            if root(t.lower()) == focus:
                 return True
             if (r := _relation(t)) is not None and r not in asked:
                 return False
@@ -194,20 +194,20 @@ def _names_person(
     user, it says "I" or "we", or, in the clipped style of notes, opens on a verb in the past
     and names no other person ("Been revising at the cafe on Mill Road"); a newer statement
     may open on a pronoun."""
-    said = _said(sentence)
-    tokens = _tokens(sentence)
+    said = said_stems(sentence)
+    tokens = tokens_of(sentence)
     words = {t.lower().replace("’", "'") for t in tokens}
     if names and names <= said:
         return True
     if relations and relations <= {r for t in tokens if (r := _relation(t))}:
         return True
     if user and not names and not relations:
-        if words & (_FIRST_PERSON | _FIRST_PERSON_PLURAL) or "user" in said:
+        if words & (FIRST_PERSON | _FIRST_PERSON_PLURAL) or "user" in said:
             return True
-        others = words & (_PRONOUNS - {"it", "it's"}) or any(_relation(t) for t in tokens)
+        others = words & (PRONOUNS - {"it", "it's"}) or any(_relation(t) for t in tokens)
         if not others and tokens and _CLIPPED.fullmatch(tokens[0].lower()):
             return True
-    return newer and bool(tokens) and tokens[0].lower().replace("’", "'") in _PRONOUNS
+    return newer and bool(tokens) and tokens[0].lower().replace("’", "'") in PRONOUNS
 
 
 def _names_someone(
@@ -221,13 +221,13 @@ def _names_someone(
     does not: a name or a relation ("Tom has taken over the school run", "my neighbour walks
     the dog"), or "I" / "we" as a subject ("My hair is a disaster" names nobody who cuts it;
     "my manager" is the relation asked, not an answer)."""
-    for clause in _CLAUSE_SPLIT.split(sentence):
-        tokens = _tokens(clause or "")
-        if not any(_word(t.lower()) == focus for t in tokens):
+    for clause in CLAUSE_SPLIT.split(sentence):
+        tokens = tokens_of(clause or "")
+        if not any(root(t.lower()) == focus for t in tokens):
             continue
         words = {t.lower().replace("’", "'") for t in tokens}
-        people = {_word(n) for n in _proper_names(clause or "")} - asked - names
-        opening = _opening_name(tokens) and _word(_possessor(tokens[0])) not in names
+        people = {root(n) for n in proper_names(clause or "")} - asked - names
+        opening = _opening_name(tokens) and root(_possessor(tokens[0])) not in names
         if (
             people
             or opening
@@ -244,7 +244,7 @@ def _done_by_another(tokens: list[str]) -> bool:
     low = [t.lower() for t in tokens]
     return (
         len(tokens) > 2
-        and low[1] in _AUX_DO
+        and low[1] in AUX_DO
         and (tokens[2][:1].isupper() or low[2] in _DOERS or low[2:4] == ["the", "user"])
     )
 
@@ -258,7 +258,7 @@ def _says_place(sentence: str, asked: frozenset[str]) -> bool:
     work" for "Where does Marcus work?" says none)."""
     for m in _PLACE.finditer(sentence):
         word = m.group(1) or m.group(2)
-        if word.isalpha() and _word(word.lower()) not in asked | _TIME_WORDS:
+        if word.isalpha() and root(word.lower()) not in asked | _TIME_WORDS:
             return True
     return False
 
@@ -270,31 +270,31 @@ def _opening_name(tokens: list[str]) -> bool:
         return False
     low = tokens[0].lower().replace("’", "'")
     base = low.removesuffix("'s")
-    return low != base and base not in _STOP and low not in _PRONOUNS and base not in _WH
+    return low != base and base not in STOP and low not in PRONOUNS and base not in WH
 
 
 def _as_itself(word: str, sentence: str, asked: frozenset[str]) -> bool:
     """``word`` is said as itself, not as the modifier of a noun the question does not ask
     about ("bouldering grade", "lunch break"); an adjective after it ("coffee black") is
     read as a noun too, so only a word not followed by such a noun counts."""
-    said = [t.lower() for t in _tokens(sentence) if _word(t.lower()) == word]
+    said = [t.lower() for t in tokens_of(sentence) if root(t.lower()) == word]
     if not said:
         return False
     if any(t != word and re.search(r"(?:s|ed)$", t) for t in said):
         return True  # "drinks hot water": a verb and its object, no modifier
-    for m in _PAIR.finditer(sentence):
+    for m in PAIR.finditer(sentence):
         first, noun = m.group(1), m.group(2)
         if (
-            _word(first.lower()) == word
-            and _word(noun) not in asked
-            and noun not in _STOP
-            and noun not in _AUX
+            root(first.lower()) == word
+            and root(noun) not in asked
+            and noun not in STOP
+            and noun not in AUX
             and noun not in _QUANTIFIERS
-            and noun not in _NUMBER_WORDS
+            and noun not in NUMBER_WORDS
             and not noun[:1].isdigit()
-            and noun not in _FREQUENCY
+            and noun not in FREQUENCY
             and not re.search(r"(?:s|ed|ing)$", noun)
-            and not _ADVERB.fullmatch(noun)
+            and not ADVERB.fullmatch(noun)
             and not _CHANGE.fullmatch(noun)
         ):
             return False
@@ -306,16 +306,16 @@ def _answer_words(sentence: str, asked: frozenset[str]) -> frozenset[str]:
     words: its answer and the circumstances around it."""
     return frozenset(
         w
-        for t in _tokens(sentence)
-        if (low := t.lower().replace("’", "'")) not in _STOP
-        and low not in _FIRST_PERSON
+        for t in tokens_of(sentence)
+        if (low := t.lower().replace("’", "'")) not in STOP
+        and low not in FIRST_PERSON
         and low not in _FIRST_PERSON_PLURAL
-        and low not in _PRONOUNS
-        and low not in _AUX
-        and low not in _FREQUENCY
+        and low not in PRONOUNS
+        and low not in AUX
+        and low not in FREQUENCY
         and _relation(t) is None
         and not _CHANGE.fullmatch(low)
-        and (w := _word(low)) not in asked
+        and (w := root(low)) not in asked
         and w not in _GENERIC
     )
 
@@ -324,7 +324,7 @@ def _given_up(sentence: str) -> frozenset[str]:
     """The words a sentence gives up: the three after "quit", "stopped", "no longer", ..."""
     out: set[str] = set()
     for m in _GIVE_UP.finditer(sentence):
-        out |= {_word(t.lower()) for t in _tokens(sentence[m.end() :])[:3]}
+        out |= {root(t.lower()) for t in tokens_of(sentence[m.end() :])[:3]}
     return frozenset(out)
 
 
@@ -358,12 +358,12 @@ def _asked(query: str) -> _Asked | None:
     if not (user or names):
         return None
     asked = frame.words | frame.head
-    about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - _TITLES
+    about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - TITLES
     # the thing asked about is the question's last such word outside the phrase that says
     # where the answer holds ("play games on" asks about games, "the cooking in the user's
     # household" about cooking), or in it where nothing else is asked ("get to work"): a pair
     # that shares only another word of the question is no answer
-    order = [_word(t.lower()) for t in _tokens(_NOW_IN_QUESTION.sub(" ", query))]
+    order = [root(t.lower()) for t in tokens_of(_NOW_IN_QUESTION.sub(" ", query))]
     focus = [w for w in order if w in about and w not in frame.scope] or [
         w for w in order if w in about
     ]
@@ -373,13 +373,13 @@ def _asked(query: str) -> _Asked | None:
         wh=wh,
         user=user,
         names=names,
-        relations=frozenset(r for t in _tokens(query) if (r := _relation(t))),
+        relations=frozenset(r for t in tokens_of(query) if (r := _relation(t))),
         asked=asked,
         about=about,
         focus=focus[-1],
         # "Who walks Biscuit?" and "Who does the school run?" ask for the one doing it; "Who
         # does Tariq report to?" for another, Tariq doing it
-        asks_doer=wh == "who" and not _done_by_another(_tokens(query)),
+        asks_doer=wh == "who" and not _done_by_another(tokens_of(query)),
         when=frozenset(w for w in order if w in _TIME_WORDS and w in asked),
     )
 
@@ -423,12 +423,12 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
     if q.wh == "where" and not all(_says_place(s, q.asked) for s in (older, newer)):
         return None
     # the times the question names say which habit it is ("on weekdays"): both say them
-    if not all(q.when <= _said(s) for s in (older, newer)):
+    if not all(q.when <= said_stems(s) for s in (older, newer)):
         return None
     # a newer statement that says the old answer again elaborates it ("my run before work is
     # up to 8k now" after "I run every morning before work"), unless it gives it up ("quit
     # sugar" after "two sugars")
-    if _answer_words(older, q.asked | q.names) & _said(newer) - _given_up(newer):
+    if _answer_words(older, q.asked | q.names) & said_stems(newer) - _given_up(newer):
         return None
     shared = frozenset(
         w for w in q.about if _as_itself(w, older, q.asked) and _as_itself(w, newer, q.asked)
