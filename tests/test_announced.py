@@ -1154,3 +1154,14 @@ def test_an_old_value_beside_another_word_is_no_mention() -> None:
     newer = cand("My Japanese class got rescheduled to Thursdays.", 6)
     outcome = apply([answer, beside, other, newer], question)
     assert _dropped(outcome) == {answer.id, beside.id}
+
+
+def test_a_word_of_a_name_the_question_says_is_no_recurring_value() -> None:
+    # "City" of "New York City", twice before an announcement, is part of the subject's name
+    question = "Which park was home to the New York Yankees?"
+    first = cand("In 1903 the franchise moved to New York City and took the name Highlanders.", 0)
+    second = cand("They are one of two major league clubs based in New York City.", 2)
+    new = cand("In 2009 the New York Yankees moved into a ballpark beside Macombs Dam.", 6)
+    outcome = apply([first, second, new], question)
+    assert outcome.dropped == []
+    assert all(c.stale_sentences == () for c in outcome.kept)

@@ -739,7 +739,12 @@ def recurring_change(
     found: dict[str, Value] = {}
     for text in older:
         for v in _named(text):
-            if v.kind in kinds and root(v.key) not in asked and v.key not in new_keys:
+            if (
+                v.kind in kinds
+                and root(v.key) not in asked
+                and v.key not in new_keys
+                and not _in_asked_name(text, v.text, asked)
+            ):
                 found.setdefault(v.key, v)
     # the older statements that say each value (a name as written), and the values always
     # said together as one
@@ -755,6 +760,18 @@ def recurring_change(
     if len(repeated) != 1 or any(v.key in said_later for vs in repeated for v in vs):
         return None
     return AnswerChange.of(repeated[0], new)
+
+
+def _in_asked_name(text: str, value: str, asked: frozenset[str]) -> bool:
+    """The value is a word of a longer name the question says ("City" of "New York City" for
+    a question about the New York Yankees)."""
+    run = r"(?:[A-Z][\w'’\-]*\s+)*"
+    for m in re.finditer(
+        rf"{run}(?<![\w\-]){re.escape(value)}(?![\w\-])(?:\s+[A-Z][\w'’\-]*)*", text
+    ):
+        if any(root(w.lower()) in asked for w in m.group(0).split() if w != value):
+            return True
+    return False
 
 
 def _named(text: str) -> list[Value]:
