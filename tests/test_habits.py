@@ -242,6 +242,7 @@ def test_stage_excises_the_old_habit_and_keeps_the_rest_of_its_chunk() -> None:
     kept = next(c for c in outcome.kept if c.id == old.id)
     (stale,) = kept.stale_sentences
     assert stale.stage == STAGE and stale.superseded_by == new.id
+    assert stale.key == "the question asked (a changed habit: swim)"  # the habit, by its stem
     assert stale.text == "Kwame swims at the leisure centre pool."
     assert "leisure centre" not in kept.visible_text and "library" in kept.visible_text
 

@@ -23,6 +23,10 @@ older statement may be about something else: it says the value holds on or is sh
 the question's subject is the modifier of another thing in it ("payments-api's *health
 check*", "*Band* practice", "Leandro's *parents*"). A clause that hedges or negates announces
 nothing. A query that is no wh-question gives no frame and the rule stays silent.
+
+Where no older statement answers the question in its words, an announcement still replaces
+the one value of its kind that older statements repeat in passing (``recurring_change``),
+refused on any doubt.
 """
 
 from __future__ import annotations

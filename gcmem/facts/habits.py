@@ -141,7 +141,8 @@ _RELATIONS: dict[str, str] = {
 @dataclass(frozen=True)
 class HabitChange:
     """The older statement's habit, the newer statement that changes it, and the question's
-    words both say."""
+    words both say as the thing asked (the habit, by its stems: the decision record names
+    it)."""
 
     older: str
     newer: str

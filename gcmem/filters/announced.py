@@ -14,7 +14,9 @@ sentence around the changed value. This stage reads the question and decides bot
 - **a mention**: once an announcement decided that the answer changed, an older candidate's
   statement that names the question's subject and the old value (not the new one) repeats
   the old answer in other words ("Took the train to Leipzig to see Ilse" after "Ilse is in
-  Dresden now") and is marked the same way (``mentions_old_value``);
+  Dresden now") and is marked the same way (``mentions_old_value``). Where no statement
+  answers the question in its words, the newest announcement decides a change from the one
+  value of its kind that older candidates repeat in passing (``recurring_change``);
 - **a changed habit**: for a when-, where- or who-question about a person, an older statement
   of the habit asked about is superseded by a newer one that says it changed in other words
   ("Kwame swims at the leisure centre pool" / "Kwame swims in the lido these days";
@@ -224,11 +226,12 @@ def _changed_habits(
                 None,
             )
             if found is not None:
+                habit = " ".join(sorted(found.shared))
                 out.append(
                     StaleSentence(
                         index=unit.index,
                         text=unit.text,
-                        key="the question asked (a changed habit)",
+                        key=f"the question asked (a changed habit: {habit})",
                         value=found.older,
                         current_value=found.newer,
                         superseded_by=cand.id,
