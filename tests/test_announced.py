@@ -1165,3 +1165,15 @@ def test_a_word_of_a_name_the_question_says_is_no_recurring_value() -> None:
     outcome = apply([first, second, new], question)
     assert outcome.dropped == []
     assert all(c.stale_sentences == () for c in outcome.kept)
+
+
+def test_a_reissued_welcome_adds_a_member() -> None:
+    # "Welcome _ to the team" is a multi-valued frame: a second welcome is one more member
+    question = "Who on the data platform team came over from the payments squad?"
+    first = cand(
+        "Welcome Tomasz to the data platform team! He's coming over from the payments squad.", 0
+    )
+    second = cand("Welcome Rhys to the data platform team, our first grad hire this year.", 6)
+    outcome = apply([first, second], question)
+    assert outcome.dropped == []
+    assert all(c.stale_sentences == () for c in outcome.kept)

@@ -59,6 +59,7 @@ SPLITS = {
     "dev38": "people",
     "dev39": "ways",
     "dev40": "passing",
+    "dev41": "accumulating",
     "devconv": "chats",
 }
 

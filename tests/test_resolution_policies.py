@@ -517,6 +517,12 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("speaker", False),  # a word, not the phrase
         ("port", False),
         ("uses", False),  # "uses MySQL" then "uses Postgres" is a migration
+        ("welcome _ to the data platform team", True),  # a welcome adds a member
+        ("panel for staff backend role : _ , on the system design round", True),
+        ("the guests : _", True),  # a label naming a group of people lists them
+        ("team lead : _", False),  # one person
+        ("tags : _", False),  # a config key's line holds its whole value
+        ("panel room : 4b _", False),  # the slot is not the label's
     ],
 )
 def test_known_multi_valued_relations(relation: str, many: bool) -> None:

@@ -273,6 +273,30 @@ def test_an_accumulate_policy_keeps_a_multi_valued_frame(
             assert outcome(result) == {"t1": "kept", "t2": "kept"}
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "query"),
+    [
+        (
+            "Welcome Aisha to the data platform team, she joins us from Shopify.",
+            "Welcome Rhys to the data platform team, our first grad hire this year.",
+            "Who joined the data platform team from Shopify?",
+        ),
+        (
+            "Panel for the staff backend role: Farid, he'll run the system design round.",
+            "Panel for the staff backend role: Lucia, she'll run the system design round.",
+            "Who runs the system design round for the staff backend role?",
+        ),
+    ],
+)
+def test_a_welcome_and_a_panel_are_members_not_one_value(
+    memory: Memory, first: str, second: str, query: str
+) -> None:
+    memory.ingest([turn("t1", first, 0)])
+    memory.ingest([turn("t2", second, 3)])
+    result = memory.retrieve(query, namespace=NS, k=10)
+    assert outcome(result) == {"t1": "kept", "t2": "kept"}
+
+
 def test_a_renamed_section_drops_the_excerpt_under_its_old_name(memory: Memory) -> None:
     old = "setup.cfg:\nmax-line-length=99\n\n[wheel]\nuniversal = 1"
     memory.ingest([turn("t1", old, 0)])

@@ -426,3 +426,11 @@ def test_a_manifest_line_written_out_after_the_line_is_now_pins_its_version() ->
     ]
     hedged = 'We might bump it; the line is now serde = { version = "1.0.190" }'
     assert all(f.subject != "serde" for f in extract_triples(hedged))
+
+
+def test_a_crontab_entry_after_a_label_is_no_value_of_the_label() -> None:
+    # a crontab holds many lines: the label names the file, not one value of it
+    assert triples("crontab on backup01: `0 2 * * * /opt/scripts/pg_dump_all.sh`, nightly") == []
+    assert triples("crontab on web1: `*/15 * * * * /opt/check_disk.sh`") == []
+    # a quoted command of several words stays one value where the label is one setting's
+    assert triples("build command: `npm run build`") == [("build command", "is", "npm run build")]

@@ -106,6 +106,13 @@ PROFILES = {
         changes={"keyed_restated": 30},
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
+    # dev41: more multi-valued traps of the frames brief (values that accumulate, said in the
+    # same sentence or line shape), with parallel and hedged ones
+    "accumulating": Profile(
+        changes={},
+        static={"frame_multi_valued": 40, "frame_parallel": 10, "frame_negation_modality": 10},
+        turns=(4, 8),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

@@ -63,6 +63,7 @@ from gcmem.facts.wording import (
     values,
 )
 from gcmem.normalize import WEEKDAYS
+from gcmem.storage.ledger.policy import multi_valued
 
 _AUX_BE = frozenset({"is", "are", "was", "were"})
 _HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
@@ -681,6 +682,8 @@ def revision(
         came = [v for v in now if v.key not in {w.key for w in was}]
         if not (gone and came):
             continue
+        if multi_valued(_slotted(old.text, gone)):
+            continue  # "Welcome Tomasz to the team!" / "Welcome Rhys to the team": one more
         # two paragraphs each naming something the other does not, the changed value aside,
         # are two articles of one shape ("Dunlaggan Island ... in the Sound of Jura" /
         # "Inchmorrow ... in the Firth of Lorn"), not one article revised
@@ -689,6 +692,13 @@ def revision(
             return None
         return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
+
+
+def _slotted(statement: str, found: Sequence[Value]) -> str:
+    """The statement as a frame: lower case, its words only, the values as the slot ``_``."""
+    for v in found:
+        statement = re.sub(rf"(?<![\w\-]){re.escape(v.text)}(?![\w\-])", " _ ", statement)
+    return " ".join(re.findall(r"[\w'’\-]+", statement.lower()))
 
 
 def _shown(found: Sequence[Value]) -> tuple[str, ...]:

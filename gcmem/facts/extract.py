@@ -324,6 +324,10 @@ class _Value:
     qualifiers: tuple[str, ...]
 
 
+# Five schedule fields and a command: a line of a crontab.
+_CRON_ENTRY = re.compile(r"(?:[\d*/,\-]+\s+){5}\S")
+
+
 def _parse_value(obj: _Sentence) -> _Value | None:
     """The object span -> one value plus trailing qualifier phrases, or None if it is not a
     single clean value."""
@@ -361,6 +365,10 @@ def _parse_value(obj: _Sentence) -> _Value | None:
     raw = " ".join(value_tokens)
     value = _unwrap(raw)
     if not value:
+        return None
+    if value != raw and _CRON_ENTRY.match(value):
+        # a crontab entry ("crontab on backup01: `30 3 * * 0 /opt/prune.sh`") is one line of a
+        # file of many, not the label's one value
         return None
     if value == raw:  # quoted values are code ("`None`"): these checks are for prose
         if value.lower() in _NON_VALUES or value.lower() in _PRONOUNS:

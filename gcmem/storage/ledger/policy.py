@@ -54,16 +54,30 @@ MULTI_VALUED: tuple[str, ...] = (
     *("steer clear of", "steers clear of", "steered clear of"),
     *("consumed by", "used by", "read by", "called by", "imported by", "referenced by"),
     *("subscribed to", "subscribed by", "depended on by", "shared with"),
+    # a welcome adds a member ("welcome _ to the data platform team")
+    *("welcome", "welcomed", "welcoming"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
 )
 
 
+# A label naming a group of people lists its members ("panel for the staff backend role: _").
+# Config keys ("tags:", "mirrors:") are left out: a file line's value is the key's whole value.
+GROUPS: tuple[str, ...] = (
+    *("panel", "members", "attendees", "guests", "speakers", "reviewers", "volunteers"),
+    *("participants", "invitees", "lineup", "line-up", "roster", "crew", "cast", "committee"),
+)
+_GROUP_LABEL = re.compile(
+    r"^(?:(?:the|our|my) )?(?:" + "|".join(re.escape(g) for g in GROUPS) + r")\b[^:_]*:\s*_(?:\s|$)"
+)
+
+
 def multi_valued(relation: str) -> bool:
     """Whether a normalised relation (or frame) ends on, or slots its value after, a
-    relation that holds many values at once (``MULTI_VALUED``)."""
-    return _MULTI_VALUED.search(relation) is not None
+    relation that holds many values at once (``MULTI_VALUED``), or is a label naming a group
+    with the slot after its colon (``GROUPS``)."""
+    return _MULTI_VALUED.search(relation) is not None or _GROUP_LABEL.search(relation) is not None
 
 
 class PolicyFile(BaseModel):
