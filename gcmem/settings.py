@@ -398,8 +398,9 @@ class LedgerSettings(_Section):
     known_multi_valued: bool = Field(
         default=True,
         description="Relations that hold many values at once by their meaning (speaks, "
-        "certified in, consumed by, allergic to ...: ledger.policy.MULTI_VALUED) accumulate "
-        "when no rule matches, so a second value never supersedes the first.",
+        "certified in, consumed by, allergic to, welcome ...: ledger.policy.MULTI_VALUED; "
+        "labels naming a group of people: ledger.policy.GROUPS) accumulate when no rule "
+        "matches, so a second value never supersedes the first.",
     )
     source_field: str = Field(
         default="source",
