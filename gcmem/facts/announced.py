@@ -739,10 +739,11 @@ def recurring_change(
 ) -> AnswerChange | None:
     """The old answer an announcement replaces where no older statement answers the question
     in its words: the one value of the new value's kind (its words always said together)
-    that two or more older statements repeat. Any doubt refuses: another value of the kind
-    repeated too (the replica beside the primary, a second tool), or the repeated value said
-    again from the announcement on (the asked subject's value that stays while a parallel
-    one changes)."""
+    that two or more older statements repeat, none of it a word of a name the question says
+    ("City" of "New York City"). Any doubt refuses: another value of the kind repeated too
+    (the replica beside the primary, a second tool), the repeated value said again from the
+    announcement on (the asked subject's value that stays while a parallel one changes), or
+    the new value said before it."""
     kinds = {v.kind for v in new}
     new_keys = {v.key for v in new}
     said_later = {t.lower() for text in (newer, *later) for t in tokens_of(text)}
@@ -826,9 +827,9 @@ _LINKS = frozenset({"of", "is", "at", "on", "in", "=", "to"})
 
 
 def _beside_subject(frame: QuestionFrame, change: AnswerChange, sentence: str) -> bool:
-    """The old value stands next to a word of the question's subject, as its value
-    ("metformin 500 mg", "rent of £1,450", "Tuesday class", "--region us-east-1"). Not next to
-    its type word: "port 5433" may be another subject's port."""
+    """The old value stands next to a word of the question's subject, as its value ("the
+    lisinopril 10 mg refill", "rent of £1,450", "Wednesday practice"). Not next to its type
+    word: "port 5433" may be another subject's port."""
     words = tokens_of(sentence)
     for i, token in enumerate(words):
         if token.lower() not in change.old_keys:
