@@ -4,6 +4,7 @@ the near misses that must stay still true, and the query-time stage's unit rule.
 from __future__ import annotations
 
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +15,7 @@ from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import build_filters
 from gcmem.models import ScoredChunk, StaleSentence
 from gcmem.normalize import word_stem
+from gcmem.storage.ledger.policy import PolicyTable
 from tests.doubles import T0, scored_chunk
 
 NS = "ns"
@@ -606,7 +608,9 @@ def test_the_stage_is_registered_and_in_the_default_chain() -> None:
     from gcmem.settings import Settings
 
     assert STAGE in Settings().memory.filters
-    (stage,) = build_filters([STAGE], resources=None)  # type: ignore[arg-type]
+    # the stage reads only the deployment's resolution policies of what it is built from
+    given = SimpleNamespace(policies=PolicyTable())
+    (stage,) = build_filters([STAGE], resources=given)  # type: ignore[arg-type]
     assert isinstance(stage, AnnouncedChangeFilter)
 
 
@@ -1177,3 +1181,16 @@ def test_a_reissued_welcome_adds_a_member() -> None:
     outcome = apply([first, second], question)
     assert outcome.dropped == []
     assert all(c.stale_sentences == () for c in outcome.kept)
+
+
+def test_the_reissue_rule_reads_the_deployments_policies() -> None:
+    # with the built-in multi-valued table turned off, a second welcome is a re-issue again
+    question = "Who on the data platform team came over from the payments squad?"
+    first = cand(
+        "Welcome Tomasz to the data platform team! He's coming over from the payments squad.", 0
+    )
+    second = cand("Welcome Rhys to the data platform team, our first grad hire this year.", 6)
+    stage = AnnouncedChangeFilter(PolicyTable(known_multi_valued=False))
+    outcome = stage.apply([first, second], ctx(question))
+    (kept,) = [c for c in outcome.kept if c.id == first.id]
+    assert [s.text for s in kept.stale_sentences] == ["Welcome Tomasz to the data platform team!"]

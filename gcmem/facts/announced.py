@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,7 +63,6 @@ from gcmem.facts.wording import (
     values,
 )
 from gcmem.normalize import WEEKDAYS
-from gcmem.storage.ledger.policy import multi_valued
 
 _AUX_BE = frozenset({"is", "are", "was", "were"})
 _HOW = frozenset({"many", "much", "long", "often", "big", "old", "far", "fast", "soon", "early"})
@@ -646,7 +645,12 @@ def _in_passing(
 
 
 def revision(
-    frame: QuestionFrame, older: str, newer: str, *, whole: bool = True
+    frame: QuestionFrame,
+    older: str,
+    newer: str,
+    *,
+    whole: bool = True,
+    accumulates: Callable[[str], bool] | None = None,
 ) -> Revision | None:
     """``newer`` revises the paragraph ``older`` and changes its answer to the question.
 
@@ -661,7 +665,11 @@ def revision(
     recognition: the two open on counterpart statements ("Certificate rotation (runbook
     4.2): ..." / "Certificate rotation (runbook 4.2, revised): ...") and half the older's
     statements or more have one. What it returns is then that statement's change alone,
-    never the whole older paragraph's."""
+    never the whole older paragraph's.
+
+    ``accumulates`` says whether a statement's frame (``_slotted``: its words, the changed
+    value as ``_``) holds many values at once, by the deployment's resolution policies: a
+    second "Welcome Rhys to the team" is one more member, no revision."""
     if sum(u.content for u in units_of(older)) < 2:
         return None  # a single statement is no paragraph: the announcement rule's case
     # a paragraph need not name all of what the question asks ("Hana Reyes is a senior
@@ -682,7 +690,7 @@ def revision(
         came = [v for v in now if v.key not in {w.key for w in was}]
         if not (gone and came):
             continue
-        if multi_valued(_slotted(old.text, gone)):
+        if accumulates is not None and accumulates(_slotted(old.text, gone)):
             continue  # "Welcome Tomasz to the team!" / "Welcome Rhys to the team": one more
         # two paragraphs each naming something the other does not, the changed value aside,
         # are two articles of one shape ("Dunlaggan Island ... in the Sound of Jura" /

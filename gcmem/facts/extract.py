@@ -46,6 +46,7 @@ from functools import lru_cache
 from gcmem.facts.chunking import BULLET, split_units
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting
 from gcmem.facts.lines import (
+    CRON_ENTRY,
     QUOTED_CODE,
     ExcerptLine,
     describe,
@@ -324,10 +325,6 @@ class _Value:
     qualifiers: tuple[str, ...]
 
 
-# Five schedule fields and a command: a line of a crontab.
-_CRON_ENTRY = re.compile(r"(?:[\d*/,\-]+\s+){5}\S")
-
-
 def _parse_value(obj: _Sentence) -> _Value | None:
     """The object span -> one value plus trailing qualifier phrases, or None if it is not a
     single clean value."""
@@ -366,7 +363,7 @@ def _parse_value(obj: _Sentence) -> _Value | None:
     value = _unwrap(raw)
     if not value:
         return None
-    if value != raw and _CRON_ENTRY.match(value):
+    if value != raw and CRON_ENTRY.match(value):
         # a crontab entry ("crontab on backup01: `30 3 * * 0 /opt/prune.sh`") is one line of a
         # file of many, not the label's one value
         return None

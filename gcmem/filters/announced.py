@@ -27,15 +27,17 @@ sentence around the changed value. This stage reads the question and decides bot
   whole=False)``) supersedes only the statement whose answer it changed.
 
 A query that is no wh-question leaves every candidate as it is. No model, no storage: the
-stage reads the candidates' texts and times; equal times never decide.
+stage reads the candidates' texts and times, and the deployment's resolution policies for
+which frames accumulate (the ledger's table: a second welcome to a team is one more member);
+equal times never decide.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from gcmem.facts.align import Unit, units_of
+from gcmem.facts.align import FRAME_SUBJECT, Unit, units_of
 from gcmem.facts.announced import (
     AnswerChange,
     QuestionFrame,
@@ -52,6 +54,8 @@ from gcmem.facts.habits import asks_about_a_habit, habit_change
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk, StaleSentence
+from gcmem.normalize import normalize_key
+from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "announced"
 
@@ -62,10 +66,21 @@ class AnnouncedChangeFilter:
 
     name = STAGE
 
+    def __init__(self, policies: PolicyTable | None = None) -> None:
+        # which frames accumulate (a welcome adds a member): the ledger's policies
+        self.policies = policies or PolicyTable()
+
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         frame = question_frame(query.query)
         if frame is None or len(candidates) < 2:
             return FilterOutcome(list(candidates), [])
+
+        def accumulates(statement: str) -> bool:
+            subject, relation = normalize_key(FRAME_SUBJECT, statement)
+            return self.policies.resolve(query.namespace, subject, relation).policy == (
+                "accumulate"
+            )
+
         # newest first, so each statement is marked with the latest change
         newer_first = sorted(candidates, key=lambda c: c.chunk.ts, reverse=True)
         prose = {c.id: _prose(c.chunk.text) for c in candidates}
@@ -74,7 +89,7 @@ class AnnouncedChangeFilter:
         found: dict[str, list[tuple[StaleSentence, Decided]]] = {}
         for cand in candidates:
             newer = [c for c in newer_first if c.chunk.ts > cand.chunk.ts]
-            rev = _revised(frame, cand, newer)
+            rev = _revised(frame, cand, newer, accumulates)
             if rev is not None:
                 revised[cand.id] = rev[0]
                 continue
@@ -88,7 +103,7 @@ class AnnouncedChangeFilter:
             if changed:
                 habits[cand.id] = changed
             if not found[cand.id] and not changed:  # a re-issue: only where nothing changed
-                reissued = _revised(frame, cand, newer, whole=False)
+                reissued = _revised(frame, cand, newer, accumulates, whole=False)
                 found[cand.id] = [reissued] if reissued is not None else []
         # the announced changes, latest first: an older statement that repeats an old value of
         # one is marked with the latest
@@ -141,12 +156,19 @@ def _prose(text: str) -> list[Unit]:
 
 
 def _revised(
-    frame: QuestionFrame, older: ScoredChunk, newer: Sequence[ScoredChunk], *, whole: bool = True
+    frame: QuestionFrame,
+    older: ScoredChunk,
+    newer: Sequence[ScoredChunk],
+    accumulates: Callable[[str], bool],
+    *,
+    whole: bool = True,
 ) -> tuple[StaleSentence, Decided] | None:
     """The changed statement of ``older``, by the newest candidate that revises it whole, or
     (``whole=False``) re-issues its document: then only that statement is excised."""
     for cand in newer:
-        found = revision(frame, older.chunk.text, cand.chunk.text, whole=whole)
+        found = revision(
+            frame, older.chunk.text, cand.chunk.text, whole=whole, accumulates=accumulates
+        )
         if found is not None:
             stale = _stale(found.index, found.statement, found.change, cand)
             return stale, Decided(found.change, cand)
@@ -317,5 +339,4 @@ def _decision(cand: ScoredChunk, stale: Sequence[StaleSentence], why: str) -> De
 
 
 def build(resources: Resources) -> AnnouncedChangeFilter:
-    del resources  # reads only the candidates
-    return AnnouncedChangeFilter()
+    return AnnouncedChangeFilter(resources.policies)

@@ -78,11 +78,17 @@ class Resources:
         return layer.calibration.threshold if own else layer.calibration.scaled(raw)
 
     @cached_property
+    def policies(self) -> PolicyTable:
+        """The deployment's resolution policies (rules, the built-in multi-valued table), read
+        once for every stage that asks whether a relation accumulates."""
+        return PolicyTable.from_settings(self.settings.ledger)
+
+    @cached_property
     def ledger(self) -> SupersessionLedger:
         return SupersessionLedger(
             self.redis,
             self.keys,
-            policies=PolicyTable.from_settings(self.settings.ledger),
+            policies=self.policies,
             source_field=self.settings.ledger.source_field,
         )
 
