@@ -1049,7 +1049,7 @@ def _dropped(outcome: FilterOutcome) -> set[str]:
 def test_an_announcement_replaces_the_value_older_mentions_repeat() -> None:
     # no older statement answers in the question's words; the one value of the new value's
     # kind that two older statements repeat is the old answer, and both mentions go
-    first = cand("Install the Pagerly app before your first shift, escalation is 5 minutes.", 0)
+    first = cand("Install the Pagerly app for on-call pages before your first shift.", 0)
     second = cand("INC-88 postmortem: the Pagerly alert was acked but nobody joined.", 2)
     still = cand("On-call rotations are one week, handoff on Mondays at 10.", 3)
     new = cand("We migrated on-call paging to Beacon, schedules were imported.", 6)
@@ -1109,6 +1109,16 @@ def test_a_recurring_value_with_any_doubt_decides_nothing(
 ) -> None:
     chunks = [cand(text, i) for i, text in enumerate(olds)] + [cand(new, 10)]
     outcome = apply(chunks, question)
+    assert outcome.dropped == []
+    assert all(c.stale_sentences == () for c in outcome.kept)
+
+
+def test_a_recurring_name_never_said_with_the_question_is_no_old_answer() -> None:
+    # a colleague named twice is the only repeated name, but nothing ties her to paging
+    first = cand("Lunch with Priya at the noodle place, she recommends the laksa.", 0)
+    second = cand("Priya says hi to everyone from the Lisbon offsite.", 2)
+    new = cand("We migrated on-call paging to Beacon, schedules were imported.", 6)
+    outcome = apply([first, second, new], PAGING)
     assert outcome.dropped == []
     assert all(c.stale_sentences == () for c in outcome.kept)
 
@@ -1194,3 +1204,16 @@ def test_the_reissue_rule_reads_the_deployments_policies() -> None:
     outcome = stage.apply([first, second], ctx(question))
     (kept,) = [c for c in outcome.kept if c.id == first.id]
     assert [s.text for s in kept.stale_sentences] == ["Welcome Tomasz to the data platform team!"]
+
+
+@pytest.mark.parametrize(
+    "text", ["", " ", "?", ":", "\x00\x01 now", "Moved\u200b to X", "`* * * * *`", "x " * 2500]
+)
+def test_odd_text_in_the_recurring_rule_decides_nothing_and_raises_nothing(text: str) -> None:
+    # odd statements beside an announcement whose old value nothing repeats
+    new = cand("We migrated on-call paging to Beacon, schedules were imported.", 6)
+    outcome = apply([cand(text, 0), cand(text + " ", 2), new], PAGING)
+    assert outcome.dropped == []
+    assert all(c.stale_sentences == () for c in outcome.kept)
+    question_frame_of_odd = apply([cand("Pagerly alert.", 0), new], text or "?")
+    assert question_frame_of_odd.dropped == []

@@ -779,10 +779,16 @@ def recurring_change(
         else:
             chunks = frozenset(i for i, tokens in enumerate(said) if key in tokens)
         where[chunks].append(v)
-    repeated = [vs for chunks, vs in where.items() if len(chunks) >= 2]
-    if len(repeated) != 1 or any(v.key in said_later for vs in repeated for v in vs):
+    repeated = [(chunks, vs) for chunks, vs in where.items() if len(chunks) >= 2]
+    if len(repeated) != 1 or any(v.key in said_later for _, vs in repeated for v in vs):
         return None
-    return AnswerChange.of(repeated[0], new)
+    chunks, old = repeated[0]
+    # one of them ties the value to the question: a word of its subject or type word ("On-call
+    # pages come through Opsgenie"); a name only ever said apart from it ("Lunch with Priya",
+    # "Priya says hi") is nobody's old answer
+    if not any(said_stems(older[i]) & (frame.subject | frame.head) for i in chunks):
+        return None
+    return AnswerChange.of(old, new)
 
 
 def _in_asked_name(text: str, value: str, asked: frozenset[str]) -> bool:
