@@ -399,7 +399,9 @@ class LedgerSettings(_Section):
         default=True,
         description="Relations that hold many values at once by their meaning (speaks, "
         "certified in, consumed by, allergic to, welcome ...: ledger.policy.MULTI_VALUED; "
-        "labels naming a group of people: ledger.policy.GROUPS) accumulate when no rule "
+        "labels naming a group of people: ledger.policy.GROUPS; lines of a directive a "
+        "file repeats, nameserver, server, allow ...: ledger.policy.REPEATED_DIRECTIVES) "
+        "accumulate when no rule "
         "matches, so a second value never supersedes the first.",
     )
     source_field: str = Field(

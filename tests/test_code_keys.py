@@ -146,6 +146,17 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
             "replicas: 2",
             "checkout deployment set to replicas: 6",
         ),
+        # the newer is a draft: it sets nothing yet
+        (
+            "What is SENTRY_SAMPLE_RATE set to in production?",
+            ".env.production:\nSENTRY_SAMPLE_RATE=0.2",
+            "Draft PR #4412:\n.env.production:\nSENTRY_SAMPLE_RATE=1.0\nDo not merge yet.",
+        ),
+        (
+            "What is SENTRY_SAMPLE_RATE set to in production?",
+            ".env.production:\nSENTRY_SAMPLE_RATE=0.2",
+            "PR #4412 (in review): SENTRY_SAMPLE_RATE=1.0 for the incident",
+        ),
     ],
 )
 def test_near_misses_change_nothing(query: str, older: str, newer: str) -> None:

@@ -12,12 +12,12 @@ import pytest
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples
-from gcmem.facts.lines import describe, file_header, inline_header
+from gcmem.facts.lines import comment_header, describe, file_header, inline_header, is_path
 from gcmem.memory import Memory
 from gcmem.models import Turn
 from gcmem.oracle.relatedness import anchored
 from gcmem.settings import Settings
-from tests.alignment_support import alignment_memory, outcome
+from tests.alignment_support import alignment_memory, outcome, stale_lines
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -45,6 +45,33 @@ def triples(text: str) -> list[tuple[str, str, str]]:
 )
 def test_file_header(line: str, path: str | None) -> None:
     assert file_header(line) == path
+
+
+@pytest.mark.parametrize(
+    ("line", "path"),
+    [
+        ("# services/payments/values.yaml", "services/payments/values.yaml"),
+        ("// src/app.ts", "src/app.ts"),
+        ("# .env.production", ".env.production"),
+        ("# /etc/resolv.conf on the build hosts", None),  # a comment about a file, no header
+        ("# TODO: raise this", None),
+        ("# retries", None),
+    ],
+)
+def test_a_comment_naming_only_a_file_heads_an_excerpt(line: str, path: str | None) -> None:
+    assert comment_header(line) == path
+
+
+def test_dotenv_variants_are_files() -> None:
+    assert is_path(".env.production") and is_path(".env.local") and is_path(".env")
+    assert not is_path("env.production")
+
+
+def test_an_address_after_a_name_is_no_version() -> None:
+    assert triples("nameserver 10.20.0.2") == []
+    assert triples("server 192.168.1.10") == []
+    assert triples("libfoo 1.2.3") == [("libfoo", "version", "1.2.3")]
+    assert triples("protobuf 3.20.3") == [("protobuf", "version", "3.20.3")]
 
 
 def test_inline_header_needs_a_path() -> None:
@@ -617,3 +644,99 @@ def test_a_terraform_plan_update_marker_is_no_part_of_the_key() -> None:
     assert ("instance_type", "is", "c6i.xlarge") in {
         (f.subject, f.relation, f.object) for f in extract_triples(line.text)
     }
+
+
+def _fenced(*lines: str) -> str:
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def test_a_comment_header_keeps_two_files_settings_apart(memory: Memory) -> None:
+    payments = _fenced(
+        "# services/payments/values.yaml", "replicaCount: 6", "resources:", "  cpu: 2"
+    )
+    notifications = _fenced("# services/notifications/values.yaml", "replicaCount: 2")
+    memory.ingest(
+        [
+            Turn(id="payments", namespace=NS, text=payments, ts=T0),
+            Turn(
+                id="notifications",
+                namespace=NS,
+                text=notifications + "\nnotifications is tiny, no reason to give it more",
+                ts=T0 + timedelta(days=7),
+            ),
+        ]
+    )
+    result = memory.retrieve("How many replicas does payments run?", namespace=NS, k=10)
+    assert outcome(result) == {"payments": "kept", "notifications": "kept"}
+    assert stale_lines(result)["payments"] == []
+
+
+def test_a_comment_header_still_lets_its_file_change(memory: Memory) -> None:
+    old = _fenced("# services/payments/values.yaml", "replicaCount: 6", "image: payments:1.4")
+    new = _fenced("# services/payments/values.yaml", "replicaCount: 8", "image: payments:1.4")
+    memory.ingest(
+        [
+            Turn(id="old", namespace=NS, text=old, ts=T0),
+            Turn(id="new", namespace=NS, text=new, ts=T0 + timedelta(days=7)),
+        ]
+    )
+    result = memory.retrieve("How many replicas does payments run?", namespace=NS, k=10)
+    assert outcome(result)["new"] == "kept"
+    assert outcome(result)["old"] == "dropped" or any(
+        "replicaCount: 6" in line for line in stale_lines(result).get("old", [])
+    )
+
+
+def test_a_second_nameserver_line_adds_an_address(memory: Memory) -> None:
+    memory.ingest(
+        [
+            Turn(
+                id="first",
+                namespace=NS,
+                text=_fenced("# /etc/resolv.conf", "nameserver 10.20.0.2", "search corp.internal"),
+                ts=T0,
+            ),
+            Turn(
+                id="second",
+                namespace=NS,
+                text=_fenced("# /etc/resolv.conf", "nameserver 10.20.0.3")
+                + "\nthat's the secondary in the other AZ, appended under the first",
+                ts=T0 + timedelta(days=8),
+            ),
+        ]
+    )
+    result = memory.retrieve("What is the primary nameserver?", namespace=NS, k=10)
+    assert outcome(result) == {"first": "kept", "second": "kept"}
+    assert stale_lines(result)["first"] == []
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["Draft PR #4412:", "Proposal (not merged):", "WIP, do not merge:", "Up for review:"],
+)
+def test_a_proposed_excerpt_changes_no_line(memory: Memory, lead: str) -> None:
+    current = _fenced("# .env.production", "LOG_LEVEL=warn", "SENTRY_SAMPLE_RATE=0.2")
+    proposed = lead + "\n" + _fenced("# .env.production", "SENTRY_SAMPLE_RATE=1.0")
+    memory.ingest(
+        [
+            Turn(id="current", namespace=NS, text=current, ts=T0),
+            Turn(id="proposed", namespace=NS, text=proposed, ts=T0 + timedelta(days=4)),
+        ]
+    )
+    result = memory.retrieve("What is the Sentry sample rate?", namespace=NS, k=10)
+    assert outcome(result) == {"current": "kept", "proposed": "kept"}
+    assert stale_lines(result)["current"] == []
+
+
+def test_a_merged_excerpt_changes_its_line(memory: Memory) -> None:
+    current = _fenced("# .env.production", "LOG_LEVEL=warn", "SENTRY_SAMPLE_RATE=0.2")
+    merged = "PR #4412 merged:\n" + _fenced("# .env.production", "SENTRY_SAMPLE_RATE=1.0")
+    memory.ingest(
+        [
+            Turn(id="current", namespace=NS, text=current, ts=T0),
+            Turn(id="merged", namespace=NS, text=merged, ts=T0 + timedelta(days=4)),
+        ]
+    )
+    result = memory.retrieve("What is the Sentry sample rate?", namespace=NS, k=10)
+    assert outcome(result)["merged"] == "kept"
+    assert any("SENTRY_SAMPLE_RATE=0.2" in line for line in stale_lines(result)["current"])

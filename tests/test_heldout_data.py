@@ -60,6 +60,7 @@ SPLITS = {
     "dev39": "ways",
     "dev40": "passing",
     "dev41": "accumulating",
+    "dev42": "mentioned",
     "devconv": "chats",
 }
 

@@ -523,6 +523,13 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("team lead : _", False),  # one person
         ("tags : _", False),  # a config key's line holds its whole value
         ("panel room : 4b _", False),  # the slot is not the label's
+        # a directive its file repeats, as a line's whole frame
+        ("/etc/resolv.conf > nameserver _", True),
+        ("upstream payments > server _ ;", True),
+        ("nameserver _", True),
+        ("server > client_max_body_size _", False),  # a block's context, not the line
+        ("registered as _ in the print server", False),  # a word of a sentence
+        ("we swim at the _ pool", False),
     ],
 )
 def test_known_multi_valued_relations(relation: str, many: bool) -> None:

@@ -113,6 +113,13 @@ PROFILES = {
         static={"frame_multi_valued": 40, "frame_parallel": 10, "frame_negation_modality": 10},
         turns=(4, 8),
     ),
+    # dev42: still-true facts a later turn seems to contradict (another value mentioned, not
+    # adopted) and values that accumulate in the words of a single-valued statement
+    "mentioned": Profile(
+        changes={},
+        static={"mentioned_alternative": 36, "multi_valued": 24},
+        turns=(4, 8),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

@@ -204,6 +204,9 @@ _SPEC_RE = re.compile(
     rf"(?P<op>===|==|~=|>=|<=|!=|@)\s*(?P<ver>(?:{_VERSION})(?:\.\*)?)$"
 )
 _PACKAGE_NAME_RE = re.compile(r"^[a-z][a-z0-9._\-]*$")
+# An IPv4 address: after a name it is an address the directive lists ("nameserver 10.0.0.2",
+# "server 10.0.0.5"), not the name's version
+_IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
 _CODE_CHARS = set("/_=@#`'\"()[]{}<>:~$\\|*%&+^")
 
 
@@ -979,7 +982,12 @@ def _try_specs(s: _Sentence) -> list[Fact] | None:
     if all(sp is not None for sp in specs):
         facts = [_fact(n, "version", v) for n, v in specs if n and v]  # type: ignore[misc]
         return [f for f in facts if f is not None]
-    if len(tokens) == 2 and _PACKAGE_NAME_RE.match(tokens[0]) and _is_version(tokens[1]):
+    if (
+        len(tokens) == 2
+        and _PACKAGE_NAME_RE.match(tokens[0])
+        and _is_version(tokens[1])
+        and not _IPV4.match(tokens[1])
+    ):
         fact = _fact(tokens[0], "version", tokens[1])
         return [fact] if fact else []
     return None
@@ -1649,12 +1657,22 @@ def unit_facts(text: str) -> list[tuple[int, Fact]]:
     return list(_unit_facts(text))
 
 
+# A file excerpt posted as a proposal ("Draft PR #12:", "do NOT merge", "proposed change"):
+# its lines say what the file would hold, not what it holds.
+PROPOSED = re.compile(
+    r"\b(?:draft|wip|rfc|proposal|proposed|proposing|do(?:n't| not) merge|"
+    r"not (?:yet )?merged|unmerged|(?:in|under|for|up for) review)\b",
+    re.IGNORECASE,
+)
+
+
 # Ingest reads a chunk's facts twice (the ledger's assertions, the stage's unit keys) and a
 # neighbour's for every newer chunk aligned with it; facts are frozen, so they are shared.
 @lru_cache(maxsize=8192)
 def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     units = split_units(text)
     out: list[tuple[int, Fact]] = []
+    proposed = PROPOSED.search(text) is not None
     speaker: str | None = None  # of a transcript: the last line's label
     for i, ((raw, _line), where) in enumerate(zip(units, describe(units), strict=True)):
         speaker = line_speaker(raw.strip()) or speaker
@@ -1664,7 +1682,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             facts += [
                 f for f in inline_code_facts(raw.strip()) if (f.subject, f.relation) not in keyed
             ]
-        elif not where.content:
+        elif not where.content or proposed:
             continue
         else:
             own = _package_facts(where)

@@ -25,6 +25,7 @@ __all__ = [
     "QUOTED_CODE",
     "ExcerptLine",
     "array_tables",
+    "comment_header",
     "describe",
     "file_header",
     "inline_header",
@@ -74,6 +75,8 @@ _JSON_EXTENSIONS = frozenset({"json", "jsonc", "json5"})
 _JSON_PIN = re.compile(r'^"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$')
 _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
 _HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
+# "# services/api/values.yaml" or "// src/app.ts": a comment naming the file it heads
+_COMMENT_HEADER = re.compile(r"^\s*(?:#|//|--|;)\s*(?P<path>/?[^\s:]+):?\s*$")
 _INLINE = re.compile(r"^(?P<path>[^\s:]+):\s+(?P<rest>\S.*)$")
 _CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}\[]+?)\s*(?::\s*[{\[]|:|\{|=\s*[{\[])$")
 # A unified diff: its file lines (``--- a/x``, ``+++ b/x``, ``diff --git a/x b/x``) and hunk
@@ -109,7 +112,7 @@ def is_path(text: str) -> bool:
     if not _PATH.match(text) or not any(ch.isalpha() for ch in text):
         return False
     name = text.rsplit("/", 1)[-1].lower()
-    if name in _NAMES or name.startswith(("dockerfile", "makefile", "requirements")):
+    if name in _NAMES or name.startswith(("dockerfile", "makefile", "requirements", ".env.")):
         return True
     if "." in name:
         return name.rsplit(".", 1)[-1] in _EXTENSIONS
@@ -140,6 +143,16 @@ def file_header(line: str) -> str | None:
         return None
     path = m.group("path")
     # an absolute path heads an excerpt too ("/etc/logrotate.d/shopfront:"), not one line
+    return path if is_path(path.removeprefix("/")) else None
+
+
+def comment_header(line: str) -> str | None:
+    """The path of a comment line that only names a file ("# services/api/values.yaml", the
+    usual way a pasted snippet says which file it is), else None."""
+    m = _COMMENT_HEADER.match(line)
+    if m is None:
+        return None
+    path = m.group("path")
     return path if is_path(path.removeprefix("/")) else None
 
 
@@ -267,6 +280,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         else:
             diff = False
         header = file_header(raw)
+        if header is None:
+            header = comment_header(raw)
         if header is not None:
             path, stack, section = header, [], None
             excerpt += 1

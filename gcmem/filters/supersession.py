@@ -63,7 +63,13 @@ from gcmem.facts.align import (
     referents_apart,
     units_of,
 )
-from gcmem.facts.extract import chunk_facts, inline_code_facts, owned_code_tokens, unit_facts
+from gcmem.facts.extract import (
+    PROPOSED,
+    chunk_facts,
+    inline_code_facts,
+    owned_code_tokens,
+    unit_facts,
+)
 from gcmem.facts.lines import array_tables, qualifier
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
@@ -301,6 +307,9 @@ class SupersessionStage:
                     state(older, ounit, okey.relation, okey.object, okey.subject)
                 state(newer, unit, olders[0][2].relation, key.object, key.subject)
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
+        for _, newer, al in alignments:
+            if PROPOSED.search(newer.text):  # a proposed file's lines change no value
+                al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
         if self.reworded:
             align_turn_revisions(alignments, units)
         superseded: set[tuple[str, int]] = set()  # (chunk, unit) of frames' old values

@@ -61,6 +61,14 @@ _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
 )
 
+# Configuration directives a file repeats, one value a line: a second "nameserver" line in
+# resolv.conf, or "server" line in an upstream block, adds one. Only as a line's whole frame
+# ("/etc/resolv.conf > nameserver _"), never a word of a sentence ("in the print server").
+REPEATED_DIRECTIVES: tuple[str, ...] = (
+    *("nameserver", "server", "pool", "peer", "allow", "deny", "listen", "include"),
+)
+_DIRECTIVE_LINE = re.compile(r"(?:^|>\s)(?:" + "|".join(REPEATED_DIRECTIVES) + r")\s+_\s*;?$")
+
 
 # A label naming a group of people lists its members ("panel for the staff backend role: _").
 # Config keys ("tags:", "mirrors:") are left out: a file line's value is the key's whole value.
@@ -76,8 +84,13 @@ _GROUP_LABEL = re.compile(
 def multi_valued(relation: str) -> bool:
     """Whether a normalised relation (or frame) ends on, or slots its value after, a
     relation that holds many values at once (``MULTI_VALUED``), or is a label naming a group
-    with the slot after its colon (``GROUPS``)."""
-    return _MULTI_VALUED.search(relation) is not None or _GROUP_LABEL.search(relation) is not None
+    with the slot after its colon (``GROUPS``), or is a line of a directive its file repeats
+    (``REPEATED_DIRECTIVES``)."""
+    return (
+        _MULTI_VALUED.search(relation) is not None
+        or _GROUP_LABEL.search(relation) is not None
+        or _DIRECTIVE_LINE.search(relation) is not None
+    )
 
 
 class PolicyFile(BaseModel):
@@ -220,6 +233,7 @@ __all__ = [
     "BUILTIN_RULE",
     "MULTI_VALUED",
     "POLICIES",
+    "REPEATED_DIRECTIVES",
     "SINGLE_VALUED",
     "PolicyError",
     "PolicyFile",
