@@ -407,7 +407,21 @@ STILL_TRUE = [
         "Leo's soccer practice is on Wednesdays at Kessler Park.",
         "Piano practice got moved to Tuesdays.",
     ),
+    # the question's owner named alone: another thing of hers changed
+    (
+        "What time does Ellie's school day start?",
+        "Ellie's school day starts at 8:40, gates open at 8:25.",
+        "Ellie says lunch moved to 12:15 now because of the new sitting rota.",
+    ),
 ]
+
+
+def test_the_owner_named_with_the_thing_still_announces() -> None:
+    frame = question_frame("What time does Ellie's school day start?")
+    assert frame is not None and "elli" in frame.owners
+    older = "Ellie's school day starts at 8:40, gates open at 8:25."
+    found = announcement(frame, older, "Ellie's school day now starts at 8:50, new head.")
+    assert found is not None and found.new_values == ("8:50",)
 
 
 @pytest.mark.parametrize(("question", "older", "newer"), REPLACED)

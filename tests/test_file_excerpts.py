@@ -740,3 +740,98 @@ def test_a_merged_excerpt_changes_its_line(memory: Memory) -> None:
     result = memory.retrieve("What is the Sentry sample rate?", namespace=NS, k=10)
     assert outcome(result)["merged"] == "kept"
     assert any("SENTRY_SAMPLE_RATE=0.2" in line for line in stale_lines(result)["current"])
+
+
+def test_a_path_alone_above_a_fence_heads_the_block() -> None:
+    fenced = units_of("charts/gateway/values.yaml\n```yaml\nimage:\n  tag: v1.18.3\n```")
+    assert [u.path for u in fenced if u.text.startswith("tag")] == ["charts/gateway/values.yaml"]
+    # without a fence the path line is a sentence of its own (the lines stay unqualified)
+    bare = units_of("k8s/api/deployment.yaml\nspec:\n  replicas: 3")
+    assert [u.path for u in bare if u.text.startswith("replicas")] == [None]
+
+
+def _two(memory: Memory, older: str, newer: str) -> dict[str, str]:
+    memory.ingest(
+        [
+            Turn(id="older", namespace=NS, text=older, ts=T0),
+            Turn(id="newer", namespace=NS, text=newer, ts=T0 + timedelta(days=9)),
+        ]
+    )
+    result = memory.retrieve("Which value is set?", namespace=NS, k=10)
+    lines = stale_lines(result)
+    return {tid: "kept" if not lines.get(tid) else "excised" for tid in lines} | {
+        d.chunk.chunk.turn_id: "dropped" for d in result.dropped
+    }
+
+
+def test_two_charts_named_above_their_blocks_are_two_files(memory: Memory) -> None:
+    gateway = "charts/gateway/values.yaml\n" + _fenced(
+        "image:", "  repository: ghcr.io/northwind/gateway", "  tag: v1.18.3"
+    )
+    auth = "charts/auth/values.yaml\n" + _fenced(
+        "image:", "  repository: ghcr.io/northwind/auth", "  tag: v0.9.12"
+    )
+    assert _two(memory, gateway, auth) == {"older": "kept", "newer": "kept"}
+
+
+def test_another_package_by_its_name_is_another_owner(memory: Memory) -> None:
+    ui_kit = "packages/ui-kit/package.json\n" + _fenced(
+        "{", '  "name": "@lumen/ui-kit",', '  "version": "3.2.0",', '  "main": "dist/index.js"', "}"
+    )
+    date_utils = (
+        _fenced('  "name": "@lumen/date-utils",', '  "version": "1.7.4"')
+        + "\nthat's packages/date-utils/package.json"
+    )
+    assert _two(memory, ui_kit, date_utils) == {"older": "kept", "newer": "kept"}
+
+
+def test_the_same_package_by_its_name_changes_its_version(memory: Memory) -> None:
+    old = _fenced('  "name": "@lumen/ui-kit",', '  "version": "3.2.0",', '  "private": false')
+    new = _fenced('  "name": "@lumen/ui-kit",', '  "version": "3.3.0",', '  "private": false')
+    assert _two(memory, old, new)["older"] in ("dropped", "excised")
+
+
+def test_two_elements_of_a_toml_array_of_tables_are_two_things(memory: Memory) -> None:
+    internal = (
+        "```toml\n"
+        + "\n".join(
+            [
+                "[[tool.poetry.source]]",
+                'name = "internal"',
+                'url = "https://pypi.corp.example/simple/"',
+                'priority = "supplemental"',
+            ]
+        )
+        + "\n```"
+    )
+    torch = (
+        "Second source for the torch wheels:\n```toml\n"
+        + "\n".join(
+            [
+                "[[tool.poetry.source]]",
+                'name = "pytorch-cu121"',
+                'url = "https://download.pytorch.org/whl/cu121"',
+                'priority = "explicit"',
+            ]
+        )
+        + "\n```"
+    )
+    assert _two(memory, internal, torch) == {"older": "kept", "newer": "kept"}
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            _fenced("env:", "  - name: FEATURE_FLAGS_URL", "    value: http://unleash:4242/api"),
+            "orders-svc got `- name: OTEL_EXPORTER_OTLP_ENDPOINT` with "
+            "`value: http://otel-collector:4317`",
+        ),
+        (
+            _fenced("scrape_configs:", "  - job_name: node", "    targets: ['10.1.0.5:9100']"),
+            _fenced("  - job_name: blackbox", "    targets: ['https://shop.example.com']"),
+        ),
+    ],
+)
+def test_list_entries_named_apart_are_two_entries(memory: Memory, older: str, newer: str) -> None:
+    assert _two(memory, older, newer) == {"older": "kept", "newer": "kept"}

@@ -61,6 +61,8 @@ SPLITS = {
     "dev40": "passing",
     "dev41": "accumulating",
     "dev42": "mentioned",
+    "dev43": "codetraps",
+    "dev44": "announcing",
     "devconv": "chats",
 }
 

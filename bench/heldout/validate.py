@@ -120,6 +120,30 @@ PROFILES = {
         static={"mentioned_alternative": 36, "multi_valued": 24},
         turns=(4, 8),
     ),
+    # dev43: still-true code and config: parallel owners of one key, more of a file, another
+    # key of the file changed, list values that grow
+    "codetraps": Profile(
+        changes={},
+        static={
+            "parallel_keys": 20,
+            "elaborations": 10,
+            "same_topic_unrelated": 15,
+            "multi_valued": 15,
+        },
+        turns=(4, 8),
+    ),
+    # dev44: still-true facts beside announcements of change (another attribute, another
+    # subject, an exception, more detail), in people's and teams' prose
+    "announcing": Profile(
+        changes={},
+        static={
+            "same_topic_unrelated": 20,
+            "parallel_keys": 15,
+            "compatible_opposites": 15,
+            "elaborations": 10,
+        },
+        turns=(4, 8),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

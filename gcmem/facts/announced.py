@@ -159,6 +159,9 @@ class QuestionFrame:
     # the words of the phrase a preposition governs at the question's end ("for the back
     # office", "in Lisbon"): where the answer holds; an announcing sentence names one of them
     scope: frozenset[str] = frozenset()
+    # the possessors the question names ("Ellie" of "Ellie's school day"): the owner of the
+    # thing asked about, not the thing
+    owners: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -265,6 +268,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         _answer_kinds(query, head),
         attribute if attribute in asked else None,
         scope & (subject or asked),
+        frozenset(root(w) for w in words if w.endswith("'s") and w[:-2] not in WH),
     )
 
 
@@ -414,7 +418,9 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     if len(subject) < 2:
         return False
     for i, token in enumerate(words):
-        if root(token) in subject:
+        # the bare word names the thing, not its owner ("Ellie says lunch moved" is no news
+        # of Ellie's school day)
+        if root(token) in subject and root(token) not in frame.owners:
             before = words[i - 1].lower() if i else ""
             return not before or before in STOP or bool(_CUE.fullmatch(before))
     return False

@@ -75,8 +75,9 @@ _JSON_EXTENSIONS = frozenset({"json", "jsonc", "json5"})
 _JSON_PIN = re.compile(r'^"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$')
 _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
 _HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
-# "# services/api/values.yaml" or "// src/app.ts": a comment naming the file it heads
-_COMMENT_HEADER = re.compile(r"^\s*(?:#|//|--|;)\s*(?P<path>/?[^\s:]+):?\s*$")
+# "# services/api/values.yaml" or "// src/app.ts": a comment naming the file it heads; a line
+# that is only a path heads what follows too ("charts/gateway/values.yaml" above a fence)
+_COMMENT_HEADER = re.compile(r"^\s*(?:(?:#|//|--|;)\s*)?(?P<path>/?[^\s:]+):?\s*$")
 _INLINE = re.compile(r"^(?P<path>[^\s:]+):\s+(?P<rest>\S.*)$")
 _CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}\[]+?)\s*(?::\s*[{\[]|:|\{|=\s*[{\[])$")
 # A unified diff: its file lines (``--- a/x``, ``+++ b/x``, ``diff --git a/x b/x``) and hunk
@@ -147,8 +148,9 @@ def file_header(line: str) -> str | None:
 
 
 def comment_header(line: str) -> str | None:
-    """The path of a comment line that only names a file ("# services/api/values.yaml", the
-    usual way a pasted snippet says which file it is), else None."""
+    """The path of a line that only names a file, bare or as a comment
+    ("charts/gateway/values.yaml", "# services/api/values.yaml": the usual ways a pasted
+    snippet says which file it is), else None."""
     m = _COMMENT_HEADER.match(line)
     if m is None:
         return None
@@ -249,6 +251,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     out: list[ExcerptLine | None] = []
     stack: list[tuple[int, str]] = []  # (indent, key) of open YAML/brace blocks
     section: str | None = None
+    element = False  # the section is an element of a TOML array of tables
     path: str | None = None
     item_indent: int | None = None  # indent of the list item the lines are in
     excerpt = 0  # which excerpt of the text (a header starts the next)
@@ -260,11 +263,18 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         if not line:
             out.append(None)
             diff = False
+            named = comment_header(raw)
+            fenced = n + 1 < len(units) and units[n + 1][0].lstrip().startswith("```")
+            if named is not None and fenced:  # a path alone above a fence: the block is its
+                path, stack, section = named, [], None
+                element = False
+                excerpt += 1
             continue
         changed = diff_header(raw)
         if changed is not None:
             if changed and changed != path:
                 path, stack, section = changed, [], None
+                element = False
                 excerpt += 1
             diff = True
             stack = [] if changed == "" else stack
@@ -284,6 +294,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             header = comment_header(raw)
         if header is not None:
             path, stack, section = header, [], None
+            element = False
             excerpt += 1
             out.append(ExcerptLine(raw.strip(), 0, (), False, header))
             continue
@@ -315,6 +326,9 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         sec = None if is_code_path(line_path) else _SECTION.match(body)
         if sec is not None:
             section, stack = _norm_key(sec.group("key")), []
+            # one element of a TOML array of tables (``[[tool.poetry.source]]``): each element
+            # has the same keys, so a line's own key names none of them
+            element = body.startswith("[[")
             content = False
         context = tuple(
             k.removesuffix(" {").strip()
@@ -340,7 +354,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
                 content = False
         item = item_indent is not None
         rooted = indent == 0 or section is not None or bool(stack and stack[0][0] == 0)
-        keyed = _keyed(line_path, indent, item, rooted)
+        keyed = _keyed(line_path, indent, item, rooted) and not element
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
         if json_member and _JSON_PIN.match(stripped) is None:
             braced_lines.append((len(out), excerpt, indent, stack[0][0] if stack else None))

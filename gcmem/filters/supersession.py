@@ -307,8 +307,9 @@ class SupersessionStage:
                     state(older, ounit, okey.relation, okey.object, okey.subject)
                 state(newer, unit, olders[0][2].relation, key.object, key.subject)
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
-        for _, newer, al in alignments:
-            if PROPOSED.search(newer.text):  # a proposed file's lines change no value
+        for older, newer, al in alignments:
+            if PROPOSED.search(newer.text) or _other_identity(older.text, newer.text):
+                # a proposed file's lines change no value; nor do another thing's lines
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
         if self.reworded:
             align_turn_revisions(alignments, units)
@@ -915,7 +916,8 @@ def _scope_references(
     olders: dict[str, list[Chunk]] = defaultdict(list)
     newers: dict[str, Chunk] = {}
     for older, newer in pairs:
-        olders[newer.id].append(older)
+        if not _other_identity(older.text, newer.text):
+            olders[newer.id].append(older)
         newers[newer.id] = newer
     out = []
     for nid, newer in newers.items():
@@ -958,6 +960,33 @@ def _scope_references(
             if len({k.relation for _, _, k in scoped}) == 1 and not others:
                 out.append(((newer, unit, key), scoped))
     return out
+
+
+# A line naming what an excerpt describes: a package.json's "name", a TOML source's name, a
+# chart's app, a scrape job (``"name": "@lumen/ui-kit",``, ``name = "internal"``, ``- job_name:
+# node``), on a line of its own or quoted in a sentence (`` `- name: OTEL_ENDPOINT` ``).
+_IDENTITY_KEY = r"""["']?(?P<key>name|id|app|package|project|service|module|job_name)["']?"""
+_IDENTITY_LINE = re.compile(
+    rf"""(?:^[ \t]*|`)(?:-[ \t]+)?{_IDENTITY_KEY}[ \t]*[:=][ \t]*["']?"""
+    r"""(?P<value>[^"'`,\s#]+)["']?,?[ \t]*(?:$|`)""",
+    re.MULTILINE,
+)
+
+
+@lru_cache(maxsize=8192)
+def _identities(text: str) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = defaultdict(set)
+    for m in _IDENTITY_LINE.finditer(text):
+        out[m.group("key")].add(m.group("value"))
+    return {key: frozenset(values) for key, values in out.items()}
+
+
+def _other_identity(older: str, newer: str) -> bool:
+    """Two excerpts that name different things by an identity line (``"name": "@lumen/ui-kit"``
+    and ``"name": "@lumen/date-utils"``; two ``[[tool.poetry.source]]`` elements): their other
+    lines are two owners' settings, never one setting's two values."""
+    mine, theirs = _identities(older), _identities(newer)
+    return any(key in mine and not mine[key] & values for key, values in theirs.items())
 
 
 def _grammar_changes(
