@@ -146,6 +146,12 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
             "replicas: 2",
             "checkout deployment set to replicas: 6",
         ),
+        # the same key in two files: a base file and its override
+        (
+            "What replicaCount does the chart's base values.yaml set?",
+            "charts/api/values.yaml:\nreplicaCount: 3\nimage: api:1.4",
+            "charts/api/values-prod.yaml:\nreplicaCount: 12",
+        ),
         # the newer is a draft: it sets nothing yet
         (
             "What is SENTRY_SAMPLE_RATE set to in production?",

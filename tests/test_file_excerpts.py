@@ -62,8 +62,9 @@ def test_a_comment_naming_only_a_file_heads_an_excerpt(line: str, path: str | No
     assert comment_header(line) == path
 
 
-def test_dotenv_variants_are_files() -> None:
+def test_dotenv_variants_and_systemd_units_are_files() -> None:
     assert is_path(".env.production") and is_path(".env.local") and is_path(".env")
+    assert is_path("etc/systemd/system/chat-gateway.service")
     assert not is_path("env.production")
 
 
@@ -831,7 +832,42 @@ def test_two_elements_of_a_toml_array_of_tables_are_two_things(memory: Memory) -
             _fenced("scrape_configs:", "  - job_name: node", "    targets: ['10.1.0.5:9100']"),
             _fenced("  - job_name: blackbox", "    targets: ['https://shop.example.com']"),
         ),
+        (
+            _fenced("ingress:", "  hosts:", "    - host: shop.example.dev", "      tls: true"),
+            "added the German store under ingress.hosts:\n"
+            + _fenced("    - host: shop.example.de", "      tls: true"),
+        ),
+        # two named blocks of code
+        (
+            "```rust\nimpl Default for IngestConfig {\n    fn default() -> Self {\n"
+            "        Self { batch_size: 512, flush_ms: 200 }\n    }\n}\n```",
+            "```rust\nimpl Default for CompactionConfig {\n    fn default() -> Self {\n"
+            "        Self { batch_size: 48, max_level: 4 }\n    }\n}\n```",
+        ),
     ],
 )
 def test_list_entries_named_apart_are_two_entries(memory: Memory, older: str, newer: str) -> None:
     assert _two(memory, older, newer) == {"older": "kept", "newer": "kept"}
+
+
+ORDERS = "from rds.tf:\n" + _fenced(
+    'resource "aws_db_instance" "orders" {',
+    '  engine         = "postgres"',
+    '  instance_class = "db.r6g.2xlarge"',
+    "  multi_az       = true",
+    "}",
+)
+
+
+def test_a_line_said_to_be_another_things_states_no_older_key(memory: Memory) -> None:
+    other = "the reporting replica is its own resource in the same file:\n" + _fenced(
+        '  instance_class = "db.t4g.large"'
+    )
+    assert _two(memory, ORDERS, other) == {"older": "kept", "newer": "kept"}
+
+
+def test_a_line_with_less_context_still_states_the_older_key(memory: Memory) -> None:
+    bumped = "bumped the orders instance for the sale:\n" + _fenced(
+        '  instance_class = "db.r6g.4xlarge"'
+    )
+    assert _two(memory, ORDERS, bumped)["older"] in ("dropped", "excised")

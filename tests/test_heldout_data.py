@@ -63,6 +63,8 @@ SPLITS = {
     "dev42": "mentioned",
     "dev43": "codetraps",
     "dev44": "announcing",
+    "dev45": "habitsparas",
+    "dev46": "codetraps2",
     "devconv": "chats",
 }
 

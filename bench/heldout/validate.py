@@ -144,6 +144,26 @@ PROFILES = {
         },
         turns=(4, 8),
     ),
+    # dev45: still-true habits beside other habits and exceptions, and long paragraphs that
+    # are revised or elaborated elsewhere than the asked sentence
+    "habitsparas": Profile(
+        changes={},
+        static={"compatible_opposites": 20, "elaborations": 20, "same_topic_unrelated": 20},
+        turns=(4, 8),
+    ),
+    # dev46: more still-true code and config (a second draw of dev43's families, other shapes)
+    "codetraps2": Profile(
+        changes={},
+        static={"parallel_keys": 30, "same_topic_unrelated": 15, "multi_valued": 15},
+        turns=(4, 8),
+    ),
+    # dev47: code and config values that change, in the shapes engineers paste, with parallel
+    # owners beside them
+    "codechanges": Profile(
+        changes={"code_config": 40},
+        static={"parallel_keys": 20},
+        turns=(4, 9),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

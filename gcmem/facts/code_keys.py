@@ -82,6 +82,7 @@ class KeyValue:
     unit: str
     key: str
     value: str
+    path: str | None = None  # the file of the excerpt the unit is a line of
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ def _assignments(text: str) -> Iterator[KeyValue]:
         if unit.line:
             directive = config_directive(body, unit.path)
             if directive is not None:
-                yield KeyValue(unit.index, body, *directive)
+                yield KeyValue(unit.index, body, *directive, path=unit.path)
                 continue
         pos = 0
         while (m := _ASSIGNMENT.search(body, pos)) is not None:
@@ -151,7 +152,7 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             pos = m.end("key")
             if _is_assignment(m, body, unit.line):
                 pos = m.end()
-                yield KeyValue(unit.index, body, m["key"], _clean(m["value"]))
+                yield KeyValue(unit.index, body, m["key"], _clean(m["value"]), unit.path)
         if not unit.line:
             for m in _TO_VALUE.finditer(body):
                 if "_" in m["key"]:
@@ -236,6 +237,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         new = same_key[0]
         if new.value == old.value:
             continue
+        if old.path and new.path and old.path != new.path:
+            continue  # the same key in two files (a base file and its override)
         # each unit's owner is named by the other text ("auth-service: request_timeout" is not
         # "billing-service: ..."); the environments agree
         if not (_owner(query, new) <= _says(older) and _owner(query, old) <= _says(newer)):

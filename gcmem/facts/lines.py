@@ -53,7 +53,8 @@ _EXTENSIONS = frozenset(
         "py pyi js mjs cjs jsx ts tsx go rs rb java kt kts scala c h cc cpp hpp cs swift php pl "
         "sh bash zsh fish ps1 lua r jl ex exs erl hs ml clj dart vue svelte sql json jsonc json5 "
         "yml yaml toml ini cfg conf env properties xml html htm css scss less md rst txt mod sum "
-        "lock gradle tf hcl nix dockerfile mk cmake bzl proto graphql gql csv tsv plist"
+        "lock gradle tf hcl nix dockerfile mk cmake bzl proto graphql gql csv tsv plist service "
+        "timer socket"
     )
 )
 _NAMES = frozenset(

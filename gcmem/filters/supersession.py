@@ -916,8 +916,11 @@ def _scope_references(
     olders: dict[str, list[Chunk]] = defaultdict(list)
     newers: dict[str, Chunk] = {}
     for older, newer in pairs:
-        if not _other_identity(older.text, newer.text):
-            olders[newer.id].append(older)
+        if _other_identity(older.text, newer.text) or _ANOTHER_OWNER.search(
+            " ".join(u.text for u in units[newer.id] if not u.line)
+        ):
+            continue
+        olders[newer.id].append(older)
         newers[newer.id] = newer
     out = []
     for nid, newer in newers.items():
@@ -968,7 +971,12 @@ def _scope_references(
 _IDENTITY_KEY = r"""["']?(?P<key>name|id|app|package|project|service|module|job_name)["']?"""
 _IDENTITY_LINE = re.compile(
     rf"""(?:^[ \t]*|`)(?:-[ \t]+)?{_IDENTITY_KEY}[ \t]*[:=][ \t]*["']?"""
-    r"""(?P<value>[^"'`,\s#]+)["']?,?[ \t]*(?:$|`)""",
+    r"""(?P<value>[^"'`,\s#]+)["']?,?[ \t]*(?:$|`)"""
+    # a host list entry (``- host: shop.example.de`` under ingress hosts)
+    r"""|^[ \t]*-[ \t]+(?P<entry>host)[ \t]*:[ \t]*(?P<host>[^\s#]+)[ \t]*$"""
+    # a named block of code: a class, a struct, an impl, a Terraform resource
+    r"""|^[ \t]*(?:pub[ \t]+)?(?P<kind>class|struct|enum|interface|impl(?:[ \t]+\w+[ \t]+for)?"""
+    r"""|resource[ \t]+"\w+")[ \t]+"?(?P<block>\w+)""",
     re.MULTILINE,
 )
 
@@ -977,8 +985,21 @@ _IDENTITY_LINE = re.compile(
 def _identities(text: str) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = defaultdict(set)
     for m in _IDENTITY_LINE.finditer(text):
-        out[m.group("key")].add(m.group("value"))
+        if m.group("key"):
+            out[m.group("key")].add(m.group("value"))
+        elif m.group("entry"):
+            out["- host"].add(m.group("host"))
+        else:
+            kind = m.group("kind")
+            out["impl" if kind.startswith("impl") else kind].add(m.group("block"))
     return {key: frozenset(values) for key, values in out.items()}
+
+
+# The newer chunk's prose says its lines are another thing's ("the reporting replica is its
+# own resource", "that one is presence.service"): a line with less context is no older key's.
+_ANOTHER_OWNER = re.compile(
+    r"\b(?:its own|separate|a different|the other one|that one is|this one is)\b", re.IGNORECASE
+)
 
 
 def _other_identity(older: str, newer: str) -> bool:
