@@ -871,3 +871,10 @@ def test_a_line_with_less_context_still_states_the_older_key(memory: Memory) -> 
         '  instance_class = "db.r6g.4xlarge"'
     )
     assert _two(memory, ORDERS, bumped)["older"] in ("dropped", "excised")
+
+
+def test_a_renamed_block_is_still_a_rename(memory: Memory) -> None:
+    body = ("    RATE_LIMIT_PER_MIN = 55", "    channel = '#ops-alerts'")
+    old = "```python\nclass SlackNotifier(BaseNotifier):\n" + "\n".join(body) + "\n```"
+    new = "```python\nclass TeamNotifier(BaseNotifier):\n" + "\n".join(body) + "\n```"
+    assert _two(memory, old, new)["older"] in ("dropped", "excised")

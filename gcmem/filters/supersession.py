@@ -308,8 +308,11 @@ class SupersessionStage:
                 state(newer, unit, olders[0][2].relation, key.object, key.subject)
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         for older, newer, al in alignments:
-            if PROPOSED.search(newer.text) or _other_identity(older.text, newer.text):
-                # a proposed file's lines change no value; nor do another thing's lines
+            # a proposed file's lines change no value; nor do another thing's lines (a
+            # rename changes the name line alone: one frame)
+            if PROPOSED.search(newer.text) or (
+                len(al.frames) > 1 and _other_identity(older.text, newer.text)
+            ):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
         if self.reworded:
             align_turn_revisions(alignments, units)
