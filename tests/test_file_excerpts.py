@@ -743,12 +743,14 @@ def test_a_merged_excerpt_changes_its_line(memory: Memory) -> None:
     assert any("SENTRY_SAMPLE_RATE=0.2" in line for line in stale_lines(result)["current"])
 
 
-def test_a_path_alone_above_a_fence_heads_the_block() -> None:
+def test_a_path_alone_above_lines_heads_them() -> None:
     fenced = units_of("charts/gateway/values.yaml\n```yaml\nimage:\n  tag: v1.18.3\n```")
     assert [u.path for u in fenced if u.text.startswith("tag")] == ["charts/gateway/values.yaml"]
-    # without a fence the path line is a sentence of its own (the lines stay unqualified)
     bare = units_of("k8s/api/deployment.yaml\nspec:\n  replicas: 3")
-    assert [u.path for u in bare if u.text.startswith("replicas")] == [None]
+    assert [u.path for u in bare if u.text.startswith("replicas")] == ["k8s/api/deployment.yaml"]
+    # a sentence that names a path heads nothing
+    said = units_of("I edited k8s/api/deployment.yaml today.\nspec:\n  replicas: 3")
+    assert [u.path for u in said if u.text.startswith("replicas")] == [None]
 
 
 def _two(memory: Memory, older: str, newer: str) -> dict[str, str]:
@@ -877,4 +879,31 @@ def test_a_renamed_block_is_still_a_rename(memory: Memory) -> None:
     body = ("    RATE_LIMIT_PER_MIN = 55", "    channel = '#ops-alerts'")
     old = "```python\nclass SlackNotifier(BaseNotifier):\n" + "\n".join(body) + "\n```"
     new = "```python\nclass TeamNotifier(BaseNotifier):\n" + "\n".join(body) + "\n```"
+    assert _two(memory, old, new)["older"] in ("dropped", "excised")
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "services/worker/.env\nQUEUE_URL=amqp://rabbit:5672\nLOG_LEVEL=debug\nPREFETCH=20",
+            "services/api/.env\nPORT=8080\nLOG_LEVEL=info\nDATABASE_URL=postgres://db/app",
+        ),
+        (
+            "/etc/systemd/system/log-shipper.service\n[Service]\nExecStart=/usr/bin/vector\n"
+            "Restart=on-failure\nRestartSec=30",
+            "/etc/systemd/system/metrics-agent.service\n[Service]\nExecStart=/opt/agent/bin/agent"
+            "\nRestart=always\nRestartSec=5",
+        ),
+    ],
+)
+def test_two_files_named_above_their_lines_are_two_files(
+    memory: Memory, older: str, newer: str
+) -> None:
+    assert _two(memory, older, newer) == {"older": "kept", "newer": "kept"}
+
+
+def test_a_snippet_pasted_without_its_path_may_be_the_named_files(memory: Memory) -> None:
+    old = "# client/http.py\nMAX_RETRIES = 3\nBACKOFF_BASE = 0.5\nTIMEOUT = 10"
+    new = "MAX_RETRIES = 5  # the carrier API is flaky in the mornings"
     assert _two(memory, old, new)["older"] in ("dropped", "excised")

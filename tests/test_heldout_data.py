@@ -65,6 +65,7 @@ SPLITS = {
     "dev44": "announcing",
     "dev45": "habitsparas",
     "dev46": "codetraps2",
+    "dev47": "codechanges",
     "devconv": "chats",
 }
 

@@ -265,8 +265,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             out.append(None)
             diff = False
             named = comment_header(raw)
-            fenced = n + 1 < len(units) and units[n + 1][0].lstrip().startswith("```")
-            if named is not None and fenced:  # a path alone above a fence: the block is its
+            above_lines = n + 1 < len(units) and units[n + 1][1]
+            if named is not None and above_lines:  # a path alone above lines: they are its
                 path, stack, section = named, [], None
                 element = False
                 excerpt += 1
