@@ -11,7 +11,7 @@ import pytest
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.chunking import chunk_text, split_units
-from gcmem.facts.extract import extract_triples
+from gcmem.facts.extract import extract_triples, proposed
 from gcmem.facts.lines import comment_header, describe, file_header, inline_header, is_path
 from gcmem.memory import Memory
 from gcmem.models import Turn
@@ -907,3 +907,11 @@ def test_a_snippet_pasted_without_its_path_may_be_the_named_files(memory: Memory
     old = "# client/http.py\nMAX_RETRIES = 3\nBACKOFF_BASE = 0.5\nTIMEOUT = 10"
     new = "MAX_RETRIES = 5  # the carrier API is flaky in the mornings"
     assert _two(memory, old, new)["older"] in ("dropped", "excised")
+
+
+def test_only_the_texts_own_words_call_an_excerpt_a_proposal() -> None:
+    assert proposed("Draft PR #4412:\n```\nSENTRY_SAMPLE_RATE=1.0\n```")
+    assert proposed("```\nLOG_LEVEL=debug\n```\nIn review, do not merge yet.")
+    # a file's own lines say "draft" or "review" as keys and comments
+    assert not proposed(".github/release.yml:\ndraft: false\nreview_required: true")
+    assert not proposed("src/app.py:\n# WIP markers are stripped here\nMAX_RETRIES = 3")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.align import units_of
-from gcmem.facts.extract import PROPOSED, config_directive
+from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.lines import is_path
 from gcmem.normalize import word_stem
 
@@ -218,7 +218,7 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     another value (see the module docstring)."""
     if _ACCUMULATES.search(query):
         return []  # "Which allowed origin was added ...?": the key gathers values
-    if PROPOSED.search(newer):
+    if proposed(newer):
         return []  # a draft or a change in review sets nothing yet
     old_values = key_values(older)
     asked = asked_keys(query, {kv.key for kv in old_values})

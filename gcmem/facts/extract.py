@@ -64,6 +64,7 @@ __all__ = [
     "extract_triples",
     "line_speaker",
     "owned_code_tokens",
+    "proposed",
     "unit_facts",
 ]
 
@@ -1659,11 +1660,23 @@ def unit_facts(text: str) -> list[tuple[int, Fact]]:
 
 # A file excerpt posted as a proposal ("Draft PR #12:", "do NOT merge", "proposed change"):
 # its lines say what the file would hold, not what it holds.
-PROPOSED = re.compile(
+_PROPOSED = re.compile(
     r"\b(?:draft|wip|rfc|proposal|proposed|proposing|do(?:n't| not) merge|"
     r"not (?:yet )?merged|unmerged|(?:in|under|for|up for) review)\b",
     re.IGNORECASE,
 )
+
+
+@lru_cache(maxsize=8192)
+def proposed(text: str) -> bool:
+    """The text's own words (its sentences, and a label over lines that names no file) call
+    what it quotes a proposal; a file's lines ("draft: false", a comment) never do."""
+    units = split_units(text)
+    return any(
+        _PROPOSED.search(raw) is not None
+        for (raw, _line), where in zip(units, describe(units), strict=True)
+        if where is None or (where.path is None and raw.rstrip().endswith(":"))
+    )
 
 
 # Ingest reads a chunk's facts twice (the ledger's assertions, the stage's unit keys) and a
@@ -1672,7 +1685,7 @@ PROPOSED = re.compile(
 def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     units = split_units(text)
     out: list[tuple[int, Fact]] = []
-    proposed = PROPOSED.search(text) is not None
+    quoted_proposal = proposed(text)
     speaker: str | None = None  # of a transcript: the last line's label
     for i, ((raw, _line), where) in enumerate(zip(units, describe(units), strict=True)):
         speaker = line_speaker(raw.strip()) or speaker
@@ -1682,7 +1695,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             facts += [
                 f for f in inline_code_facts(raw.strip()) if (f.subject, f.relation) not in keyed
             ]
-        elif not where.content or proposed:
+        elif not where.content or quoted_proposal:
             continue
         else:
             own = _package_facts(where)

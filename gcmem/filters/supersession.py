@@ -64,10 +64,10 @@ from gcmem.facts.align import (
     units_of,
 )
 from gcmem.facts.extract import (
-    PROPOSED,
     chunk_facts,
     inline_code_facts,
     owned_code_tokens,
+    proposed,
     unit_facts,
 )
 from gcmem.facts.lines import array_tables, qualifier
@@ -310,7 +310,7 @@ class SupersessionStage:
         for older, newer, al in alignments:
             # a proposed file's lines change no value; nor do another thing's lines (a
             # rename changes the name line alone: one frame)
-            if PROPOSED.search(newer.text) or (
+            if proposed(newer.text) or (
                 len(al.frames) > 1 and _other_identity(older.text, newer.text)
             ):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
