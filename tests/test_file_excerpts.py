@@ -12,7 +12,7 @@ import pytest
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples, proposed
-from gcmem.facts.lines import comment_header, describe, file_header, inline_header, is_path
+from gcmem.facts.lines import bare_header, describe, file_header, inline_header, is_path
 from gcmem.memory import Memory
 from gcmem.models import Turn
 from gcmem.oracle.relatedness import anchored
@@ -53,13 +53,15 @@ def test_file_header(line: str, path: str | None) -> None:
         ("# services/payments/values.yaml", "services/payments/values.yaml"),
         ("// src/app.ts", "src/app.ts"),
         ("# .env.production", ".env.production"),
+        ("charts/gateway/values.yaml", "charts/gateway/values.yaml"),  # bare
+        ("/etc/systemd/system/chat-gateway.service", "/etc/systemd/system/chat-gateway.service"),
         ("# /etc/resolv.conf on the build hosts", None),  # a comment about a file, no header
         ("# TODO: raise this", None),
         ("# retries", None),
     ],
 )
-def test_a_comment_naming_only_a_file_heads_an_excerpt(line: str, path: str | None) -> None:
-    assert comment_header(line) == path
+def test_a_line_naming_only_a_file_heads_an_excerpt(line: str, path: str | None) -> None:
+    assert bare_header(line) == path
 
 
 def test_dotenv_variants_and_systemd_units_are_files() -> None:
@@ -651,7 +653,7 @@ def _fenced(*lines: str) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
-def test_a_comment_header_keeps_two_files_settings_apart(memory: Memory) -> None:
+def test_a_bare_header_keeps_two_files_settings_apart(memory: Memory) -> None:
     payments = _fenced(
         "# services/payments/values.yaml", "replicaCount: 6", "resources:", "  cpu: 2"
     )
@@ -672,7 +674,7 @@ def test_a_comment_header_keeps_two_files_settings_apart(memory: Memory) -> None
     assert stale_lines(result)["payments"] == []
 
 
-def test_a_comment_header_still_lets_its_file_change(memory: Memory) -> None:
+def test_a_bare_header_still_lets_its_file_change(memory: Memory) -> None:
     old = _fenced("# services/payments/values.yaml", "replicaCount: 6", "image: payments:1.4")
     new = _fenced("# services/payments/values.yaml", "replicaCount: 8", "image: payments:1.4")
     memory.ingest(

@@ -1970,6 +1970,9 @@ def _bidding(tail: Sequence[Token]) -> bool:
     return len(words) >= 2 and words[0] in ("don't", "please") and not _hedged(tail[2:])
 
 
+_PATH_WORD = re.compile(r"[\w.\-/]+")
+
+
 def _in_named_file(units: Sequence[Unit], others: Sequence[Unit]) -> Sequence[Unit]:
     """``units`` as lines of the one file ``others`` are an excerpt of, where ``units`` name no
     file of their own but a label line of theirs names that one ("Changed
@@ -1995,9 +1998,6 @@ def _in_named_file(units: Sequence[Unit], others: Sequence[Unit]) -> Sequence[Un
         replace(u, context=(path, *u.context), path=path) if u.line and u.index > label else u
         for u in units
     ]
-
-
-_PATH_WORD = re.compile(r"[\w.\-/]+")
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:

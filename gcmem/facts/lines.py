@@ -25,7 +25,7 @@ __all__ = [
     "QUOTED_CODE",
     "ExcerptLine",
     "array_tables",
-    "comment_header",
+    "bare_header",
     "describe",
     "file_header",
     "inline_header",
@@ -76,9 +76,9 @@ _JSON_EXTENSIONS = frozenset({"json", "jsonc", "json5"})
 _JSON_PIN = re.compile(r'^"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$')
 _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
 _HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
-# "# services/api/values.yaml" or "// src/app.ts": a comment naming the file it heads; a line
-# that is only a path heads what follows too ("charts/gateway/values.yaml" above a fence)
-_COMMENT_HEADER = re.compile(r"^\s*(?:(?:#|//|--|;)\s*)?(?P<path>/?[^\s:]+):?\s*$")
+# A line that only names the file it heads, bare or as a comment ("charts/gateway/values.yaml",
+# "# services/api/values.yaml", "// src/app.ts")
+_BARE_HEADER = re.compile(r"^\s*(?:(?:#|//|--|;)\s*)?(?P<path>/?[^\s:]+):?\s*$")
 _INLINE = re.compile(r"^(?P<path>[^\s:]+):\s+(?P<rest>\S.*)$")
 _CONTEXT_OPENER = re.compile(r"^(?P<key>[^:{}\[]+?)\s*(?::\s*[{\[]|:|\{|=\s*[{\[])$")
 # A unified diff: its file lines (``--- a/x``, ``+++ b/x``, ``diff --git a/x b/x``) and hunk
@@ -148,11 +148,11 @@ def file_header(line: str) -> str | None:
     return path if is_path(path.removeprefix("/")) else None
 
 
-def comment_header(line: str) -> str | None:
+def bare_header(line: str) -> str | None:
     """The path of a line that only names a file, bare or as a comment
     ("charts/gateway/values.yaml", "# services/api/values.yaml": the usual ways a pasted
     snippet says which file it is), else None."""
-    m = _COMMENT_HEADER.match(line)
+    m = _BARE_HEADER.match(line)
     if m is None:
         return None
     path = m.group("path")
@@ -264,7 +264,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         if not line:
             out.append(None)
             diff = False
-            named = comment_header(raw)
+            named = bare_header(raw)
             above_lines = n + 1 < len(units) and units[n + 1][1]
             if named is not None and above_lines:  # a path alone above lines: they are its
                 path, stack, section = named, [], None
@@ -292,7 +292,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             diff = False
         header = file_header(raw)
         if header is None:
-            header = comment_header(raw)
+            header = bare_header(raw)
         if header is not None:
             path, stack, section = header, [], None
             element = False
