@@ -25,6 +25,9 @@ FORMS = [
     ("The port of the payments service is 8080.", ("payments service", "port", "8080")),
     ("Sam's favourite food is ramen.", ("sam", "favourite food", "ramen")),
     ("The default branch is main.", ("default branch", "is", "main")),
+    # a dependency bump as a commit message says it: the package's version, as its pin keys it
+    ("commit 4e1a9c2: bump pydantic to 2.7.1", ("pydantic", "version", "2.7.1")),
+    ("chore(deps): bump axios from 1.6.2 to 1.7.4", ("axios", "version", "1.7.4")),
     ("The standup is at 9:30.", ("standup", "is at", "9:30")),
     # assignment
     ("The request timeout is set to 30 seconds.", ("request timeout", "is", "30 seconds")),
@@ -281,6 +284,9 @@ NEGATIVES = [
     # a third-person pronoun in the subject: whose thing it is, an earlier sentence says
     "She died in 1931, and the largest collection of her works is held by the Romsdal Museum.",
     "The main span of its bridge is 46 metres.",
+    # a bump not (yet) made
+    "we should bump pydantic to 2.7.1",
+    "Bump pydantic to 2.7.1?",
 ]
 
 

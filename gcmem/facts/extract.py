@@ -973,6 +973,25 @@ def _try_change(s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
     return list(next(iter(readings.values()))) if len(readings) == 1 else []
 
 
+# A dependency bump as commit messages and changelogs say it ("bump pydantic to 2.7.1",
+# "chore(deps): bump axios from 1.6.2 to 1.7.4"): the package's new version.
+_BUMP = re.compile(
+    r"^(?:(?:commit\s+[0-9a-f]{6,40}|(?:chore|build|deps|fix)(?:\([\w-]+\))?)\s*:\s*)?"
+    r"(?:bump(?:s|ed)?|upgrade[sd]?|update[sd]?|pin(?:s|ned)?|downgrade[sd]?)\s+"
+    r"(?P<name>[A-Za-z@][\w.\-/@]*)\s+(?:from\s+v?\d[\w.\-+]*\s+)?to\s+"
+    r"(?P<ver>v?\d+(?:\.\d+)+(?:[-+][\w.]+)?)(?=$|\s|[,;](?:\s|$)|\.(?:\s|$))",
+    re.IGNORECASE,
+)
+
+
+def _try_bump(s: _Sentence) -> list[Fact]:
+    m = _BUMP.match(s.mask.strip())
+    if m is None or _hedged(s) or s.text.rstrip().endswith("?"):
+        return []
+    fact = _fact(m.group("name").lower(), "version", m.group("ver"))
+    return [fact] if fact else []
+
+
 def _try_specs(s: _Sentence) -> list[Fact] | None:
     """A line made only of version specs (``fastapi==0.110.0 pydantic==2.6.0``) or a bare
     ``name version`` line. None when the line is something else."""
@@ -1130,7 +1149,7 @@ def _try_clause(
 ) -> list[Fact]:
     """The forms on one clause. A ``part`` of a sentence is never a ``label: value`` line:
     "Daniel: Ha, my sister was the same" is a speaker and a remark, not (daniel, is, Ha)."""
-    found = _try_we(s, lead) or _try_change(s, lead)
+    found = _try_we(s, lead) or _try_change(s, lead) or _try_bump(s)
     if found:
         return found
     words = _words(s)
