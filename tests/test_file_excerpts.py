@@ -745,13 +745,14 @@ def test_a_merged_excerpt_changes_its_line(memory: Memory) -> None:
     assert any("SENTRY_SAMPLE_RATE=0.2" in line for line in stale_lines(result)["current"])
 
 
-def test_a_path_alone_above_lines_heads_them() -> None:
+def test_a_path_alone_above_a_fence_heads_the_block() -> None:
     fenced = units_of("charts/gateway/values.yaml\n```yaml\nimage:\n  tag: v1.18.3\n```")
     assert [u.path for u in fenced if u.text.startswith("tag")] == ["charts/gateway/values.yaml"]
+    # above bare lines the path line may be a caption: the lines stay unqualified
     bare = units_of("k8s/api/deployment.yaml\nspec:\n  replicas: 3")
-    assert [u.path for u in bare if u.text.startswith("replicas")] == ["k8s/api/deployment.yaml"]
+    assert [u.path for u in bare if u.text.startswith("replicas")] == [None]
     # a sentence that names a path heads nothing
-    said = units_of("I edited k8s/api/deployment.yaml today.\nspec:\n  replicas: 3")
+    said = units_of("I edited k8s/api/deployment.yaml today.\n```\nspec:\n  replicas: 3\n```")
     assert [u.path for u in said if u.text.startswith("replicas")] == [None]
 
 
@@ -888,18 +889,24 @@ def test_a_renamed_block_is_still_a_rename(memory: Memory) -> None:
     ("older", "newer"),
     [
         (
-            "services/worker/.env\nQUEUE_URL=amqp://rabbit:5672\nLOG_LEVEL=debug\nPREFETCH=20",
-            "services/api/.env\nPORT=8080\nLOG_LEVEL=info\nDATABASE_URL=postgres://db/app",
+            "services/worker/.env\n"
+            + _fenced("QUEUE_URL=amqp://rabbit:5672", "LOG_LEVEL=debug", "PREFETCH=20"),
+            "services/api/.env\n"
+            + _fenced("PORT=8080", "LOG_LEVEL=info", "DATABASE_URL=postgres://db/app"),
         ),
         (
-            "/etc/systemd/system/log-shipper.service\n[Service]\nExecStart=/usr/bin/vector\n"
-            "Restart=on-failure\nRestartSec=30",
-            "/etc/systemd/system/metrics-agent.service\n[Service]\nExecStart=/opt/agent/bin/agent"
-            "\nRestart=always\nRestartSec=5",
+            "/etc/systemd/system/log-shipper.service\n"
+            + _fenced(
+                "[Service]", "ExecStart=/usr/bin/vector", "Restart=on-failure", "RestartSec=30"
+            ),
+            "/etc/systemd/system/metrics-agent.service\n"
+            + _fenced(
+                "[Service]", "ExecStart=/opt/agent/bin/agent", "Restart=always", "RestartSec=5"
+            ),
         ),
     ],
 )
-def test_two_files_named_above_their_lines_are_two_files(
+def test_two_files_named_above_their_blocks_are_two_files(
     memory: Memory, older: str, newer: str
 ) -> None:
     assert _two(memory, older, newer) == {"older": "kept", "newer": "kept"}

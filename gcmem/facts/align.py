@@ -59,7 +59,7 @@ from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
-from gcmem.facts.lines import CRON_ENTRY, QUOTED_CODE, describe, is_code_path, is_path
+from gcmem.facts.lines import CRON_ENTRY, QUOTED_CODE, describe, is_code_path
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 __all__ = [
@@ -1970,16 +1970,12 @@ def _bidding(tail: Sequence[Token]) -> bool:
     return len(words) >= 2 and words[0] in ("don't", "please") and not _hedged(tail[2:])
 
 
-_PATH_WORD = re.compile(r"[\w.\-/]+")
-
-
 def _in_named_file(units: Sequence[Unit], others: Sequence[Unit]) -> Sequence[Unit]:
     """``units`` as lines of the one file ``others`` are an excerpt of, where ``units`` name no
     file of their own but a label line of theirs names that one ("Changed
-    /etc/logrotate.d/shopfront for the audit requirement:" over the file's lines), or name no
-    other file at all (a snippet pasted without its path may be that file's): the lines after
-    the label are that file's for this comparison only (its keys stay unqualified against
-    everything else)."""
+    /etc/logrotate.d/shopfront for the audit requirement:" over the file's lines): the lines
+    after the label are that file's for this comparison only (a label naming a file is no
+    excerpt header of its own: its keys stay unqualified against everything else)."""
     paths = {u.path for u in others if u.path}
     if len(paths) != 1 or any(u.path for u in units):
         return units
@@ -1989,11 +1985,7 @@ def _in_named_file(units: Sequence[Unit], others: Sequence[Unit]) -> Sequence[Un
         None,
     )
     if label is None:
-        said = (w.removeprefix("/") for u in units for w in _PATH_WORD.findall(u.text))
-        named = {w for w in said if is_path(w)}
-        if any(not path.endswith(w) for w in named):
-            return units  # "that's packages/date-utils/package.json": another file's lines
-        label = -1
+        return units
     return [
         replace(u, context=(path, *u.context), path=path) if u.line and u.index > label else u
         for u in units

@@ -265,8 +265,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             out.append(None)
             diff = False
             named = bare_header(raw)
-            above_lines = n + 1 < len(units) and units[n + 1][1]
-            if named is not None and above_lines:  # a path alone above lines: they are its
+            # a path alone above a fenced block names its file; above bare lines it may be a
+            # caption ("requirements.txt" over pins a sentence later restates unqualified)
+            fenced = n + 1 < len(units) and units[n + 1][0].lstrip().startswith("```")
+            if named is not None and fenced:
                 path, stack, section = named, [], None
                 element = False
                 excerpt += 1
