@@ -842,6 +842,14 @@ def test_two_elements_of_a_toml_array_of_tables_are_two_things(memory: Memory) -
             "added the German store under ingress.hosts:\n"
             + _fenced("    - host: shop.example.de", "      tls: true"),
         ),
+        # two classes of one module, the same constant in each (a fence's language keys an
+        # indented binding as a .py file's: local to its block)
+        (
+            "```python\nclass SlackNotifier(BaseNotifier):\n    RATE_LIMIT_PER_MIN = 55\n"
+            "    channel = '#ops-alerts'\n```",
+            "same module, further down:\n```python\nclass PagerDutyNotifier(BaseNotifier):\n"
+            "    RATE_LIMIT_PER_MIN = 120\n    routing_key = os.environ['PD_KEY']\n```",
+        ),
         # two named blocks of code
         (
             "```rust\nimpl Default for IngestConfig {\n    fn default() -> Self {\n"
@@ -924,3 +932,11 @@ def test_only_the_texts_own_words_call_an_excerpt_a_proposal() -> None:
     # a file's own lines say "draft" or "review" as keys and comments
     assert not proposed(".github/release.yml:\ndraft: false\nreview_required: true")
     assert not proposed("src/app.py:\n# WIP markers are stripped here\nMAX_RETRIES = 3")
+
+
+def test_a_fences_language_is_the_file_type_where_no_path_says_it() -> None:
+    fenced = units_of("```python\nclass Notifier:\n    LIMIT = 5\n```")
+    assert [u.keyed for u in fenced if u.text.startswith("LIMIT")] == [False]
+    # untagged, or a config language: the indented line keeps its own key
+    bare = units_of("```\nclass Notifier:\n    LIMIT = 5\n```")
+    assert [u.keyed for u in bare if u.text.startswith("LIMIT")] == [True]

@@ -70,6 +70,14 @@ _CODE_EXTENSIONS = frozenset(
     )
 )
 _YAML_EXTENSIONS = frozenset({"yml", "yaml"})
+_FENCE = re.compile(r"^```\s*([\w+#-]*)")
+# A fence's language tag as the file extension of its code (``_CODE_EXTENSIONS``).
+_FENCE_TYPES = {
+    **{ext: ext for ext in ("py", "js", "ts", "go", "rs", "rb", "java", "kt", "scala")},
+    **{"python": "py", "javascript": "js", "typescript": "ts", "golang": "go", "rust": "rs"},
+    **{"ruby": "rb", "kotlin": "kt", "swift": "swift", "cpp": "cpp", "c++": "cpp"},
+    **{"csharp": "cs", "c#": "cs", "php": "php", "tsx": "tsx", "jsx": "jsx"},
+}
 _JSON_EXTENSIONS = frozenset({"json", "jsonc", "json5"})
 # A JSON member that pins a version (``"through2": "^4.0.0"``): its key is a package, which a
 # manifest lists once, whatever block the excerpt cut it from.
@@ -253,6 +261,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     stack: list[tuple[int, str]] = []  # (indent, key) of open YAML/brace blocks
     section: str | None = None
     element = False  # the section is an element of a TOML array of tables
+    fence = ""  # the language of the open fenced block, as a file extension
     path: str | None = None
     item_indent: int | None = None  # indent of the list item the lines are in
     excerpt = 0  # which excerpt of the text (a header starts the next)
@@ -301,6 +310,13 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             excerpt += 1
             out.append(ExcerptLine(raw.strip(), 0, (), False, header))
             continue
+        opened = _FENCE.match(raw.strip())
+        if opened is not None:
+            fence = (
+                ""
+                if fence or not opened.group(1)
+                else _FENCE_TYPES.get(opened.group(1).lower(), "")
+            )
         line_path = path
         inline = inline_header(raw) if path is None else None
         if inline is not None:
@@ -357,7 +373,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
                 content = False
         item = item_indent is not None
         rooted = indent == 0 or section is not None or bool(stack and stack[0][0] == 0)
-        keyed = _keyed(line_path, indent, item, rooted) and not element
+        # a fence's language says the file type where no path does (```python: an indented
+        # binding is a class's or a function's, as in a .py file)
+        typed = line_path or (f"snippet.{fence}" if fence in _CODE_EXTENSIONS else None)
+        keyed = _keyed(typed, indent, item, rooted) and not element
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
         if json_member and _JSON_PIN.match(stripped) is None:
             braced_lines.append((len(out), excerpt, indent, stack[0][0] if stack else None))

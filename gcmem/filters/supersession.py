@@ -309,10 +309,10 @@ class SupersessionStage:
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         for older, newer, al in alignments:
             # a proposed file's lines change no value; nor do another thing's lines (a
-            # rename changes the name line alone: one frame)
-            if proposed(newer.text) or (
-                len(al.frames) > 1 and _other_identity(older.text, newer.text)
-            ):
+            # rename changes the name line alone, one frame, and keeps a line of its body)
+            body = [n for _, n in al.restated if not units[newer.id][n].text.startswith("```")]
+            renamed = len(al.frames) == 1 and bool(body)
+            if proposed(newer.text) or (not renamed and _other_identity(older.text, newer.text)):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
         if self.reworded:
             align_turn_revisions(alignments, units)
