@@ -1195,25 +1195,28 @@ def test_a_word_of_a_name_the_question_says_is_no_recurring_value() -> None:
     assert all(c.stale_sentences == () for c in outcome.kept)
 
 
-def test_a_reissued_welcome_adds_a_member() -> None:
-    # "Welcome _ to the team" is a multi-valued frame: a second welcome is one more member
-    question = "Who on the data platform team came over from the payments squad?"
+WELCOMED = "Who on the data platform team came over from the payments squad?"
+
+
+def _welcomes() -> tuple[ScoredChunk, ScoredChunk]:
     first = cand(
         "Welcome Tomasz to the data platform team! He's coming over from the payments squad.", 0
     )
-    second = cand("Welcome Rhys to the data platform team, our first grad hire this year.", 6)
-    outcome = apply([first, second], question)
+    return first, cand("Welcome Rhys to the data platform team, our first grad hire this year.", 6)
+
+
+def test_a_reissued_welcome_adds_a_member() -> None:
+    # "Welcome _ to the team" is a multi-valued frame: a second welcome is one more member
+    first, second = _welcomes()
+    outcome = apply([first, second], WELCOMED)
     assert outcome.dropped == []
     assert all(c.stale_sentences == () for c in outcome.kept)
 
 
 def test_the_reissue_rule_reads_the_deployments_policies() -> None:
     # with the built-in multi-valued table turned off, a second welcome is a re-issue again
-    question = "Who on the data platform team came over from the payments squad?"
-    first = cand(
-        "Welcome Tomasz to the data platform team! He's coming over from the payments squad.", 0
-    )
-    second = cand("Welcome Rhys to the data platform team, our first grad hire this year.", 6)
+    question = WELCOMED
+    first, second = _welcomes()
     stage = AnnouncedChangeFilter(PolicyTable(known_multi_valued=False))
     outcome = stage.apply([first, second], ctx(question))
     (kept,) = [c for c in outcome.kept if c.id == first.id]

@@ -18,6 +18,7 @@ from gcmem.facts.labels import DISCOURSE_LABELS
 from gcmem.facts.lines import (
     CRON_ENTRY,
     diff_header,
+    fence_language,
     file_header,
     in_diff,
     inline_header,
@@ -56,7 +57,6 @@ _LABEL_WORDS = 8
 _LABELLED_PROSE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z -]{0,20}):\s+(?:\S+\s+){4,}\S")
 # A Markdown code fence (```` ``` ```` or ```` ```yaml ````): the writer's own mark that the
 # lines up to the closing fence are code or configuration, whatever their shape.
-_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+.-]*\s*$")
 
 
 # A directive line of a space-separated config file (nginx, redis.conf, sshd_config):
@@ -131,7 +131,7 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
                 gap = False
 
         for i, line in enumerate(lines):
-            fence = _FENCE.match(line) is not None
+            fence = fence_language(line) is not None
             diff = (diff and in_diff(line)) or diff_header(line) is not None
             if (
                 excerpt

@@ -1691,10 +1691,14 @@ def proposed(text: str) -> bool:
     """The text's own words (its sentences, and a label over lines that names no file) call
     what it quotes a proposal; a file's lines ("draft: false", a comment) never do."""
     units = split_units(text)
+    return _proposes(units, describe(units))
+
+
+def _proposes(units: Sequence[tuple[str, bool]], where: Sequence[ExcerptLine | None]) -> bool:
     return any(
         _PROPOSED.search(raw) is not None
-        for (raw, _line), where in zip(units, describe(units), strict=True)
-        if where is None or (where.path is None and raw.rstrip().endswith(":"))
+        for (raw, _line), at in zip(units, where, strict=True)
+        if at is None or (at.path is None and raw.rstrip().endswith(":"))
     )
 
 
@@ -1703,10 +1707,11 @@ def proposed(text: str) -> bool:
 @lru_cache(maxsize=8192)
 def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     units = split_units(text)
+    described = describe(units)
     out: list[tuple[int, Fact]] = []
-    quoted_proposal = proposed(text)
+    quoted_proposal = _proposes(units, described)
     speaker: str | None = None  # of a transcript: the last line's label
-    for i, ((raw, _line), where) in enumerate(zip(units, describe(units), strict=True)):
+    for i, ((raw, _line), where) in enumerate(zip(units, described, strict=True)):
         speaker = line_speaker(raw.strip()) or speaker
         if where is None:
             facts: list[Fact | None] = list(_extract_sentence(raw.strip(), speaker))

@@ -27,6 +27,7 @@ __all__ = [
     "array_tables",
     "bare_header",
     "describe",
+    "fence_language",
     "file_header",
     "inline_header",
     "is_code_path",
@@ -70,7 +71,8 @@ _CODE_EXTENSIONS = frozenset(
     )
 )
 _YAML_EXTENSIONS = frozenset({"yml", "yaml"})
-_FENCE = re.compile(r"^```\s*([\w+#-]*)")
+# A fence line of a Markdown code block, with its language tag ("```python", "~~~", "```").
+_FENCE = re.compile(r"^\s*(?:```|~~~)(?P<lang>[\w+#.-]*)\s*$")
 # A fence's language tag as the file extension of its code (``_CODE_EXTENSIONS``).
 _FENCE_TYPES = {
     **{ext: ext for ext in ("py", "js", "ts", "go", "rs", "rb", "java", "kt", "scala")},
@@ -148,19 +150,25 @@ def in_diff(line: str) -> bool:
 
 def file_header(line: str) -> str | None:
     """The path of a ``path:`` header line, else None."""
-    m = _HEADER_LINE.match(line)
-    if m is None:
-        return None
-    path = m.group("path")
     # an absolute path heads an excerpt too ("/etc/logrotate.d/shopfront:"), not one line
-    return path if is_path(path.removeprefix("/")) else None
+    return _header_path(_HEADER_LINE.match(line))
+
+
+def fence_language(line: str) -> str | None:
+    """The language tag of a code fence line, lower case ("" for an untagged fence), else
+    None (no fence)."""
+    m = _FENCE.match(line)
+    return None if m is None else m.group("lang").lower()
 
 
 def bare_header(line: str) -> str | None:
     """The path of a line that only names a file, bare or as a comment
     ("charts/gateway/values.yaml", "# services/api/values.yaml": the usual ways a pasted
     snippet says which file it is), else None."""
-    m = _BARE_HEADER.match(line)
+    return _header_path(_BARE_HEADER.match(line))
+
+
+def _header_path(m: re.Match[str] | None) -> str | None:
     if m is None:
         return None
     path = m.group("path")
@@ -276,7 +284,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             named = bare_header(raw)
             # a path alone above a fenced block names its file; above bare lines it may be a
             # caption ("requirements.txt" over pins a sentence later restates unqualified)
-            fenced = n + 1 < len(units) and units[n + 1][0].lstrip().startswith("```")
+            fenced = n + 1 < len(units) and fence_language(units[n + 1][0]) is not None
             if named is not None and fenced:
                 path, stack, section = named, [], None
                 element = False
@@ -310,13 +318,9 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             excerpt += 1
             out.append(ExcerptLine(raw.strip(), 0, (), False, header))
             continue
-        opened = _FENCE.match(raw.strip())
-        if opened is not None:
-            fence = (
-                ""
-                if fence or not opened.group(1)
-                else _FENCE_TYPES.get(opened.group(1).lower(), "")
-            )
+        tag = fence_language(raw)
+        if tag is not None:  # a fence opens a block (its language) or closes the open one
+            fence = "" if fence or not tag else _FENCE_TYPES.get(tag, "")
         line_path = path
         inline = inline_header(raw) if path is None else None
         if inline is not None:

@@ -70,7 +70,7 @@ from gcmem.facts.extract import (
     proposed,
     unit_facts,
 )
-from gcmem.facts.lines import array_tables, qualifier
+from gcmem.facts.lines import array_tables, fence_language, qualifier
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
@@ -310,7 +310,7 @@ class SupersessionStage:
         for older, newer, al in alignments:
             # a proposed file's lines change no value; nor do another thing's lines (a
             # rename changes the name line alone, one frame, and keeps a line of its body)
-            body = [n for _, n in al.restated if not units[newer.id][n].text.startswith("```")]
+            body = [n for _, n in al.restated if fence_language(units[newer.id][n].text) is None]
             renamed = len(al.frames) == 1 and bool(body)
             if proposed(newer.text) or (not renamed and _other_identity(older.text, newer.text)):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
@@ -918,10 +918,13 @@ def _scope_references(
     states)."""
     olders: dict[str, list[Chunk]] = defaultdict(list)
     newers: dict[str, Chunk] = {}
+    anothers = {
+        newer.id: _ANOTHER_OWNER.search(" ".join(u.text for u in units[newer.id] if not u.line))
+        is not None
+        for _, newer in pairs
+    }
     for older, newer in pairs:
-        if _other_identity(older.text, newer.text) or _ANOTHER_OWNER.search(
-            " ".join(u.text for u in units[newer.id] if not u.line)
-        ):
+        if anothers[newer.id] or _other_identity(older.text, newer.text):
             continue
         olders[newer.id].append(older)
         newers[newer.id] = newer
