@@ -82,8 +82,8 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "What is the inventory client's defaultTimeout?",
             "const defaultTimeout = 10 * time.Second",
             "PR #412: const defaultTimeout = 3 * time.Second, weekdays only",
-            "10",
-            "3",
+            "10 * time.Second",
+            "3 * time.Second",
         ),
         (
             # a file's path is provenance: the newer sentence need not say it
@@ -92,6 +92,72 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "Lowered it, MAX_RETRIES = 3 now; webhook workers were held for a minute.",
             "5",
             "3",
+        ),
+        (
+            # a JSON flag file, and a PR title that flips the flag (the environment is the
+            # file's: "prod.json")
+            "Is the dark_mode flag on or off in prod now?",
+            'flags/prod.json\n{\n  "dark_mode": false,\n  "beta_banner": true\n}',
+            'Merged PR #51 "flip dark_mode to true in flags/prod.json"',
+            "false",
+            "true",
+        ),
+        (
+            # one key spelled two ways: a chart value and the flag it renders
+            "What is the importer's HTTP read timeout?",
+            "kubectl get deploy importer -o yaml | grep -A2 args\n"
+            "  - --http-read-timeout=20s\n  - --log-format=json",
+            "```diff\n--- a/charts/importer/values.yaml\n+++ b/charts/importer/values.yaml\n"
+            "@@ -3,2 +3,2 @@\n-httpReadTimeout: 20s\n+httpReadTimeout: 60s\n```",
+            "20s",
+            "60s",
+        ),
+        (
+            # a Go module requirement and a commit message that bumps it
+            "Which pgx version does billing-gw require?",
+            "go.mod\nmodule example.com/billing-gw\nrequire (\n\tgithub.com/jackc/pgx/v5 v5.4.3\n"
+            "\tgo.uber.org/zap v1.26.0\n)",
+            "deps(billing-gw): bump pgx to v5.5.5",
+            "v5.4.3",
+            "v5.5.5",
+        ),
+        (
+            # a command's flag among other flags; the flags before it name no owner
+            "What is the retention.ms of the audit topic?",
+            "kafka-topics.sh --bootstrap-server k1:9092 --create --topic audit "
+            "--config retention.ms=86400000",
+            "kafka-configs.sh --bootstrap-server k1:9092 --alter --entity-type topics "
+            "--entity-name audit "
+            "--add-config retention.ms=604800000",
+            "86400000",
+            "604800000",
+        ),
+        (
+            # an arithmetic value is one value; a trailing comment leaves it whole
+            "How long is the shop's session cookie age?",
+            "shop/settings.py\nSESSION_COOKIE_AGE = 60 * 60 * 24 * 14  # two weeks\nDEBUG = False",
+            "the shop settings now have `SESSION_COOKIE_AGE = 60 * 60 * 12` in settings.py",
+            "60 * 60 * 24 * 14",
+            "60 * 60 * 12",
+        ),
+        (
+            # a key under two blocks: the newer names which ("limits")
+            "What is the renderer's memory limit?",
+            "renderer container:\n  resources:\n    requests:\n      memory: 512Mi\n"
+            "    limits:\n      memory: 1Gi",
+            "renderer limits now `memory: 4Gi` after the OOM kills",
+            "1Gi",
+            "4Gi",
+        ),
+        (
+            # a field of a Rust struct literal (its trailing comma), and a newer value that
+            # was in the older as part of another number ("9200")
+            "What is the crawler's default max_depth?",
+            "impl Default for CrawlerConfig {\n    fn default() -> Self {\n        Self {\n"
+            "            max_depth: 3,\n            port: 9200,\n        }\n    }\n}",
+            "bumped the crawler default to `max_depth: 200,` in CrawlerConfig::default",
+            "3",
+            "200",
         ),
     ],
 )
@@ -152,6 +218,37 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
             "charts/api/values.yaml:\nreplicaCount: 3\nimage: api:1.4",
             "charts/api/values-prod.yaml:\nreplicaCount: 12",
         ),
+        # the same value written two ways
+        (
+            "What read timeout does edge-proxy use?",
+            "```go\nsrv := &http.Server{\n    ReadTimeout: 15 * time.Second,\n}\n```",
+            "edge-proxy startup log: `level=info msg=listening read_timeout=15s`",
+        ),
+        # a key under two blocks, the newer naming neither
+        (
+            "What is the renderer's memory?",
+            "renderer:\n  requests:\n    memory: 512Mi\n  limits:\n    memory: 1Gi",
+            "renderer now `memory: 4Gi`",
+        ),
+        # the same flag of another command's owner
+        (
+            "What concurrency does the mailer worker run with?",
+            "celery -A mailer worker -Q outbound --concurrency=4",
+            "celery -A billing worker -Q invoices --concurrency=8",
+        ),
+        # a Procfile's process names its owner
+        (
+            "What concurrency does the ingest celery worker run with?",
+            "ingest: celery -A pipeline worker -Q ingest --concurrency=16",
+            "reports: celery -A pipeline worker -Q reports --concurrency=3\n"
+            "added so a slow render can't block ingest.",
+        ),
+        # two files an excerpt names: a base settings file and its override
+        (
+            "What SESSION_COOKIE_AGE is set?",
+            "In settings/base.py:\n```\nSESSION_COOKIE_AGE = 1209600\n```",
+            "settings/prod.py now overrides it:\n```python\nSESSION_COOKIE_AGE = 28800\n```",
+        ),
         # the newer is a draft: it sets nothing yet
         (
             "What is SENTRY_SAMPLE_RATE set to in production?",
@@ -186,6 +283,19 @@ def test_the_stage_excises_only_the_reassigned_line() -> None:
         newer.id,
     )
     assert "t3.medium" not in kept_older.visible_text and "subnet_id" in kept_older.visible_text
+
+
+def test_a_yes_no_question_naming_a_key_engages_the_stage() -> None:
+    older = scored_chunk('flags/prod.json\n{\n  "dark_mode": false,\n  "beta": true\n}', 0)
+    newer = scored_chunk('Merged PR #51 "flip dark_mode to true in flags/prod.json"', 5)
+    query = QueryContext(
+        query="Is the dark_mode flag on in prod?", namespace="ns", as_of=T0 + timedelta(days=9)
+    )
+    outcome = AnnouncedChangeFilter().apply([older, newer], query)
+    (kept_older,) = [c for c in outcome.kept if c.id == older.id]
+    (stale,) = kept_older.stale_sentences
+    assert (stale.value, stale.current_value) == ("false", "true")
+    assert '"beta": true' in kept_older.visible_text
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,15 @@ import pytest
 from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples, proposed
-from gcmem.facts.lines import bare_header, describe, file_header, inline_header, is_path
+from gcmem.facts.lines import (
+    bare_header,
+    describe,
+    file_header,
+    inline_header,
+    is_path,
+    named_file,
+    same_file,
+)
 from gcmem.memory import Memory
 from gcmem.models import Turn
 from gcmem.oracle.relatedness import anchored
@@ -402,6 +410,43 @@ def test_blank_lines_of_an_excerpt_are_lines_of_its_file() -> None:
     # blank lines do not count at an excerpt's edge: statements only
     edge, edge_new = [old[0], "", old[2]], [old[0], "", new[2]]
     assert replaced(excerpt("src/core.py", edge), excerpt("src/core.py", edge_new)) == []
+
+
+def test_captions_and_inspecting_commands_state_nothing() -> None:
+    caption, command = units_of("mirror job for the APAC box:\nrsync -az --bwlimit=5000 a b:c")
+    assert not caption.content and command.content
+    shown, output = units_of(
+        "$ kafka-topics.sh --describe --topic orders | head -1\nTopic: orders\tPartitionCount: 24"
+    )
+    assert not shown.content and output.content
+    # a code block's opener is a statement, and so is a command that sets something
+    assert units_of("class Config:\n    debug = True")[0].content
+    assert units_of("$ pg_dump --jobs=4 -f /b orders\ndone in 2h")[0].content
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("services/worker/.env\nLOG_LEVEL=debug", "services/worker/.env"),
+        (
+            "/etc/systemd/system/agent.service (excerpt)\n[Service]\nRestartSec=5",
+            "etc/systemd/system/agent.service",
+        ),
+        ("In settings/base.py:\n```\nX = 1\n```", "settings/base.py"),
+        ("so settings/prod.py now overrides it:\n```python\nX = 2\n```", "settings/prod.py"),
+        ("services/worker/.env", None),  # a path alone: no excerpt
+        ("compare a.py and b.py:\n```\nX = 1\n```", None),  # two paths: which one?
+        ("LOG_LEVEL=debug\nPORT=80", None),
+    ],
+)
+def test_the_file_an_excerpt_names(text: str, path: str | None) -> None:
+    assert named_file(text) == path
+
+
+def test_a_shorter_path_is_the_same_file() -> None:
+    assert same_file("app/settings.py", "settings.py") and same_file("a.py", "a.py")
+    assert not same_file("settings/base.py", "settings/prod.py")
+    assert not same_file("my_settings.py", "settings.py")
 
 
 def test_block_openers_of_code_are_statements_not_contexts() -> None:
@@ -920,6 +965,27 @@ def test_two_files_named_above_their_blocks_are_two_files(
     assert _two(memory, older, newer) == {"older": "kept", "newer": "kept"}
 
 
+EXPORTER = _fenced(
+    "# /etc/systemd/system/metrics-exporter.service",
+    "[Service]",
+    "ExecStart=/opt/exporter/bin/exporter --listen=:9105",
+    "Restart=always",
+)
+
+
+@pytest.mark.parametrize(
+    ("newer", "superseded"),
+    [
+        ("log-shipper.service has `ExecStart=/usr/local/bin/vector --config /etc/v.toml`", False),
+        ("metrics-exporter.service has `ExecStart=/opt/exporter/bin/exporter2 --verbose`", True),
+    ],
+)
+def test_a_sentence_naming_another_file_states_no_key_of_this_one(
+    memory: Memory, newer: str, superseded: bool
+) -> None:
+    assert _two(memory, EXPORTER, newer)["older"] == ("excised" if superseded else "kept")
+
+
 def test_a_snippet_pasted_without_its_path_may_be_the_named_files(memory: Memory) -> None:
     old = "# client/http.py\nMAX_RETRIES = 3\nBACKOFF_BASE = 0.5\nTIMEOUT = 10"
     new = "MAX_RETRIES = 5  # the carrier API is flaky in the mornings"
@@ -940,3 +1006,23 @@ def test_a_fences_language_is_the_file_type_where_no_path_says_it() -> None:
     # untagged, or a config language: the indented line keeps its own key
     bare = units_of("```\nclass Notifier:\n    LIMIT = 5\n```")
     assert [u.keyed for u in bare if u.text.startswith("LIMIT")] == [True]
+
+
+@pytest.mark.parametrize(
+    ("older_path", "newer_path", "superseded"),
+    [
+        ("services/api/.env", "services/worker/.env", False),  # two files: two keys
+        ("services/worker/.env", "services/worker/.env", True),
+        ("services/worker/.env", "worker/.env", True),  # the same file, a shorter path
+    ],
+)
+def test_a_key_of_another_named_file_replaces_nothing(
+    memory: Memory, older_path: str, newer_path: str, superseded: bool
+) -> None:
+    older = f"{older_path}\nPORT=8080\nLOG_LEVEL=info\nDATABASE_URL=postgres://db/app"
+    newer = f"{newer_path}\nQUEUE_URL=amqp://rabbit:5672\nLOG_LEVEL=debug\nPREFETCH=20"
+    memory.ingest([Turn(id="old", namespace=NS, text=older, ts=T0)])
+    memory.ingest([Turn(id="new", namespace=NS, text=newer, ts=T0 + timedelta(days=3))])
+    result = memory.retrieve("What LOG_LEVEL does the worker use?", namespace=NS, k=10)
+    assert outcome(result) == {"old": "kept", "new": "kept"}
+    assert stale_lines(result)["old"] == (["LOG_LEVEL=info"] if superseded else [])

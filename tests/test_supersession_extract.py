@@ -287,6 +287,9 @@ NEGATIVES = [
     # a bump not (yet) made
     "we should bump pydantic to 2.7.1",
     "Bump pydantic to 2.7.1?",
+    # a command's flag: no subject, and its "value" runs on into the other arguments
+    "rsync -az --delete --bwlimit=5000 /srv/releases/ mirror-apac:/srv/releases/",
+    "pg_dump -h db-replica-2 -Fd --jobs=4 -f /backups/orders orders",
 ]
 
 

@@ -164,6 +164,13 @@ PROFILES = {
         static={"parallel_keys": 20},
         turns=(4, 9),
     ),
+    # dev48: code and config changes in other shapes (plans, --set flags, migrations, chat
+    # notes), a re-pasted file whose other lines changed, and parallel owners
+    "codechanges2": Profile(
+        changes={"code_config": 40},
+        static={"parallel_keys": 15, "same_topic_unrelated": 15},
+        turns=(4, 9),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

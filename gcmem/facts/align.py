@@ -546,6 +546,22 @@ def units_of(text: str) -> list[Unit]:
     return list(_units_of(text))
 
 
+# A shell command that shows something ("$ kafka-topics.sh --describe --topic orders",
+# "$ kubectl get deploy api -o yaml"): a question to the system, which its output answers. Two
+# such commands differ in what they show, never in a value.
+_INSPECTS = re.compile(
+    r"^\$\s+\S.*?\s(?:--describe|describe(?:-[\w-]+)?|get|show|status|inspect|cat|head|"
+    r"tail|ls|list|info|top)(?:\s|$)"
+)
+
+
+# A line of words ending in a colon, no code: a caption (a code block's opener is a statement).
+_CAPTION = re.compile(
+    r"^(?!(?:class|def|if|elif|else|for|while|try|except|finally|with|async|case|match|"
+    r"switch|do|fn|func|function)\b)[^:(){}\[\]=<>]*\s[^:(){}\[\]=<>]*:$"
+)
+
+
 # Units are immutable and a chunk is aligned with every newer neighbour: split each text once.
 @lru_cache(maxsize=8192)
 def _units_of(text: str) -> tuple[Unit, ...]:
@@ -563,7 +579,9 @@ def _units_of(text: str) -> tuple[Unit, ...]:
         if where is not None:
             context, content, path, keyed = where.scope, where.content, where.path, where.keyed
             indent = where.indent
-        elif stripped.endswith(":") and len(stripped.split()) <= 8:
+            # a caption over a snippet ("mirror job for the APAC box:") names what follows
+            content = content and (path is not None or not _CAPTION.match(stripped))
+        elif (stripped.endswith(":") and len(stripped.split()) <= 8) or _INSPECTS.match(stripped):
             content = False
         # a file's lines compare exactly (case included): they are copies of the same file
         toks = tuple(tokenize(stripped, fold_case=path is None))

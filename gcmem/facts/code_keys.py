@@ -14,6 +14,12 @@ key is named by the other text ("Free plan rate limit: 60" is not the "Enterpris
 limit"), both name the same environments, neither says a value holds on ("stays", "keeps"),
 the newer is no hedge ("might", "not", "if", ...), each assigns the key once, and the question
 does not ask what was added (the key gathers values).
+
+A key is one key however a format spells it (``httpReadTimeout`` in a chart's values is the
+``--http-read-timeout`` flag it renders); a command's flags are settings wherever they stand in
+its line; a JSON key, a Go module requirement and "bump pgx to v5.5.5" assign too. A key
+assigned under two blocks (``requests:`` and ``limits:``) is the one whose block the newer unit
+names. Two values that differ only in their unit (``15 * time.Second``, ``15s``) are one value.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import units_of
+from gcmem.facts.align import Unit, units_of
 from gcmem.facts.extract import config_directive, proposed
-from gcmem.facts.lines import is_path
+from gcmem.facts.lines import is_path, named_file, same_file
 from gcmem.normalize import word_stem
 
 __all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values"]
@@ -34,9 +40,26 @@ __all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values"]
 # it starts a line, or (in a sentence) it has a ``_`` or ``.`` or is upper case, so that prose
 # ("Heads up: the channel") is never a key.
 _ASSIGNMENT = re.compile(
-    r"(?P<key>[A-Za-z_][\w.\-]*)\s*(?P<op>==|~=|>=|=|:(?!//))\s*"
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|\{[^}\n]*\}|\[[^\]\n]*\]|[^\s,;#]+)"
+    r"(?P<quote>\"?)(?P<key>[A-Za-z_][\w.\-]*)(?P=quote)\s*(?P<op>==|~=|>=|=|:(?!//))\s*"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|\{[^}\n]*\}|\[[^\]\n]*\]|"
+    # an arithmetic value ("60 * 60 * 12", "30 * time.Second") is one value
+    r"\d[\w.]*(?:[ \t]*[*+/][ \t]*[\w.]+)+|[^\s,;#`]+)"
 )
+# a Go module requirement ("github.com/jackc/pgx/v5 v5.4.3"): the module's name is its key
+_REQUIRE = re.compile(
+    r"^(?:require\s+)?[\w.\-]+(?:/[\w.\-]+)*?/(?P<key>(?!v\d+\b)[A-Za-z][\w.\-]*)(?:/v\d+)?\s+"
+    r"(?P<value>v\d[\w.\-+]*)\s*(?://.*)?$"
+)
+# "bump pgx to v5.5.5", "upgraded axios from 1.6.2 to 1.7.4": a package and its new version
+_BUMPED = re.compile(
+    r"\b(?:bump(?:s|ed)?|upgrade[sd]?)\s+(?P<key>[A-Za-z][\w.\-]*)\s+(?:from\s+\S+\s+)?"
+    r"to\s+(?P<value>v?\d[\w.\-+]*\w)",
+    re.I,
+)
+# a command's flag and its value ("--concurrency=16"): a setting wherever it is in the line
+_FLAG = re.compile(r"(?:^|\s)--$")
+# what follows a value and leaves it whole: a comment, a list's or a statement's separator
+_TRAILER = re.compile(r"[,;]?\s*(?:(?:#|//|;).*)?")
 # "bumped client_max_body_size to 50m": a code name and its new value in a sentence
 _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"']+)")
 _CODE_NAME = re.compile(r"[_.]|^[A-Z][A-Z0-9]+$")
@@ -59,8 +82,10 @@ _ENV = re.compile(
 # Words of setting a value, no owner of it ("bumped", "set ... to").
 _SETS = frozenset(
     str.split(
-        """set sets bumped bump lowered raised changed moved switched updated pinned upgraded
-    downgraded reverted flipped turned made put chore deps fix feat export alias"""
+        """set sets bumped bump lowered lower raised raise changed change moved move switched
+    switch updated update pinned upgraded upgrade downgraded downgrade reverted flipped flip
+    turned turn made put merged merge increased increase decreased decrease chore deps fix feat
+    export alias"""
     )
 )
 _STOP = frozenset(
@@ -72,6 +97,18 @@ _STOP = frozenset(
     )
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
+_LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][\w\-]*):\s+\S")
+# labels of a message, not of a setting's owner ("Update: LOG_LEVEL=info")
+_MESSAGE_LABELS = _SETS | frozenset(
+    str.split("note notes update fyi reminder edit psa summary context tldr done heads now")
+)
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+# a flag ("--entity-name", "-A") or a path-like token ("/srv/app/bin/celery", "kafka-configs.sh")
+_FLAG_OR_PATH = re.compile(
+    r"(?<!\S)(?:--?[A-Za-z][\w.\-]*|\S*/\S*|[\w.\-]+\.(?:sh|py|js|rb))(?!\S)"
+)
+# values a setting flips between: that one is in the older text elsewhere says nothing
+_FLIPS = frozenset(str.split("true false on off yes no enabled disabled"))
 
 
 @dataclass(frozen=True)
@@ -83,6 +120,7 @@ class KeyValue:
     key: str
     value: str
     path: str | None = None  # the file of the excerpt the unit is a line of
+    block: str | None = None  # the innermost block the line is in (``limits:``, ``[root]``)
 
 
 @dataclass(frozen=True)
@@ -103,7 +141,7 @@ def _stem(word: str) -> str:
 @lru_cache(maxsize=4096)
 def _query_words(query: str) -> tuple[frozenset[str], frozenset[str]]:
     """The question's words as written (lower case) and their stems, stop words left out."""
-    raw = [w.lower().rstrip(".") for w in _WORD.findall(query)]
+    raw = [w.lower().rstrip(".") for w in _WORD.findall(_POSSESSIVE.sub("", query))]
     kept = [w for w in raw if w not in _STOP]
     return frozenset(raw), frozenset(_stem(w) for w in kept)
 
@@ -112,6 +150,10 @@ def _parts(key: str) -> list[str]:
     """A key's words: ``instance_type`` -> instance, type; ``maxRetries`` -> max, retries."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
     return [p for p in re.split(r"[_.\-\s]+", spaced.lower()) if p]
+
+
+def _name(key: str) -> tuple[str, ...]:
+    return tuple(_parts(key))
 
 
 def asked_keys(query: str, keys: set[str]) -> set[str]:
@@ -144,7 +186,11 @@ def _assignments(text: str) -> Iterator[KeyValue]:
         if unit.line:
             directive = config_directive(body, unit.path)
             if directive is not None:
-                yield KeyValue(unit.index, body, *directive, path=unit.path)
+                yield KeyValue(unit.index, body, *directive, path=unit.path, block=_block(unit))
+                continue
+            required = _REQUIRE.match(body)
+            if required is not None:
+                yield KeyValue(unit.index, body, required["key"], required["value"], unit.path)
                 continue
         pos = 0
         while (m := _ASSIGNMENT.search(body, pos)) is not None:
@@ -152,23 +198,32 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             pos = m.end("key")
             if _is_assignment(m, body, unit.line):
                 pos = m.end()
-                yield KeyValue(unit.index, body, m["key"], _clean(m["value"]), unit.path)
+                yield KeyValue(
+                    unit.index, body, m["key"], _clean(m["value"]), unit.path, _block(unit)
+                )
         if not unit.line:
             for m in _TO_VALUE.finditer(body):
                 if "_" in m["key"]:
                     yield KeyValue(unit.index, body, m["key"], _clean(m["value"]))
+            for m in _BUMPED.finditer(body):
+                if "_" not in m["key"]:  # "bumped max_conns to 50" is read above
+                    yield KeyValue(unit.index, body, m["key"], m["value"])
+
+
+def _block(unit: Unit) -> str | None:
+    scope = unit.context[1:] if unit.path else unit.context
+    return scope[-1].rstrip(":{[] ").lstrip("[") if scope else None
 
 
 def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
-    """A file line's leading key, a code name anywhere, a pin (``requests==2.31.0``), or in a
-    sentence a plain word given a number or a quoted value ("set to replicas: 6")."""
+    """A file line's leading key, a command's flag, a code name anywhere, a pin
+    (``requests==2.31.0``), or in a sentence a plain word given a number or a quoted value
+    ("set to replicas: 6")."""
+    if m["op"] == "=" and _FLAG.search(body[: m.start()]):
+        return True
     rest = body[m.end() :].strip()
     numeric = m["value"][:1].isdigit()
-    if (
-        rest
-        and not rest.startswith(("#", "//", ";"))
-        and (line or (m["op"] == ":" and not numeric))
-    ):
+    if rest and not _TRAILER.fullmatch(rest) and (line or (m["op"] == ":" and not numeric)):
         return False  # a label before words ("Maya: I moved", "Note: the key is ..."), no setting
     if (line and not body[: m.start()].strip()) or _CODE_NAME.search(m["key"]):
         return True
@@ -185,20 +240,34 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     the worker to LOG_LEVEL=warn")."""
     line = kv.unit[: kv.unit.find(kv.key)].rsplit("\n", 1)[-1]
     before = re.split(r"[,;—.!?]\s|:\s(?=\S+\s*(?:==|=|:))", line)[-1]
+    # a command's flags and paths are how it runs, not whose setting it is
+    before = _FLAG_OR_PATH.sub(" ", before)
     raw, _ = _query_words(query)
+    # a line's label names its owner ("reports: celery ... --concurrency=3", a Procfile's)
+    label = _LABEL.match(line)
     return frozenset(
         w.lower()
         for w in _WORD.findall(before)
         if w.lower() not in _SETS
+        and w.lower() not in _STOP
         and not _REFERENCE.fullmatch(w)
         and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
+    ) | frozenset(
+        [label["label"].lower()]
+        if label and label["label"] != kv.key and label["label"].lower() not in _MESSAGE_LABELS
+        else []
     )
+
+
+def _key_line(kv: KeyValue) -> str:
+    """The line of the unit that holds the assignment."""
+    start = kv.unit.find(kv.key)
+    return kv.unit[kv.unit.rfind("\n", 0, start) + 1 :].split("\n", 1)[0]
 
 
 def _says(text: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in _WORD.findall(text)) | frozenset(
-        p for w in _WORD.findall(text) for p in _parts(w)
-    )
+    words = _WORD.findall(_POSSESSIVE.sub("", text))
+    return frozenset(w.lower() for w in words) | frozenset(p for w in words for p in _parts(w))
 
 
 def _envs(text: str) -> frozenset[str]:
@@ -211,6 +280,46 @@ def _context(query: str, key: str, text: str) -> frozenset[str]:
     # a file's path is provenance (the ledger's), not a thing the question asks about
     own = {_stem(p) for p in _parts(key)} | {_stem(key)} | {_stem(w) for w in raw if is_path(w)}
     return frozenset((stems - own) & {_stem(w) for w in _says(text)})
+
+
+# what may follow a number and leave it the same quantity (``time.Second``, ``15s``, ``v1.2``)
+_UNITS = frozenset(
+    str.split(
+        """v s ms sec secs second seconds m min mins minute minutes h hr hrs hour hours d day
+    days timesecond timemillisecond timeminute timehour k kb kib mb mib gb gib mi gi"""
+    )
+) | {""}
+
+
+def _same_value(a: str, b: str) -> bool:
+    """The same value, written two ways: ``15 * time.Second`` and ``15s``, ``1.32`` and
+    ``1.32.0`` (the same numbers, whatever their units: a change of unit alone is no change
+    gcmem can claim)."""
+    if a.lower() == b.lower():
+        return True
+    if not all(re.sub(r"[\d\s.*_\"']", "", v.lower()) in _UNITS for v in (a, b)):
+        return False  # "us-east-1" / "eu-central-1": more than numbers differ
+    numbers = [_numbers(a), _numbers(b)]
+    return bool(numbers[0]) and numbers[0] == numbers[1]
+
+
+def _numbers(value: str) -> list[int]:
+    found = [int(n) for n in re.findall(r"\d+", value)]
+    while len(found) > 1 and found[-1] == 0:
+        found.pop()
+    return found
+
+
+def _only_one(old: KeyValue, assigned: list[KeyValue], new: KeyValue) -> bool:
+    """Whether ``old`` is the one assignment of its key that ``new`` can restate: the only one,
+    or the only one in a block the newer unit names ("limits now ``memory: 3Gi``" is the
+    ``memory`` under ``limits:``, not the one under ``requests:``)."""
+    if len(assigned) == 1:
+        return True
+    said = _says(new.unit)
+    named = [kv for kv in assigned if kv.block and kv.block.lower() in said]
+    distinct = len({kv.block for kv in assigned}) == len(assigned)
+    return distinct and len(named) == 1 and named[0] is old
 
 
 def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
@@ -231,23 +340,32 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     for old in old_values:
         if old.key not in asked or _HOLDS.search(old.unit):
             continue
-        same_key = [kv for kv in new_values if kv.key.lower() == old.key.lower()]
-        if len(same_key) != 1 or sum(kv.key.lower() == old.key.lower() for kv in old_values) > 1:
-            continue  # not assigned again, or a key with several values (allowed origins)
+        # one key however it is spelled: ``httpReadTimeout`` in values.yaml is the chart's
+        # ``--http-read-timeout`` flag
+        name = _name(old.key)
+        same_key = [kv for kv in new_values if _name(kv.key) == name]
+        if len(same_key) != 1:
+            continue  # not assigned again, or assigned twice
         new = same_key[0]
-        if new.value == old.value:
+        if not _only_one(old, [kv for kv in old_values if _name(kv.key) == name], new):
+            continue  # a key with several values (allowed origins), none the newer names
+        if _same_value(old.value, new.value):
             continue
-        if old.path and new.path and old.path != new.path:
+        old_file, new_file = old.path or named_file(older), new.path or named_file(newer)
+        if old_file and new_file and not same_file(old_file, new_file):
             continue  # the same key in two files (a base file and its override)
         # each unit's owner is named by the other text ("auth-service: request_timeout" is not
         # "billing-service: ..."); the environments agree
         if not (_owner(query, new) <= _says(older) and _owner(query, old) <= _says(newer)):
             continue
-        if _envs(old.unit) != _envs(new.unit):
+        # the environments each assignment's line names, the other text names too
+        if not (_envs(_key_line(old)) <= _envs(newer) and _envs(_key_line(new)) <= _envs(older)):
             continue
         if _context(query, old.key, older) != _context(query, old.key, newer):
             continue
-        if new.value.lower() in older.lower():
+        if new.value.lower() not in _FLIPS and re.search(
+            rf"(?<![\w.]){re.escape(new.value)}(?![\w.])", older, re.I
+        ):
             continue  # the newer value was there already (another line of the same file)
         out.append(KeyChange(old.index, old.unit, old.key, old.value, new.value))
     return out

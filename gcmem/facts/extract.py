@@ -816,6 +816,11 @@ def _speaker_label(key: str) -> bool:
     return bool(re.fullmatch(r"[A-Z][a-z]+", word)) and not _attribute_like(word)
 
 
+# a program and its arguments up to a flag ("rsync -az --bwlimit"; a list item's "- --flag"
+# is no command)
+_COMMAND_FLAG = re.compile(r"^\s*(?!-\s)\S+\s+(?:\S+\s+)*--?[A-Za-z][\w\-]*$")
+
+
 def _try_form(
     form: _Form, s: _Sentence, lead_qualifiers: Sequence[str], *, note: bool = True
 ) -> list[Fact]:
@@ -829,6 +834,11 @@ def _try_form(
         if form.name == "colon" and (
             _speaker_label(s.text[: m.start()]) or (note and collection_label(s.text[: m.start()]))
         ):
+            continue
+        if form.name == "assign" and _COMMAND_FLAG.match(s.text[: m.start()]):
+            # a command's flag ("rsync -az --bwlimit=5000 src host:dst"): its "value" runs on
+            # into the command's other arguments, and the command is no subject (frame
+            # alignment compares two invocations whole)
             continue
         relation = form.relation(m)
         fact = _finish(form, relation, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers)

@@ -16,6 +16,7 @@ its own, not a context: a changed condition must not change the keys of the line
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -173,6 +174,32 @@ def _header_path(m: re.Match[str] | None) -> str | None:
         return None
     path = m.group("path")
     return path if is_path(path.removeprefix("/")) else None
+
+
+# a note after a file's path ("metrics-agent.service (excerpt)", "requirements.txt (api)")
+_NOTE = re.compile(r"\s+\([^()]*\)(?=:?$)")
+
+
+def named_file(text: str) -> str | None:
+    """The file an excerpt says it is: a path alone on its first line, over its lines
+    ("services/worker/.env"), or the one path the line before its first fenced block names
+    ("so settings/prod.py now overrides it:")."""
+    lines = text.splitlines()
+    if any(line.strip() for line in lines[1:]):
+        path = bare_header(_NOTE.sub("", lines[0].strip()))
+        if path is not None:
+            return path.removeprefix("/")
+    for before, line in itertools.pairwise(lines):
+        if fence_language(line) is not None:
+            named = {w for w in (t.strip("`'\"(),:;") for t in before.split()) if is_path(w)}
+            return named.pop().removeprefix("/") if len(named) == 1 else None
+    return None
+
+
+def same_file(a: str, b: str) -> bool:
+    """Two paths of one file: the same, or one a shorter path of the other
+    ("settings.py", "app/settings.py")."""
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
 def inline_header(line: str) -> tuple[str, str] | None:

@@ -72,7 +72,7 @@ class AnnouncedChangeFilter:
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         frame = question_frame(query.query)
-        if frame is None or len(candidates) < 2:
+        if len(candidates) < 2:
             return FilterOutcome(list(candidates), [])
 
         def accumulates(statement: str) -> bool:
@@ -89,6 +89,11 @@ class AnnouncedChangeFilter:
         found: dict[str, list[tuple[StaleSentence, Decided]]] = {}
         for cand in candidates:
             newer = [c for c in newer_first if c.chunk.ts > cand.chunk.ts]
+            if frame is None:
+                # a yes/no or keyword question has no frame to announce a value of; a code
+                # key it names still has one ("Is the new_checkout_flow flag on?")
+                found[cand.id] = _reassigned(query.query, cand, newer, set())
+                continue
             rev = _revised(frame, cand, newer, accumulates)
             if rev is not None:
                 revised[cand.id] = rev[0]
@@ -112,7 +117,7 @@ class AnnouncedChangeFilter:
             key=lambda d: d.newer.chunk.ts,
             reverse=True,
         )
-        if not decided:
+        if not decided and frame is not None:
             inferred = _recurring(frame, newer_first, prose)
             if inferred is not None:
                 decided = [inferred]
@@ -129,7 +134,8 @@ class AnnouncedChangeFilter:
                 )
                 continue
             stale = [s for s, _ in found[cand.id]] + habits.get(cand.id, [])
-            stale += _mentioned(frame, cand, prose[cand.id], decided, {s.index for s in stale})
+            if frame is not None:
+                stale += _mentioned(frame, cand, prose[cand.id], decided, {s.index for s in stale})
             known = {s.index for s in cand.stale_sentences if s.excised}
             added = tuple(s for s in stale if s.index not in known)
             if not added:

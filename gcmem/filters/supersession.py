@@ -70,7 +70,14 @@ from gcmem.facts.extract import (
     proposed,
     unit_facts,
 )
-from gcmem.facts.lines import array_tables, fence_language, qualifier
+from gcmem.facts.lines import (
+    array_tables,
+    fence_language,
+    is_path,
+    named_file,
+    qualifier,
+    same_file,
+)
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
 from gcmem.filters.base import FilterOutcome, QueryContext
@@ -595,13 +602,20 @@ class SupersessionStage:
                 maps.update(self.units.read(namespace, ids))
         now = datetime.now(UTC)
 
-        def lost(a: AssertionStatus) -> bool:
-            return _lost(a, query.as_of, now)
-
+        texts = {c.id: c.chunk.text for c in candidates}
         kept: list[ScoredChunk] = []
         dropped: list[Decision] = []
         held: list[tuple[ScoredChunk, AssertionStatus]] = []
         for cand in candidates:
+
+            def lost(a: AssertionStatus, text: str = cand.chunk.text) -> bool:
+                # a key two files' lines share ("LOG_LEVEL=info" in services/api/.env, then
+                # in services/worker/.env) is two keys: the other file's line replaces none
+                successor = a.successor.chunk_id if a.successor else None
+                if successor in texts and _other_file(text, texts[successor]):
+                    return False
+                return _lost(a, query.as_of, now)
+
             assertions = [a for a in status.get(cand.id, []) if a.version is not None]
             cu = maps.get(cand.id)
             if cu is None:
@@ -929,6 +943,7 @@ def _scope_references(
         olders[newer.id].append(older)
         newers[newer.id] = newer
     out = []
+    newer_prose = {nid: " ".join(u.text for u in units[nid] if not u.line) for nid in newers}
     for nid, newer in newers.items():
         keys = found.get(nid, ())
         owned = _owned_keys(units[nid])
@@ -950,6 +965,8 @@ def _scope_references(
                     theirs = _scope_of(ou, okey.relation) if ou.line else None
                     if okey.subject != key.subject or theirs is None or theirs[0] != base:
                         continue
+                    if ou.path is not None and _names_other_file(newer_prose[nid], ou.path):
+                        continue  # "log-shipper.service has `ExecStart=...`": another file's
                     context, within = theirs[1], scope
                     if ou.path is not None and ou.path == nu.path:
                         # one file on both sides: its blocks are compared, the path opens both
@@ -998,6 +1015,11 @@ def _identities(text: str) -> dict[str, frozenset[str]]:
         else:
             kind = m.group("kind")
             out["impl" if kind.startswith("impl") else kind].add(m.group("block"))
+    # a path alone on the first line, over the excerpt's lines, names its file
+    # ("services/worker/.env"): two excerpts of two files state no key of each other
+    path = named_file(text)
+    if path is not None:
+        out["file"].add(path)
     return {key: frozenset(values) for key, values in out.items()}
 
 
@@ -1013,7 +1035,30 @@ def _other_identity(older: str, newer: str) -> bool:
     and ``"name": "@lumen/date-utils"``; two ``[[tool.poetry.source]]`` elements): their other
     lines are two owners' settings, never one setting's two values."""
     mine, theirs = _identities(older), _identities(newer)
-    return any(key in mine and not mine[key] & values for key, values in theirs.items())
+    return any(
+        key in mine and not any(_same_name(key, a, b) for a in mine[key] for b in values)
+        for key, values in theirs.items()
+    )
+
+
+def _names_other_file(prose: str, path: str) -> bool:
+    """Whether the sentences name a file, and none of them is ``path`` (a path in inline code
+    is a value: ``log_dir = /var/log/app``)."""
+    words = re.sub(r"`[^`]*`", " ", prose).split()
+    named = {w for w in (t.strip("'\"(),:;.") for t in words) if is_path(w)}
+    return bool(named) and not any(
+        same_file(p.removeprefix("/"), path.removeprefix("/")) for p in named
+    )
+
+
+def _other_file(older: str, newer: str) -> bool:
+    """Two excerpts that name two files."""
+    mine, theirs = named_file(older), named_file(newer)
+    return mine is not None and theirs is not None and not same_file(mine, theirs)
+
+
+def _same_name(key: str, a: str, b: str) -> bool:
+    return same_file(a, b) if key == "file" else a == b
 
 
 def _grammar_changes(
