@@ -159,6 +159,67 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "3",
             "200",
         ),
+        (
+            # a key and its new value quoted as code in a chat note; another key's name
+            # ("workers") in the older file is no thing the newer must name
+            "What is the gunicorn timeout for the admin service?",
+            "admin/gunicorn.conf.py\n```python\nbind = '0.0.0.0:8000'\n"
+            "workers = 4\ntimeout = 30\n```",
+            "raised the admin gunicorn `timeout` to `120`, the CSV exports finish now",
+            "30",
+            "120",
+        ),
+        (
+            # a plain key right before "to" and a quoted value
+            "What is the Sidekiq concurrency on invoicer?",
+            "invoicer config/sidekiq.yml\n```yaml\n:concurrency: 10\n:queues:\n  - default\n```",
+            "dropped invoicer sidekiq concurrency to `5`, the PDF jobs were starving the db",
+            "10",
+            "5",
+        ),
+        (
+            # a changelog's bullet pins a package
+            "Which pydantic version is pricing-svc pinned to?",
+            "pricing-svc pyproject.toml\n```toml\n[tool.poetry.dependencies]\n"
+            'pydantic = "1.10.13"\n```',
+            "## pricing-svc 4.0.0\n- pydantic is now pinned to 2.4.2\n- FastAPI bumped to 0.104.0",
+            "1.10.13",
+            "2.4.2",
+        ),
+        (
+            # a database's prompt and a command's own words name no owner; "Postgres" is said
+            # in "postgresql.conf"
+            "What is max_connections on the orders Postgres primary?",
+            "postgresql.conf on orders-primary:\n```\nmax_connections = 200\nwork_mem = 16MB\n```",
+            "orders-primary:\n```\npostgres=# ALTER SYSTEM SET max_connections = 350;\n```",
+            "200",
+            "350",
+        ),
+        (
+            # Redis's CONFIG SET sets a key to a value
+            "What maxmemory-policy does the session cache use?",
+            "session cache redis.conf\n```\nmaxmemory-policy noeviction\nmaxmemory 6gb\n```",
+            "```\n$ redis-cli -h session-cache CONFIG SET maxmemory-policy allkeys-lru\nOK\n```",
+            "noeviction",
+            "allkeys-lru",
+        ),
+        (
+            # "how many replicas" asks for the replica count; a dotted property is its last
+            # segment's setting
+            "How many replicas does checkout-api run?",
+            "checkout-api values.yaml:\n```yaml\nreplicaCount: 4\n```",
+            "checkout-api: `helm upgrade checkout-api charts/checkout-api --set replicaCount=7`",
+            "4",
+            "7",
+        ),
+        (
+            "What is the Hikari maximum pool size for notifications?",
+            "notifications application.properties\n```\n"
+            "spring.datasource.hikari.maximum-pool-size=10\n```",
+            "bumped the notifications hikari `maximum-pool-size` to `24` after the timeouts",
+            "10",
+            "24",
+        ),
     ],
 )
 def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
@@ -236,6 +297,14 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
             "celery -A mailer worker -Q outbound --concurrency=4",
             "celery -A billing worker -Q invoices --concurrency=8",
         ),
+        # the same key in another block: another job's
+        (
+            "What timeout-minutes does the unit job have?",
+            "build.yml\n```yaml\njobs:\n  unit:\n    runs-on: ubuntu-latest\n"
+            "    timeout-minutes: 15\n```",
+            "integration job in the same build.yml:\n```yaml\n  integration:\n"
+            "    needs: unit\n    timeout-minutes: 40\n```",
+        ),
         # a Procfile's process names its owner
         (
             "What concurrency does the ingest celery worker run with?",
@@ -296,6 +365,28 @@ def test_a_yes_no_question_naming_a_key_engages_the_stage() -> None:
     (stale,) = kept_older.stale_sentences
     assert (stale.value, stale.current_value) == ("false", "true")
     assert '"beta": true' in kept_older.visible_text
+
+
+def test_a_changed_keys_old_value_said_of_another_thing_is_no_mention() -> None:
+    older = scored_chunk(
+        "ingest-worker/logging.yaml\n```\nloggers:\n  kafka: WARN\n  ingest.pipeline: INFO\n```", 0
+    )
+    other = scored_chunk(
+        "kafka client logger stays at WARN on ingest-worker, at INFO it writes 2GB a day", 2
+    )
+    repeat = scored_chunk("ingest.pipeline is at INFO, so the offsets never show up", 3)
+    newer = scored_chunk("turned the `ingest.pipeline` logger up to `DEBUG` on ingest-worker", 5)
+    query = QueryContext(
+        query="What level is the ingest.pipeline logger at on ingest-worker?",
+        namespace="ns",
+        as_of=T0 + timedelta(days=9),
+    )
+    outcome = AnnouncedChangeFilter().apply([older, other, repeat, newer], query)
+    kept = {c.id: c for c in outcome.kept}
+    assert other.id in kept and kept[other.id].stale_sentences == ()
+    assert [s.value for s in kept[older.id].stale_sentences] == ["INFO"]
+    # the old value said of the key itself goes with it
+    assert repeat.id not in kept or kept[repeat.id].stale_sentences
 
 
 @pytest.mark.parametrize(

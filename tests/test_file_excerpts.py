@@ -412,9 +412,9 @@ def test_blank_lines_of_an_excerpt_are_lines_of_its_file() -> None:
     assert replaced(excerpt("src/core.py", edge), excerpt("src/core.py", edge_new)) == []
 
 
-def test_captions_and_inspecting_commands_state_nothing() -> None:
+def test_captions_key_nothing_and_inspecting_commands_state_nothing() -> None:
     caption, command = units_of("mirror job for the APAC box:\nrsync -az --bwlimit=5000 a b:c")
-    assert not caption.content and command.content
+    assert not caption.keyed and command.content
     shown, output = units_of(
         "$ kafka-topics.sh --describe --topic orders | head -1\nTopic: orders\tPartitionCount: 24"
     )
@@ -684,6 +684,16 @@ def test_a_block_pasted_without_a_path_is_compared_by_its_lines_places() -> None
     assert align_units(other, other_new).frames == []
 
 
+def test_a_command_that_sets_a_key_names_the_key_first() -> None:
+    def frames(old: str, new: str) -> list[tuple[str, str]]:
+        found = align_units(units_of(old), units_of(new)).frames
+        return [(f.old_value, f.new_value) for f in found]
+
+    base = "```\n$ redis-cli -h jobs-redis CONFIG SET {}\nOK\n```"
+    assert frames(base.format("maxmemory 6gb"), base.format("appendfsync always")) == []
+    assert frames(base.format("maxmemory 6gb"), base.format("maxmemory 8gb")) == [("6gb", "8gb")]
+
+
 def test_a_terraform_plan_update_marker_is_no_part_of_the_key() -> None:
     plan = "terraform plan: aws_instance.web will be updated in-place\n"
     plan += '  ~ instance_type = "c6i.xlarge"'
@@ -692,6 +702,9 @@ def test_a_terraform_plan_update_marker_is_no_part_of_the_key() -> None:
     assert ("instance_type", "is", "c6i.xlarge") in {
         (f.subject, f.relation, f.object) for f in extract_triples(line.text)
     }
+    # a plan shows the old value and the new one: the line states the new
+    arrow = units_of('```\n  ~ backup_window = "03:00-04:00" -> "01:00-02:00"\n```')
+    assert [u.text for u in arrow if u.content] == ['backup_window = "01:00-02:00"']
 
 
 def _fenced(*lines: str) -> str:

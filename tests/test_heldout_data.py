@@ -66,6 +66,7 @@ SPLITS = {
     "dev45": "habitsparas",
     "dev46": "codetraps2",
     "dev47": "codechanges",
+    "dev48": "codechanges2",
     "devconv": "chats",
 }
 

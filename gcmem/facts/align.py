@@ -579,8 +579,9 @@ def _units_of(text: str) -> tuple[Unit, ...]:
         if where is not None:
             context, content, path, keyed = where.scope, where.content, where.path, where.keyed
             indent = where.indent
-            # a caption over a snippet ("mirror job for the APAC box:") names what follows
-            content = content and (path is not None or not _CAPTION.match(stripped))
+            # a caption over a snippet ("mirror job for the APAC box:") names what follows:
+            # two captions differ in what they name, never in a value
+            keyed = keyed and (path is not None or not _CAPTION.match(stripped))
         elif (stripped.endswith(":") and len(stripped.split()) <= 8) or _INSPECTS.match(stripped):
             content = False
         # a file's lines compare exactly (case included): they are copies of the same file
@@ -2010,6 +2011,19 @@ def _in_named_file(units: Sequence[Unit], others: Sequence[Unit]) -> Sequence[Un
     ]
 
 
+# The slot right after a command's "set" ("redis-cli CONFIG SET _", "sysctl -w _", "--set _")
+_SET_SLOT = re.compile(r"(?:^|\s)(?:set|--set|-w)\s+_(?:\s|$)", re.IGNORECASE)
+
+
+def _sets_another_key(frame: str, old_value: str, new_value: str) -> bool:
+    """A command that sets a key names the key first: "CONFIG SET maxmemory 6gb" and "CONFIG
+    SET appendfsync always" set two keys, not one key's two values."""
+    if not _SET_SLOT.search(frame):
+        return False
+    a, b = old_value.split(), new_value.split()
+    return len(a) > 1 and len(b) > 1 and a[0].lower() != b[0].lower()
+
+
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """Every restated unit and every one-value frame between an older and a newer chunk."""
     old, new = _in_named_file(old, new), _in_named_file(new, old)
@@ -2035,6 +2049,8 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             if not n.content or not n.keyed or n.key == o.key or not comparable(o, n):
                 continue
             found = align_pair(o, n)
+            if found is not None and _sets_another_key(*found):
+                continue
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
     file = SameFile.of(old, new)

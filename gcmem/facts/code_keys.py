@@ -34,7 +34,7 @@ from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.lines import is_path, named_file, same_file
 from gcmem.normalize import word_stem
 
-__all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values"]
+__all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values", "names_key"]
 
 # ``KEY = value``, ``KEY: value``, ``pkg==1.2``, ``key value;`` (nginx). A key is a code name:
 # it starts a line, or (in a sentence) it has a ``_`` or ``.`` or is upper case, so that prose
@@ -53,13 +53,26 @@ _REQUIRE = re.compile(
 # "bump pgx to v5.5.5", "upgraded axios from 1.6.2 to 1.7.4": a package and its new version
 _BUMPED = re.compile(
     r"\b(?:bump(?:s|ed)?|upgrade[sd]?)\s+(?P<key>[A-Za-z][\w.\-]*)\s+(?:from\s+\S+\s+)?"
-    r"to\s+(?P<value>v?\d[\w.\-+]*\w)",
+    r"to\s+(?P<value>v?\d[\w.\-+]*\w)"
+    # "pydantic is now pinned to 2.4.2"
+    r"|\b(?P<pinned>[A-Za-z][\w.\-]*)\s+(?:is\s+)?(?:now\s+)?pinned\s+(?:to|at)\s+"
+    r"(?P<pin>v?\d[\w.\-+]*\w)",
     re.I,
 )
+# "raised gunicorn `timeout` to `120`", "turned the `ingest.pipeline` logger up to `DEBUG`",
+# "dropped invoicer sidekiq concurrency to `5`": a key and a new value quoted as code
+_TO_TICKED = re.compile(
+    r"(?:`(?P<ticked>[A-Za-z_][\w.\-]*)`(?:\s+[a-z]+){0,2}?|(?P<key>[A-Za-z_][\w.\-]*))"
+    r"\s+(?:up\s+|down\s+)?to\s+`(?P<value>[^`\n]+)`"
+)
+# "CONFIG SET maxmemory-policy allkeys-lru" (a Redis command sets a key to a value)
+_CONFIG_SET = re.compile(r"\bconfig\s+set\s+(?P<key>[\w.\-]+)\s+(?P<value>[^\s`]+)", re.I)
 # a command's flag and its value ("--concurrency=16"): a setting wherever it is in the line
 _FLAG = re.compile(r"(?:^|\s)--$")
 # what follows a value and leaves it whole: a comment, a list's or a statement's separator
-_TRAILER = re.compile(r"[,;]?\s*(?:(?:#|//|;).*)?")
+_TRAILER = re.compile(r"`?[,;]?\s*(?:(?:#|//|;).*)?")
+# a ``key value`` line of a .conf or .cfg file (``maxmemory-policy noeviction``, redis.conf)
+_SPACED = re.compile(r"^(?P<key>[a-z][\w.\-]*)\s+(?P<value>[^\s#;]+)\s*(?:#.*)?$")
 # "bumped client_max_body_size to 50m": a code name and its new value in a sentence
 _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"']+)")
 _CODE_NAME = re.compile(r"[_.]|^[A-Z][A-Z0-9]+$")
@@ -97,6 +110,10 @@ _STOP = frozenset(
     )
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
+_CONF_TYPES = (".conf", ".cfg")
+_PROMPT = re.compile(r"^\s*(?:\$|[\w.\-]+=?[#>])\s+")  # "$ ", "postgres=# "
+# a command's own words ("ALTER SYSTEM SET", "CONFIG SET"), no owner of the setting
+_COMMAND_WORDS = frozenset(str.split("alter system config select sudo exec"))
 _LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][\w\-]*):\s+\S")
 # labels of a message, not of a setting's owner ("Update: LOG_LEVEL=info")
 _MESSAGE_LABELS = _SETS | frozenset(
@@ -152,17 +169,29 @@ def _parts(key: str) -> list[str]:
     return [p for p in re.split(r"[_.\-\s]+", spaced.lower()) if p]
 
 
+_HOW_MANY = re.compile(r"\bhow many\b", re.I)
+_COUNT_WORDS = frozenset(["count", "num", "number"])
+
+
 def _name(key: str) -> tuple[str, ...]:
-    return tuple(_parts(key))
+    """A key's words; a dotted key's last segment where that is a name of several words
+    (``spring.datasource.hikari.maximum-pool-size`` is the ``maximum-pool-size`` setting)."""
+    last = key.rsplit(".", 1)[-1]
+    return tuple(_parts(last)) if len(_parts(last)) > 2 else tuple(_parts(key))
 
 
 def asked_keys(query: str, keys: set[str]) -> set[str]:
     """The keys the question names: as written ("MAX_RETRIES", "requests") or word by word
     ("instance type" for ``instance_type``)."""
     raw, stems = _query_words(query)
+    counts = _HOW_MANY.search(query) is not None
     out = set()
     for key in keys:
-        parts = _parts(key)
+        parts = list(_name(key))
+        if counts and len(parts) > 1 and parts[-1] in _COUNT_WORDS:
+            parts = parts[:-1]  # "How many replicas ...?" asks for ``replicaCount``
+            if {_stem(p) for p in parts} <= stems:
+                out.add(key)
         if key.lower() in raw or (len(parts) > 1 and {_stem(p) for p in parts} <= stems):
             out.add(key)
     return out
@@ -179,12 +208,16 @@ def _key_values(text: str) -> tuple[KeyValue, ...]:
 
 
 def _assignments(text: str) -> Iterator[KeyValue]:
+    named = named_file(text)  # "session cache redis.conf" over a fence: its lines are the file's
     for unit in units_of(text):
         if not unit.content or unit.question:
             continue
         body = unit.text
         if unit.line:
-            directive = config_directive(body, unit.path)
+            directive = config_directive(body, unit.path or named)
+            spaced = _SPACED.match(body)
+            if directive is None and spaced and (unit.path or named or "").endswith(_CONF_TYPES):
+                directive = spaced["key"], spaced["value"]
             if directive is not None:
                 yield KeyValue(unit.index, body, *directive, path=unit.path, block=_block(unit))
                 continue
@@ -201,13 +234,23 @@ def _assignments(text: str) -> Iterator[KeyValue]:
                 yield KeyValue(
                     unit.index, body, m["key"], _clean(m["value"]), unit.path, _block(unit)
                 )
+        said: dict[tuple[str, str], None] = {}  # in order, once each
         if not unit.line:
             for m in _TO_VALUE.finditer(body):
                 if "_" in m["key"]:
-                    yield KeyValue(unit.index, body, m["key"], _clean(m["value"]))
+                    said[(m["key"], _clean(m["value"]))] = None
+        if unit.path is None:  # a sentence, or a note's line (a changelog's bullet)
             for m in _BUMPED.finditer(body):
-                if "_" not in m["key"]:  # "bumped max_conns to 50" is read above
-                    yield KeyValue(unit.index, body, m["key"], m["value"])
+                if m["pinned"]:
+                    said[(m["pinned"], m["pin"])] = None
+                elif "_" not in m["key"]:  # "bumped max_conns to 50" is read above
+                    said[(m["key"], m["value"])] = None
+            for m in _TO_TICKED.finditer(body):
+                said[(m["ticked"] or m["key"], _clean(m["value"]))] = None
+        for m in _CONFIG_SET.finditer(body):
+            said[(m["key"], _clean(m["value"]))] = None
+        for key, value in said:
+            yield KeyValue(unit.index, body, key, value, unit.path)
 
 
 def _block(unit: Unit) -> str | None:
@@ -240,7 +283,11 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     the worker to LOG_LEVEL=warn")."""
     line = kv.unit[: kv.unit.find(kv.key)].rsplit("\n", 1)[-1]
     before = re.split(r"[,;—.!?]\s|:\s(?=\S+\s*(?:==|=|:))", line)[-1]
-    # a command's flags and paths are how it runs, not whose setting it is
+    # a command's prompt, program, flags and paths are how it runs, not whose setting it is
+    prompted = _PROMPT.match(before)
+    if prompted:
+        words = before[prompted.end() :].split(None, 1)
+        before = words[1] if len(words) > 1 else ""
     before = _FLAG_OR_PATH.sub(" ", before)
     raw, _ = _query_words(query)
     # a line's label names its owner ("reports: celery ... --concurrency=3", a Procfile's)
@@ -250,6 +297,8 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
         for w in _WORD.findall(before)
         if w.lower() not in _SETS
         and w.lower() not in _STOP
+        and w.lower() not in _COMMAND_WORDS
+        and w.lower() not in _MESSAGE_LABELS
         and not _REFERENCE.fullmatch(w)
         and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
     ) | frozenset(
@@ -257,6 +306,18 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
         if label and label["label"] != kv.key and label["label"].lower() not in _MESSAGE_LABELS
         else []
     )
+
+
+def names_key(key: str, text: str) -> bool:
+    """Whether ``text`` names the key, as written or word by word."""
+    return key.lower() in text.lower() or set(_name(key)) <= _says(text)
+
+
+def _named_by(owner: frozenset[str], text: str) -> bool:
+    """Whether ``text`` names every owner word, whole or word by word ("session cache" names
+    ``session-cache``)."""
+    said = _says(text)
+    return all(w in said or set(_parts(w)) <= said for w in owner)
 
 
 def _key_line(kv: KeyValue) -> str:
@@ -275,11 +336,24 @@ def _envs(text: str) -> frozenset[str]:
 
 
 def _context(query: str, key: str, text: str) -> frozenset[str]:
-    """The question's words besides the key that the text says (a file path's words too)."""
+    """The question's words besides the key that the text says (a file path's words too; a
+    word only another setting's key has names no thing: ``workers = 4`` beside ``timeout``;
+    a word said longer counts: "Postgres" in ``postgresql.conf``)."""
     raw, stems = _query_words(query)
     # a file's path is provenance (the ledger's), not a thing the question asks about
     own = {_stem(p) for p in _parts(key)} | {_stem(key)} | {_stem(w) for w in raw if is_path(w)}
-    return frozenset((stems - own) & {_stem(w) for w in _says(text)})
+    keys = {kv.key for kv in key_values(text) if _name(kv.key) != _name(key)}
+    said = {_stem(w) for w in _says(_without(text, keys))}
+    return frozenset(
+        q for q in stems - own if q in said or (len(q) >= 5 and any(w.startswith(q) for w in said))
+    )
+
+
+def _without(text: str, keys: set[str]) -> str:
+    """``text`` without the names of ``keys`` where they stand as keys (before an operator)."""
+    for key in sorted(keys, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w.\-]){re.escape(key)}(?=[\"']?\s*(?:==|=|:|\s+\S))", " ", text)
+    return text
 
 
 # what may follow a number and leave it the same quantity (``time.Second``, ``15s``, ``v1.2``)
@@ -347,6 +421,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         if len(same_key) != 1:
             continue  # not assigned again, or assigned twice
         new = same_key[0]
+        if old.block and new.block and old.block.lower() != new.block.lower():
+            continue  # ``timeout-minutes`` of the ``unit`` job and of the ``integration`` job
         if not _only_one(old, [kv for kv in old_values if _name(kv.key) == name], new):
             continue  # a key with several values (allowed origins), none the newer names
         if _same_value(old.value, new.value):
@@ -356,7 +432,7 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
             continue  # the same key in two files (a base file and its override)
         # each unit's owner is named by the other text ("auth-service: request_timeout" is not
         # "billing-service: ..."); the environments agree
-        if not (_owner(query, new) <= _says(older) and _owner(query, old) <= _says(newer)):
+        if not (_named_by(_owner(query, new), older) and _named_by(_owner(query, old), newer)):
             continue
         # the environments each assignment's line names, the other text names too
         if not (_envs(_key_line(old)) <= _envs(newer) and _envs(_key_line(new)) <= _envs(older)):

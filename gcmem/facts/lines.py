@@ -117,6 +117,7 @@ _CODE_LEADS = frozenset(
 )
 _BULLET = re.compile(r"^(?:[-*+•]\s+)")
 _PLAN_UPDATE = re.compile(r"^~\s+(?=[\w\"'.\-]+\s*=)")
+_PLAN_ARROW = re.compile(r"(?P<lead>=\s*)(?:\"[^\"]*\"|[^\s\"]+)\s+->\s+(?=\S)")
 _CLOSERS = frozenset({"}", "},", "]", "],", ")", "),", "};", "});", "})"})
 
 
@@ -194,6 +195,13 @@ def named_file(text: str) -> str | None:
             named = {w for w in (t.strip("`'\"(),:;") for t in before.split()) if is_path(w)}
             return named.pop().removeprefix("/") if len(named) == 1 else None
     return None
+
+
+def two_files(a: str, b: str) -> bool:
+    """Whether two excerpts name two files (``named_file``): their lines are two files' keys,
+    never one key's two values."""
+    mine, theirs = named_file(a), named_file(b)
+    return mine is not None and theirs is not None and not same_file(mine, theirs)
 
 
 def same_file(a: str, b: str) -> bool:
@@ -354,7 +362,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             line_path, raw = inline
         # a Terraform plan's in-place update (``~ instance_type = "m6i.large"``) states the
         # line's new value: the marker is no part of its key
-        stripped = _PLAN_UPDATE.sub("", raw.strip())
+        stripped = raw.strip()
+        if _PLAN_UPDATE.match(stripped):
+            # ... and the value after its arrow (``~ size = "10" -> "20"``)
+            stripped = _PLAN_ARROW.sub(r"\g<lead>", _PLAN_UPDATE.sub("", stripped))
         indent = len(raw) - len(raw.lstrip())
         body = _BULLET.sub("", stripped)
         content = True

@@ -34,6 +34,7 @@ equal times never decide.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -49,7 +50,7 @@ from gcmem.facts.announced import (
     recurring_change,
     revision,
 )
-from gcmem.facts.code_keys import key_changes
+from gcmem.facts.code_keys import key_changes, names_key
 from gcmem.facts.habits import asks_about_a_habit, habit_change
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
@@ -187,6 +188,7 @@ class Decided:
 
     change: AnswerChange
     newer: ScoredChunk
+    key: str | None = None  # the code key it assigns (``key_changes``), if that is how
 
 
 def _announced(
@@ -225,7 +227,9 @@ def _reassigned(
                 frozenset({change.old.lower()}),
                 frozenset({change.new.lower()}),
             )
-            out.append((_stale(change.index, change.unit, answer, cand), Decided(answer, cand)))
+            out.append(
+                (_stale(change.index, change.unit, answer, cand), Decided(answer, cand, change.key))
+            )
     return out
 
 
@@ -286,10 +290,22 @@ def _mentioned(
         if unit.index in marked:
             continue
         for d in decided:
+            if (
+                d.key is not None
+                and _plain(d.change.old_values)
+                and not names_key(d.key, unit.text)
+            ):
+                # a plain word is said of many things: "INFO" of another logger is no
+                # mention of ``ingest.pipeline: INFO`` ("t3.medium" names its setting)
+                continue
             if d.newer.chunk.ts > older.chunk.ts and mentions_old_value(frame, d.change, unit.text):
                 out.append(_stale(unit.index, unit.text, d.change, d.newer))
                 break
     return out
+
+
+def _plain(values: Sequence[str]) -> bool:
+    return all(re.fullmatch(r"[A-Za-z]+", v) for v in values)
 
 
 def _recurring(

@@ -77,6 +77,7 @@ from gcmem.facts.lines import (
     named_file,
     qualifier,
     same_file,
+    two_files,
 )
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
@@ -612,7 +613,7 @@ class SupersessionStage:
                 # a key two files' lines share ("LOG_LEVEL=info" in services/api/.env, then
                 # in services/worker/.env) is two keys: the other file's line replaces none
                 successor = a.successor.chunk_id if a.successor else None
-                if successor in texts and _other_file(text, texts[successor]):
+                if successor in texts and two_files(text, texts[successor]):
                     return False
                 return _lost(a, query.as_of, now)
 
@@ -1049,12 +1050,6 @@ def _names_other_file(prose: str, path: str) -> bool:
     return bool(named) and not any(
         same_file(p.removeprefix("/"), path.removeprefix("/")) for p in named
     )
-
-
-def _other_file(older: str, newer: str) -> bool:
-    """Two excerpts that name two files."""
-    mine, theirs = named_file(older), named_file(newer)
-    return mine is not None and theirs is not None and not same_file(mine, theirs)
 
 
 def _same_name(key: str, a: str, b: str) -> bool:

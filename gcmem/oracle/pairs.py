@@ -3,6 +3,7 @@
 For Φ_T only pairs with different event times matter (equal timestamps never dominate). Of
 those, a pair is decided without the oracle when
 - both chunks have the same content (a chunk cannot contradict itself), or
+- the two are excerpts of two named files (two files' lines state no key of each other), or
 - both assert the same normalised (subject, relation) key: the ledger's deterministic rule
   decides it (same object -> compatible; a different object -> the newer supersedes), or
 - an optional cosine floor says the two are too dissimilar to be about the same thing.
@@ -18,10 +19,13 @@ from typing import Literal
 import numpy as np
 
 from gcmem.facts.extract import chunk_facts
+from gcmem.facts.lines import two_files
 from gcmem.models import Chunk, Fact, ScoredChunk
 from gcmem.normalize import normalize_key, normalize_object
 
-PairClass = Literal["equal_ts", "same_content", "keyed_same", "keyed_conflict", "floor", "oracle"]
+PairClass = Literal[
+    "equal_ts", "same_content", "two_files", "keyed_same", "keyed_conflict", "floor", "oracle"
+]
 # (subject, relation) key -> the set of objects a chunk asserts for it (whitespace-collapsed).
 KeyedFacts = Mapping[tuple[str, str], frozenset[str]]
 FactReader = Callable[[Chunk], KeyedFacts]
@@ -85,6 +89,8 @@ def classify_pair(
         return "equal_ts", ()
     if older.content_hash == newer.content_hash:
         return "same_content", ()
+    if two_files(older.text, newer.text):
+        return "two_files", ()  # ``services/api/.env`` and ``services/worker/.env``
     fa, fb = facts.get(older.id, {}), facts.get(newer.id, {})
     shared = sorted(set(fa) & set(fb))
     if shared:
