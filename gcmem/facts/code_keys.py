@@ -119,6 +119,7 @@ _LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][\w\-]*):\s+\S")
 _MESSAGE_LABELS = _SETS | frozenset(
     str.split("note notes update fyi reminder edit psa summary context tldr done heads now")
 )
+_NO_OWNER = _MESSAGE_LABELS | _STOP | _COMMAND_WORDS
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 # a flag ("--entity-name", "-A") or a path-like token ("/srv/app/bin/celery", "kafka-configs.sh")
 _FLAG_OR_PATH = re.compile(
@@ -188,11 +189,10 @@ def asked_keys(query: str, keys: set[str]) -> set[str]:
     out = set()
     for key in keys:
         parts = list(_name(key))
-        if counts and len(parts) > 1 and parts[-1] in _COUNT_WORDS:
+        enough = len(parts) > 1  # one word alone may be any word of the question
+        if counts and enough and parts[-1] in _COUNT_WORDS:
             parts = parts[:-1]  # "How many replicas ...?" asks for ``replicaCount``
-            if {_stem(p) for p in parts} <= stems:
-                out.add(key)
-        if key.lower() in raw or (len(parts) > 1 and {_stem(p) for p in parts} <= stems):
+        if key.lower() in raw or (enough and {_stem(p) for p in parts} <= stems):
             out.add(key)
     return out
 
@@ -295,10 +295,7 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     return frozenset(
         w.lower()
         for w in _WORD.findall(before)
-        if w.lower() not in _SETS
-        and w.lower() not in _STOP
-        and w.lower() not in _COMMAND_WORDS
-        and w.lower() not in _MESSAGE_LABELS
+        if w.lower() not in _NO_OWNER
         and not _REFERENCE.fullmatch(w)
         and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
     ) | frozenset(

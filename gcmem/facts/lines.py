@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "CRON_ENTRY",
@@ -181,6 +182,7 @@ def _header_path(m: re.Match[str] | None) -> str | None:
 _NOTE = re.compile(r"\s+\([^()]*\)(?=:?$)")
 
 
+@lru_cache(maxsize=8192)  # read for every candidate pair at query time
 def named_file(text: str) -> str | None:
     """The file an excerpt says it is: a path alone on its first line, over its lines
     ("services/worker/.env"), or the one path the line before its first fenced block names

@@ -1016,8 +1016,8 @@ def _identities(text: str) -> dict[str, frozenset[str]]:
         else:
             kind = m.group("kind")
             out["impl" if kind.startswith("impl") else kind].add(m.group("block"))
-    # a path alone on the first line, over the excerpt's lines, names its file
-    # ("services/worker/.env"): two excerpts of two files state no key of each other
+    # the file the excerpt names (``named_file``: "services/worker/.env" over its lines): two
+    # excerpts of two files state no key of each other
     path = named_file(text)
     if path is not None:
         out["file"].add(path)
