@@ -55,8 +55,6 @@ _LABEL_WORDS = 8
 # spare keys with the Lindqvists. Their number is on the fridge."): prose, not a ``key:
 # value`` line (a speaker's "Maya: ..." stays a transcript line).
 _LABELLED_PROSE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z -]{0,20}):\s+(?:\S+\s+){4,}\S")
-# A Markdown code fence (```` ``` ```` or ```` ```yaml ````): the writer's own mark that the
-# lines up to the closing fence are code or configuration, whatever their shape.
 
 
 # A directive line of a space-separated config file (nginx, redis.conf, sshd_config):
@@ -131,6 +129,8 @@ def split_units_with_gaps(text: str) -> list[tuple[TextUnit, bool]]:
                 gap = False
 
         for i, line in enumerate(lines):
+            # a Markdown code fence: the writer's own mark that the lines up to the closing
+            # fence are code or configuration, whatever their shape
             fence = fence_language(line) is not None
             diff = (diff and in_diff(line)) or diff_header(line) is not None
             if (

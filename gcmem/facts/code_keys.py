@@ -281,7 +281,8 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     """What the unit says the key belongs to, in its clause before the key: names ("Free plan
     rate limit: 60", "auth-service: request_timeout: 5s") and the question's own words ("set
     the worker to LOG_LEVEL=warn")."""
-    line = kv.unit[: kv.unit.find(kv.key)].rsplit("\n", 1)[-1]
+    line = _key_line(kv)
+    line = line[: line.find(kv.key)]
     before = re.split(r"[,;—.!?]\s|:\s(?=\S+\s*(?:==|=|:))", line)[-1]
     # a command's prompt, program, flags and paths are how it runs, not whose setting it is
     prompted = _PROMPT.match(before)

@@ -933,18 +933,16 @@ def _scope_references(
     states)."""
     olders: dict[str, list[Chunk]] = defaultdict(list)
     newers: dict[str, Chunk] = {}
-    anothers = {
-        newer.id: _ANOTHER_OWNER.search(" ".join(u.text for u in units[newer.id] if not u.line))
-        is not None
-        for _, newer in pairs
+    # each newer chunk's sentences: whose lines it says they are, which file it names
+    newer_prose = {
+        newer.id: " ".join(u.text for u in units[newer.id] if not u.line) for _, newer in pairs
     }
     for older, newer in pairs:
-        if anothers[newer.id] or _other_identity(older.text, newer.text):
+        if _ANOTHER_OWNER.search(newer_prose[newer.id]) or _other_identity(older.text, newer.text):
             continue
         olders[newer.id].append(older)
         newers[newer.id] = newer
     out = []
-    newer_prose = {nid: " ".join(u.text for u in units[nid] if not u.line) for nid in newers}
     for nid, newer in newers.items():
         keys = found.get(nid, ())
         owned = _owned_keys(units[nid])
