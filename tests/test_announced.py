@@ -208,6 +208,23 @@ REPLACED = [
         "The team offsite is in Denver this year.",
         "The team offsite is relocating to Asheville.",
     ),
+    # when the question is asked and the rate of its answer are no words of its subject; a
+    # hostname is the host
+    (
+        "Which city does Ines live in these days?",
+        "My sister Ines lives in Porto, like twenty minutes from the beach, lucky her.",
+        "Update on Ines: she has settled in Lyon now, took the nursing job at Croix-Rousse.",
+    ),
+    (
+        "What's the hostname of the prod database?",
+        "Prod database host is db-main-01, read replicas hang off it.",
+        "During Saturday's migration the prod db host was renamed to pg-primary-a.",
+    ),
+    (
+        "How much is the climbing gym membership per month?",
+        "The climbing gym membership is $72 for unlimited access.",
+        "The climbing gym membership got bumped to $89 starting March.",
+    ),
 ]
 
 # (question, older statement, newer statement): the older statement stays still true.

@@ -119,3 +119,19 @@ def test_a_stanza_header_above_indented_lines_is_a_line() -> None:
     assert split_units("Meet the new bastion\nhost for staging") == [
         ("Meet the new bastion host for staging", False)
     ]
+
+
+def test_a_declaration_is_a_line_of_its_own() -> None:
+    # an unfenced TypeScript excerpt under its path: each declaration a line unit, so the
+    # excerpt keeps its path line and two files' excerpts stay two files
+    text = (
+        "src/config/env.production.ts\n"
+        'export const API_BASE_URL = "https://api.tilly.app/graphql";\n'
+        "export const SENTRY_ENABLED = true;"
+    )
+    assert [u.line for u in split_units(text)] == [False, True, True]
+    assert chunk_text(text, 480) == [text]
+    assert split_units("val timeout: Int = 30")[0].line
+    # prose that says "const" or "let" is prose
+    assert not split_units("Let x = 5 be the bound.")[0].line
+    assert not split_units("We const-folded it = faster.")[0].line

@@ -16,6 +16,23 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # a question naming the user by name, of two first-person statements: one speaker's
+    (
+        "When does Felix practice guitar?",
+        "I squeeze in guitar practice on my lunch break, 30 minutes with the practice amp.",
+        "With the office days I can't do midday anymore, so guitar happens after dinner.",
+    ),
+    # "moved my ... into", "been ...ing since": a change said in other words
+    (
+        "Where do I keep my journal?",
+        "I journal every night in a Leuchtturm notebook, dot grid.",
+        "moved my journaling into Obsidian, a daily note template and a tag for gratitude.",
+    ),
+    (
+        "Where does Kwame swim?",
+        "Kwame swims at the leisure centre pool before work.",
+        "Kwame has been swimming in the lido since the clocks changed.",
+    ),
     (
         "Where does the user swim?",
         "I swim at the leisure centre pool before work.",
@@ -206,6 +223,23 @@ STILL_TRUE = [
         "Where does my mum work?",
         "Mum works at Hartley Primary as the school secretary.",
         "Mum's work hours are shorter these days, she finishes at 2.",
+    ),
+    # one speaker's "I" only: a chat line's speaker, another person named in the older
+    # statement alone, a newer statement opening on "she"
+    (
+        "When does Felix practice guitar?",
+        "Maya: I squeeze in guitar practice on my lunch break.",
+        "Maya: guitar happens after dinner now, the office days killed midday.",
+    ),
+    (
+        "When does Ana do ballet?",
+        "I take Maya to ballet on Tuesdays at 5.",
+        "I take Leo to ballet on Thursdays at 6 now.",
+    ),
+    (
+        "When does Ana journal?",
+        "I journal every night before bed.",
+        "She journals over breakfast these days.",
     ),
     # not a wh-question
     (

@@ -54,6 +54,7 @@ from gcmem.facts.wording import (
     PRONOUNS,
     STOP,
     WH,
+    WHEN_ASKED,
     Value,
     ValueKind,
     proper_names,
@@ -195,7 +196,7 @@ class Revision:
 @lru_cache(maxsize=4096)
 def question_frame(query: str) -> QuestionFrame | None:
     """The frame of a wh-question; None for anything else (a keyword query, a statement)."""
-    words = [t.lower().replace("’", "'") for t in tokens_of(query)]
+    words = [t.lower().replace("’", "'") for t in tokens_of(WHEN_ASKED.sub(" ", query))]
     if len(words) > 1 and (words[0] in _PREPOSITIONS or words[0] in _BOUNDS) and words[1] in WH:
         words = words[1:]  # "On which day is the code freeze?", "After how long ...?"
     if words and words[0].endswith("'s") and words[0][:-2] in WH:

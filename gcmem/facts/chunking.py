@@ -40,12 +40,14 @@ CONFIG_LINE = re.compile(
 BULLET = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)])\s+")
 # Other lines that are lines, not prose: indented (code, YAML; a tab is an indent), a directive
 # comment (``#SBATCH --time=...``, ``#include``, a shebang), a TOML/INI section header, a block
-# opener or closer, a diff line, a Dockerfile instruction, or a short label ending in a colon
-# ("settings.py:").
+# opener or closer, a diff line, a declaration, a Dockerfile instruction, or a short label
+# ending in a colon ("settings.py:").
 _CODE_LINE = re.compile(
     r"^(?:\s{2,}\S|\t\S|#(?:[A-Z]{2,}|include|define|pragma|!)|\[[^\]]+\]\s*$|.*[{(\[]\s*$|"
     r"\s*[}\])][,;]?\s*$|[+-](?![+-])\S|@@|diff |def |"
     r"class |import |from \S+ import |"
+    # a declaration in JavaScript, TypeScript, Kotlin or Scala ("export const API_URL = ...")
+    r"(?:export\s+)?(?:const|let|var|val)\s+[A-Za-z_$][\w$]*\s*(?::[^=]*)?=|"
     # a Dockerfile's instructions, which are upper case by convention
     r"(?:FROM|RUN|CMD|LABEL|EXPOSE|ENV|ADD|COPY|ENTRYPOINT|VOLUME|USER|WORKDIR|ARG|ONBUILD|"
     r"STOPSIGNAL|HEALTHCHECK|SHELL)\s+\S)"

@@ -70,7 +70,8 @@ _NOW_IN_QUESTION = re.compile(
 _CHANGE = re.compile(
     r"\b(?:(?<!for )now(?! that)|these days|nowadays|lately|instead|switched|quit|stopped|"
     r"no longer|gave up|given up|anymore|any more|ever since|swapped|replaced|"
-    r"(?:has|have|'s|’s) moved to|taken over|took over|taken up|took up)\b",
+    r"(?:has|have|'s|’s) moved to|moved (?:my|our|his|her|their|the)|taken over|took over|"
+    r"taken up|took up|new routine|been \w+ing\b[^.;]*\bsince)\b",
     re.I,
 )
 _HEDGE = re.compile(
@@ -209,6 +210,32 @@ def _names_person(
         if not others and tokens and _CLIPPED.fullmatch(tokens[0].lower()):
             return True
     return newer and bool(tokens) and tokens[0].lower().replace("’", "'") in PRONOUNS
+
+
+# a chat line's speaker ("Caroline: I went ..."): its "I" is that person, not the user
+_SPEAKER = re.compile(r"^\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?:\s")
+# a capitalised name after a preposition is a place or a thing ("at the YMCA", "in Obsidian")
+_PLACE_NAME = re.compile(
+    r"\b(?:at|in|on|to|from|into|near|by|with)\s+(?:the\s+)?([A-Z][\w'’-]*)", re.I
+)
+
+
+def _one_speaker(q: _Asked, older: str, newer: str) -> bool:
+    """A question that names its person ("When does Ana journal?") may ask about the
+    memory's user by name, who writes "I journal every night before bed": two first-person
+    statements with no speaker label are one person's, so a change between them is that
+    person's whoever the name is. The older statement may name no person the newer one does
+    not ("I take Maya to ballet on Tuesdays" / "I take Leo ... now" are two children)."""
+    if not q.names or q.relations:
+        return False
+    for s in (older, newer):
+        words = {t.lower().replace("’", "'") for t in tokens_of(s)}
+        if _SPEAKER.match(s) or not words & (FIRST_PERSON | _FIRST_PERSON_PLURAL):
+            return False
+        if tokens_of(s)[:1] and tokens_of(s)[0].lower() in PRONOUNS:
+            return False
+    places = {root(m.group(1).lower()) for m in _PLACE_NAME.finditer(older)}
+    return not proper_names(older) - places - proper_names(newer) - q.names
 
 
 def _names_someone(
@@ -399,7 +426,7 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
     if not (
         _names_person(q.user, q.names, q.relations, older, newer=False)
         and _names_person(q.user, q.names, q.relations, newer, newer=True)
-    ):
+    ) and not _one_speaker(q, older, newer):
         return None
     if not _CHANGE.search(newer) or _HEDGE.search(newer) or _ADDS.search(newer):
         return None

@@ -29,7 +29,18 @@ _SHORT_FORMS = {
     "cap": "limit",
     "capp": "limit",
     "tier": "plan",  # "bumped to the Organization tier" for "Which Figma plan ...?"
+    "hostnam": "host",
 }
+
+# When a question is asked ("Which city does Ines live in these days?") and the rate its
+# answer is given in ("How much is the gym per month?") say nothing of what it is about.
+# ("now" and "currently" are stop words, and a question's last word: "Where does Ana work
+# now?" has no verb to read, the announcement rule's way of asking for any of its values.)
+WHEN_ASKED = re.compile(
+    r"\b(?:these days|nowadays|at the moment|at present|lately|any ?more)\b|"
+    r"\b(?:per|a|an|each|every) (?:month|week|year|day|night|hour|person)\b",
+    re.I,
+)
 
 # Irregular past forms, by the verb's plain form: "The newsletter is sent through Mailchimp"
 # answers "What service sends the newsletter?". Forms that are also other words ("left",
