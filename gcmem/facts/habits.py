@@ -214,9 +214,10 @@ def _names_person(
 
 # a chat line's speaker ("Caroline: I went ..."): its "I" is that person, not the user
 _SPEAKER = re.compile(r"^\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?:\s")
-# a capitalised name after a preposition is a place or a thing ("at the YMCA", "in Obsidian")
+# capitalised names after a preposition name a place or a thing ("at Planet Fitness", "in
+# Obsidian"), not a person
 _PLACE_NAME = re.compile(
-    r"\b(?:at|in|on|to|from|into|near|by|with)\s+(?:the\s+)?([A-Z][\w'’-]*)", re.I
+    r"\b(?i:at|in|on|to|from|into|near|by|with)\s+(?:the\s+)?((?:[A-Z][\w'’-]*\s*)+)"
 )
 
 
@@ -229,12 +230,12 @@ def _one_speaker(q: _Asked, older: str, newer: str) -> bool:
     if not q.names or q.relations:
         return False
     for s in (older, newer):
-        words = {t.lower().replace("’", "'") for t in tokens_of(s)}
-        if _SPEAKER.match(s) or not words & (FIRST_PERSON | _FIRST_PERSON_PLURAL):
+        words = [t.lower().replace("’", "'") for t in tokens_of(s)]
+        if _SPEAKER.match(s) or not set(words) & (FIRST_PERSON | _FIRST_PERSON_PLURAL):
             return False
-        if tokens_of(s)[:1] and tokens_of(s)[0].lower() in PRONOUNS:
+        if words[0] in PRONOUNS:
             return False
-    places = {root(m.group(1).lower()) for m in _PLACE_NAME.finditer(older)}
+    places = {w.lower() for m in _PLACE_NAME.finditer(older) for w in m.group(1).split()}
     return not proper_names(older) - places - proper_names(newer) - q.names
 
 

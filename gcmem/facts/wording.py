@@ -34,8 +34,8 @@ _SHORT_FORMS = {
 
 # When a question is asked ("Which city does Ines live in these days?") and the rate its
 # answer is given in ("How much is the gym per month?") say nothing of what it is about.
-# ("now" and "currently" are stop words, and a question's last word: "Where does Ana work
-# now?" has no verb to read, the announcement rule's way of asking for any of its values.)
+# "now" and "currently" stay: ending a question, they keep the word before them from being
+# read as its verb ("Where does Ana work now?"), as the rules were chosen with.
 WHEN_ASKED = re.compile(
     r"\b(?:these days|nowadays|at the moment|at present|lately|any ?more)\b|"
     r"\b(?:per|a|an|each|every) (?:month|week|year|day|night|hour|person)\b",
