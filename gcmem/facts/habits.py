@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.announced import question_frame
+from gcmem.facts.extract import line_speaker
 from gcmem.facts.wording import (
     ADVERB,
     AUX,
@@ -53,6 +54,7 @@ from gcmem.facts.wording import (
     STOP,
     TITLES,
     WH,
+    WHEN_ASKED,
     proper_names,
     root,
     said_stems,
@@ -63,10 +65,9 @@ from gcmem.normalize import WEEKDAYS
 
 __all__ = ["HabitChange", "asks_about_a_habit", "habit_change"]
 
-# "these days" in the question dates it, it says nothing of what is asked
-_NOW_IN_QUESTION = re.compile(
-    r"\b(?:these days|nowadays|currently|right now|at the moment|now)\b", re.I
-)
+# "now" in the question dates it, it says nothing of what is asked (``WHEN_ASKED`` takes out
+# "these days" and the like)
+_NOW_IN_QUESTION = re.compile(r"\b(?:currently|right now|now)\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:(?<!for )now(?! that)|these days|nowadays|lately|instead|switched|quit|stopped|"
     r"no longer|gave up|given up|anymore|any more|ever since|swapped|replaced|"
@@ -212,8 +213,6 @@ def _names_person(
     return newer and bool(tokens) and tokens[0].lower().replace("’", "'") in PRONOUNS
 
 
-# a chat line's speaker ("Caroline: I went ..."): its "I" is that person, not the user
-_SPEAKER = re.compile(r"^\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w'’-]*)?:\s")
 # capitalised names after a preposition name a place or a thing ("at Planet Fitness", "in
 # Obsidian"), not a person
 _PLACE_NAME = re.compile(
@@ -231,7 +230,8 @@ def _one_speaker(q: _Asked, older: str, newer: str) -> bool:
         return False
     for s in (older, newer):
         words = [t.lower().replace("’", "'") for t in tokens_of(s)]
-        if _SPEAKER.match(s) or not set(words) & (FIRST_PERSON | _FIRST_PERSON_PLURAL):
+        # a chat line's speaker ("Caroline: I went ..."): its "I" is that person
+        if line_speaker(s) or not set(words) & (FIRST_PERSON | _FIRST_PERSON_PLURAL):
             return False
         if words[0] in PRONOUNS:
             return False
@@ -377,7 +377,8 @@ def _asked(query: str) -> _Asked | None:
     wh = query.lstrip().split(" ", 1)[0].lower()
     if wh not in _SHAPED:
         return None  # "How does Bram get to school?": no shape to check an answer against
-    frame = question_frame(_NOW_IN_QUESTION.sub(" ", query))
+    undated = _NOW_IN_QUESTION.sub(" ", WHEN_ASKED.sub(" ", query))
+    frame = question_frame(undated)
     if frame is None or frame.head:
         # "Which vet does Miso go to?": a named thing of a type, the announcement rule's to
         # compare ("vet says that's perfect" names the type, gives no answer); "What sports
@@ -392,7 +393,7 @@ def _asked(query: str) -> _Asked | None:
     # where the answer holds ("play games on" asks about games, "the cooking in the user's
     # household" about cooking), or in it where nothing else is asked ("get to work"): a pair
     # that shares only another word of the question is no answer
-    order = [root(t.lower()) for t in tokens_of(_NOW_IN_QUESTION.sub(" ", query))]
+    order = [root(t.lower()) for t in tokens_of(undated)]
     focus = [w for w in order if w in about and w not in frame.scope] or [
         w for w in order if w in about
     ]
