@@ -4,19 +4,22 @@ the near misses that must stay still true, and the query-time stage's unit rule.
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from gcmem import Memory
 from gcmem.facts.announced import announcement, answers, question_frame, revision
 from gcmem.facts.wording import values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import build_filters
-from gcmem.models import ScoredChunk, StaleSentence
+from gcmem.models import ScoredChunk, StaleSentence, Turn
 from gcmem.normalize import word_stem
 from gcmem.storage.ledger.policy import PolicyTable
-from tests.doubles import T0, scored_chunk
+from tests.conftest import make_settings
+from tests.doubles import T0, HashingEmbedder, scored_chunk
 
 NS = "ns"
 cand = scored_chunk
@@ -639,8 +642,9 @@ def test_the_stage_is_registered_and_in_the_default_chain() -> None:
     from gcmem.settings import Settings
 
     assert STAGE in Settings().memory.filters
-    # the stage reads only the deployment's resolution policies of what it is built from
-    given = SimpleNamespace(policies=PolicyTable())
+    # the stage reads the deployment's resolution policies and its ledger, nothing else of
+    # what it is built from
+    given = SimpleNamespace(policies=PolicyTable(), ledger=None)
     (stage,) = build_filters([STAGE], resources=given)  # type: ignore[arg-type]
     assert isinstance(stage, AnnouncedChangeFilter)
 
@@ -1144,6 +1148,25 @@ def test_a_recurring_value_with_any_doubt_decides_nothing(
     assert all(c.stale_sentences == () for c in outcome.kept)
 
 
+def test_a_manager_change_after_a_phrase_excises_the_old_managers_mentions() -> None:
+    # "After the reorg Mira reports to ...": a common word before the name qualifies no one;
+    # "Mira's grumbling that ..." is "Mira is"; "Dov's approval" names the old manager in the
+    # role a who-question asks about
+    first = cand("Mira's grumbling that Dov keeps moving her review dates.", 0)
+    second = cand("Mira has to get Dov's approval before she books the Porto trip.", 2)
+    third = cand("Mira's design review went well, the team loved the prototype.", 3)
+    new = cand("After the reorg Mira reports to Anneke now, and she seems happier.", 6)
+    outcome = apply([first, second, third, new], "Who does Mira report to?")
+    assert {d.chunk.id for d in outcome.dropped} == {first.id, second.id}
+    assert {c.id for c in outcome.kept} == {third.id, new.id}
+    assert all(c.stale_sentences == () for c in outcome.kept)
+    # the same statements about someone's office are no mention: the question is no who
+    where = apply(
+        [second, cand("After the reorg Mira sits on floor 4 now.", 6)], "Where does Mira sit?"
+    )
+    assert where.dropped == []
+
+
 def test_a_recurring_name_never_said_with_the_question_is_no_old_answer() -> None:
     # a colleague named twice is the only repeated name, but nothing ties her to paging
     first = cand("Lunch with Priya at the noodle place, she recommends the laksa.", 0)
@@ -1251,3 +1274,48 @@ def test_odd_text_in_the_recurring_rule_decides_nothing_and_raises_nothing(text:
     assert all(c.stale_sentences == () for c in outcome.kept)
     question_frame_of_odd = apply([cand("Pagerly alert.", 0), new], text or "?")
     assert question_frame_of_odd.dropped == []
+
+
+CRM_TURNS = (
+    ("t1", "The CRM's main Postgres database is called salesdb.", 0),
+    ("t2", "Run migrations with DATABASE=salesdb bin/rails db:migrate.", 1),
+    ("t3", "We renamed the CRM's main Postgres database to crm_core.", 3),
+)
+CRM_QUESTION = "What is the CRM's main Postgres database called?"
+MIGRATIONS = CRM_TURNS[1][1]
+
+
+@pytest.mark.parametrize(
+    "filters, question, excised",
+    [
+        # the ledger closed salesdb under the asked key: its mention in a command goes too
+        (["supersession", "announced"], CRM_QUESTION, True),
+        # another question: the ledger's change is not what it asks about
+        (["supersession", "announced"], "Which web framework does the CRM use?", False),
+        # no supersession stage, no ledger records: nothing to read the change from
+        (["announced"], CRM_QUESTION, False),
+    ],
+)
+def test_stage_excises_mentions_of_a_value_the_ledger_superseded(
+    tmp_path: Path,
+    hashing_embedder: HashingEmbedder,
+    filters: list[str],
+    question: str,
+    excised: bool,
+) -> None:
+    settings = make_settings(tmp_path, filters=filters, stm_size=0)
+    with Memory(settings, embedder=hashing_embedder) as mem:
+        mem.ingest(
+            Turn(id=tid, namespace="crm", text=text, ts=T0 + timedelta(days=d))
+            for tid, text, d in CRM_TURNS
+        )
+        result = mem.retrieve(question, namespace="crm", k=10)
+    gone = {d.chunk.chunk.text: d for d in result.dropped}
+    kept = {c.chunk.text for c in result.kept}
+    assert (MIGRATIONS in gone) is excised and (MIGRATIONS in kept) is not excised
+    if excised:
+        (stale,) = gone[MIGRATIONS].chunk.stale_sentences
+        assert gone[MIGRATIONS].stage == STAGE
+        assert (stale.value, stale.current_value) == ("salesdb", "crm_core")
+        assert stale.superseded_by_turn_id == "t3"
+    assert CRM_TURNS[2][1] in kept  # the current statement is never touched

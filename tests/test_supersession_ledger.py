@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from gcmem.facts.extract import chunk_facts
 from gcmem.models import Chunk, Fact, content_hash
-from gcmem.settings import Settings
+from gcmem.settings import PolicyRule, Settings
 from gcmem.storage.ledger import LedgerRow, SupersessionLedger
+from gcmem.storage.ledger.policy import PolicyTable
 from gcmem.storage.redis import Keyspace, open_redis
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -263,6 +264,43 @@ def test_record_batches_with_chunk_status(ledger: SupersessionLedger) -> None:
     assert by_key["port"].successor is not None and by_key["port"].successor.chunk_id == "chunk-2"
     assert not by_key["port"].superseded_at(day(1))
     assert [a.superseded_at(day(10)) for a in status["chunk-2"]] == [False]
+
+
+def test_chunk_status_names_the_version_each_one_replaced(ledger: SupersessionLedger) -> None:
+    """``previous=True``: a version carries the one it closed in valid time (a value stated
+    out of order, between two others, closes the earlier and is closed by the later); the
+    first version and an accumulating key's values carry none."""
+    put(ledger, "8000", 0, "t1")
+    put(ledger, "8080", 3, "t2")
+    put(ledger, "9090", 6, "t3")
+    assert put(ledger, "7000", 1, "t0") == "late"  # held from day 1 until 8080, recorded last
+    rule = PolicyRule.model_validate({"relation": "speaks", "policy": "accumulate"})
+    many = SupersessionLedger(ledger.client, ledger.keys, policies=PolicyTable(rules=(rule,)))
+    for obj, when, turn in (("Python", 0, "t4"), ("Go", 2, "t5")):
+        many.assert_fact(
+            NS,
+            Fact(subject="payments team", relation="speaks", object=obj),
+            ts=day(when),
+            turn_id=turn,
+            chunk_id=f"c-{turn}",
+        )
+    ids = ["c-t1", "c-t2", "c-t3", "c-t0", "c-t5"]
+    status = ledger.chunk_status(NS, ids, None, previous=True)
+    before = {
+        cid: [a.predecessor.object if a.predecessor else None for a in found]
+        for cid, found in status.items()
+    }
+    assert before == {
+        "c-t1": [None],
+        "c-t2": ["7000"],
+        "c-t3": ["8080"],
+        "c-t0": ["8000"],
+        "c-t5": [None],
+    }
+    third = status["c-t3"][0]
+    assert third.predecessor is not None and third.predecessor.superseded_by_chunk == "c-t3"
+    # the other modes read no predecessor
+    assert all(a.predecessor is None for f in ledger.chunk_status(NS, ids).values() for a in f)
 
 
 def test_sixteen_concurrent_writers_one_key(redis_settings: Settings) -> None:

@@ -38,7 +38,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import each_lacks, units_of
+from gcmem.facts.align import FRAME_SUBJECT, each_lacks, units_of
 from gcmem.facts.prose_align import counterparts
 from gcmem.facts.wording import (
     ADVERB,
@@ -129,6 +129,9 @@ _COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)+")
 # linear time, not rescanned from every position.
 _POSSESSIVE = re.compile(
     r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?:'s|’s|s'|s’)\s+"
+    # not "is" before a verb's -ing form ("Leo's moaning that ...", "she's training for")
+    r"(?![a-z]+ing\s+(?:that|about|for|to|on|at|in|with|the|a|an|his|her|their|my|our|its|"
+    r"up|down|out|off|over|around|again)\b)"
     # what is owned, past an adjective of age ("Kiwi's new groomer")
     r"(?:(?:new|old|current|former|previous)\s+)?([A-Za-z][A-Za-z\-]{0,60})"
 )
@@ -163,6 +166,8 @@ class QuestionFrame:
     # the possessors the question names ("Ellie" of "Ellie's school day"): the owner of the
     # thing asked about, not the thing
     owners: frozenset[str] = frozenset()
+    # "who" asks for a person
+    person: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,16 @@ class AnswerChange:
         return cls(
             _shown(old), _shown(new), frozenset(v.key for v in old), frozenset(v.key for v in new)
         )
+
+    @classmethod
+    def of_objects(cls, old: str, new: str) -> AnswerChange:
+        """A change between two objects as the ledger records them (keyed by their values
+        and by the whole object)."""
+
+        def keys(obj: str) -> frozenset[str]:
+            return frozenset({v.key for v in values(obj)} | {obj.lower()})
+
+        return cls((old,), (new,), keys(old), keys(new))
 
 
 @dataclass(frozen=True)
@@ -270,6 +285,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         attribute if attribute in asked else None,
         scope & (subject or asked),
         frozenset(root(w) for w in words if w.endswith("'s") and w[:-2] not in WH),
+        words[0] in ("who", "whom", "whose"),
     )
 
 
@@ -362,6 +378,15 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
             return False
     asked = frame.words | frame.head
     return not _modifies_another(sentence, frame, asked)
+
+
+def asks_about_key(frame: QuestionFrame, subject: str, relation: str) -> bool:
+    """The question asks about a ledger key: half of a keyed subject's words are the
+    question's ("quarterly offsite" for "Where does the team hold its quarterly offsite?"),
+    or a frame (a statement with its value masked) says half of the question's subject."""
+    if subject == FRAME_SUBJECT:
+        return _half(frame.subject, said_stems(relation.replace("_", " ")))
+    return _half(said_stems(subject), frame.words | frame.head)
 
 
 def _compound_of(value: Value, verb: str | None) -> bool:
@@ -556,7 +581,11 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     saying = [c for c in CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
     if any(_REFUSE.search(c) or _ADDS.search(c) for c in saying):
         return False
-    if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)):
+    if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)) and not (
+        frame.person and _covers(frame.subject, said_stems(sentence))
+    ):
+        # the old value's own thing ("Oakwood's playground"), unless the old value is the
+        # person the subject's statement names in that role ("Leo needs Sandra's sign-off")
         return False
     asked = frame.words | frame.head
     return not any(_owns_another(c, frame, asked) for c in saying or [sentence])
@@ -836,7 +865,10 @@ def _parallel_subject(clause: str, frame: QuestionFrame) -> bool:
         if root(token) in frame.subject:
             prev = words[i - 1] if i else ""
             return bool(prev) and not (
-                prev.lower() in STOP
+                # a person's or a product's name is qualified by no common word before it
+                # ("After the restructure Leo reports to ...")
+                (token[:1].isupper() and prev.islower())
+                or prev.lower() in STOP
                 or root(prev.lower()) in mine
                 or _CUE.fullmatch(prev) is not None
                 or _POSSESSIVE.match(f"{prev} x") is not None

@@ -14,9 +14,14 @@ sentence around the changed value. This stage reads the question and decides bot
 - **a mention**: once an announcement decided that the answer changed, an older candidate's
   statement that names the question's subject and the old value (not the new one) repeats
   the old answer in other words ("Took the train to Leipzig to see Ilse" after "Ilse is in
-  Dresden now") and is marked the same way (``mentions_old_value``). Where no statement
-  answers the question in its words, the newest announcement decides a change from the one
-  value of its kind that older candidates repeat in passing (``recurring_change``);
+  Dresden now") and is marked the same way (``mentions_old_value``). The ledger's changes
+  count as announcements: a candidate whose version, under a key the question asks about,
+  closed the one before it (``asks_about_key``) decides that change, though the older
+  statements it closed are no candidates (flagged at write time); their mentions in other
+  words still are ("Run migrations with DATABASE=salesdb" after the database was renamed to
+  crm_core). Where no statement answers the question in its words, the newest announcement
+  decides a change from the one value of its kind that older candidates repeat in passing
+  (``recurring_change``);
 - **a changed habit**: for a when-, where- or who-question about a person, an older statement
   of the habit asked about is superseded by a newer one that says it changed in other words
   ("Kwame swims at the leisure centre pool" / "Kwame swims in the lido these days";
@@ -26,17 +31,20 @@ sentence around the changed value. This stage reads the question and decides bot
   re-issued under its own opening with some statements reworded (``revision(...,
   whole=False)``) supersedes only the statement whose answer it changed.
 
-A query that is no wh-question leaves every candidate as it is. No model, no storage: the
-stage reads the candidates' texts and times, and the deployment's resolution policies for
-which frames accumulate (the ledger's table: a second welcome to a team is one more member);
+A query that is no wh-question leaves every candidate as it is. No model: the stage reads
+the candidates' texts and times, the deployment's resolution policies for which frames
+accumulate (the ledger's table: a second welcome to a team is one more member) and, in one
+status read per namespace, the versions the ledger holds for the candidates' assertions;
 equal times never decide.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, units_of
 from gcmem.facts.announced import (
@@ -45,6 +53,7 @@ from gcmem.facts.announced import (
     announced_values,
     announcement,
     answers,
+    asks_about_key,
     mentions_old_value,
     question_frame,
     recurring_change,
@@ -56,6 +65,7 @@ from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.models import Decision, ScoredChunk, StaleSentence
 from gcmem.normalize import normalize_key
+from gcmem.storage.ledger import AssertionStatus, SupersessionLedger
 from gcmem.storage.ledger.policy import PolicyTable
 
 STAGE = "announced"
@@ -67,9 +77,12 @@ class AnnouncedChangeFilter:
 
     name = STAGE
 
-    def __init__(self, policies: PolicyTable | None = None) -> None:
+    def __init__(
+        self, policies: PolicyTable | None = None, ledger: SupersessionLedger | None = None
+    ) -> None:
         # which frames accumulate (a welcome adds a member): the ledger's policies
         self.policies = policies or PolicyTable()
+        self.ledger = ledger
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         frame = question_frame(query.query)
@@ -111,13 +124,12 @@ class AnnouncedChangeFilter:
             if not found[cand.id] and not changed:  # a re-issue: only where nothing changed
                 reissued = _revised(frame, cand, newer, accumulates, whole=False)
                 found[cand.id] = [reissued] if reissued is not None else []
-        # the announced changes, latest first: an older statement that repeats an old value of
-        # one is marked with the latest
-        decided = sorted(
-            (d for marked in found.values() for _, d in marked),
-            key=lambda d: d.newer.chunk.ts,
-            reverse=True,
-        )
+        # the announced changes and the ledger's, latest first: an older statement that
+        # repeats an old value of one is marked with the latest
+        decided = [d for marked in found.values() for _, d in marked]
+        if frame is not None and self.ledger is not None:
+            decided += _recorded(self.ledger, frame, candidates, query.as_of)
+        decided.sort(key=lambda d: d.newer.chunk.ts, reverse=True)
         if not decided and frame is not None:
             inferred = _recurring(frame, newer_first, prose)
             if inferred is not None:
@@ -276,6 +288,40 @@ def _changed_habits(
     return out
 
 
+def _recorded(
+    ledger: SupersessionLedger,
+    frame: QuestionFrame,
+    candidates: Sequence[ScoredChunk],
+    as_of: datetime,
+) -> list[Decided]:
+    """The value changes the ledger recorded under keys the question asks about, each made by
+    the candidate that states the new value (a version valid at the question's time that
+    closed the one before it). The older statements of the old value are often no candidates
+    (flagged at write time, or dropped by the supersession stage); what this adds is their
+    mentions in other words ("Flights booked for Barcelona again" after the offsite moved to
+    Lisbon), which ``_mentioned`` marks as it marks an announced change's."""
+    by_namespace: dict[str, list[str]] = defaultdict(list)
+    for cand in candidates:
+        by_namespace[cand.chunk.namespace].append(cand.id)
+    status: dict[str, list[AssertionStatus]] = {}
+    for namespace, ids in by_namespace.items():
+        status.update(ledger.chunk_status(namespace, ids, as_of, previous=True))
+    out: list[Decided] = []
+    for cand in candidates:
+        for a in status.get(cand.id, []):
+            now, before = a.version, a.predecessor
+            if (
+                now is None
+                or before is None
+                or before.object == now.object
+                or not now.valid_at(as_of)
+                or not asks_about_key(frame, now.subject, now.relation)
+            ):
+                continue
+            out.append(Decided(AnswerChange.of_objects(before.object, now.object), cand))
+    return out
+
+
 def _mentioned(
     frame: QuestionFrame,
     older: ScoredChunk,
@@ -361,4 +407,4 @@ def _decision(cand: ScoredChunk, stale: Sequence[StaleSentence], why: str) -> De
 
 
 def build(resources: Resources) -> AnnouncedChangeFilter:
-    return AnnouncedChangeFilter(resources.policies)
+    return AnnouncedChangeFilter(resources.policies, resources.ledger)

@@ -100,11 +100,12 @@ _WRITE = _COMMON + _script("write.lua")
 _CONFIRM = _COMMON + _script("confirm.lua")
 
 # KEYS: 1 key index hash, then (versions zset, data hash) per key id.
-# ARGV: 1 valid time (integer microseconds, or "inf"), 2 "full" or "brief", then per
-#       assertion: the key's pair number (1-based), the key id, the assertion id.
+# ARGV: 1 valid time (integer microseconds, or "inf"), 2 "full", "previous" or "brief", then
+#       per assertion: the key's pair number (1-based), the key id, the assertion id.
 # Per assertion: the current row of its version; "full" adds, for versions superseded by the
 # valid time, the key's [subject, relation], the row of the superseding version and the row
-# of the version valid at the time.
+# of the version valid at the time; "previous" adds to "full" the row of the version this
+# one superseded.
 _STATUS = _script("status.lua")
 
 
@@ -415,6 +416,8 @@ class AssertionStatus:
     version: LedgerRow | None  # None: the ledger has no record of it
     successor: LedgerRow | None  # the version that superseded it
     valid: LedgerRow | None  # the version valid at the asked time
+    # the version it replaced (``chunk_status(previous=True)`` only)
+    predecessor: LedgerRow | None = None
 
     def superseded_at(self, ts: datetime | None) -> bool:
         """Superseded as of ``ts`` (``None``: at any time, i.e. closed at all)."""
@@ -862,11 +865,13 @@ class SupersessionLedger:
         valid_time: datetime | None = None,
         *,
         detail: bool = True,
+        previous: bool = False,
     ) -> dict[str, list[AssertionStatus]]:
         """Per chunk, its assertions with their versions' present state. Chunks the ledger
         never saw map to []. With ``detail``, an assertion superseded by ``valid_time``
         (default: at any time) also carries its key, the superseding version and the version
         valid at that time; without, rows carry no subject/relation (flag checks need none).
+        ``previous`` (implies ``detail``): each version also carries the one it replaced.
         One pipelined read of the chunk sets, then one atomic script over every key involved."""
         ids = list(dict.fromkeys(chunk_ids))
         out: dict[str, list[AssertionStatus]] = {cid: [] for cid in ids}
@@ -892,17 +897,18 @@ class SupersessionLedger:
             ]
         position = {kid: i + 1 for i, kid in enumerate(kids)}
         when = "inf" if valid_time is None else str(to_micros(valid_time))
-        args: list[str] = [when, "full" if detail else "brief"]
+        mode = "previous" if previous else "full" if detail else "brief"
+        args: list[str] = [when, mode]
         for _, kid, aid in pairs:
             args += [str(position[kid]), kid, aid]
         entries = json.loads(self._status(keys=keys, args=args))
         for (cid, kid, aid), entry in zip(pairs, entries, strict=True):
             subject, relation = json.loads(entry["key"]) if entry.get("key") else ("", "")
-            row, successor, valid = (
+            row, successor, valid, before = (
                 LedgerRow.parse(entry[name], subject, relation) if entry.get(name) else None
-                for name in ("row", "next", "valid")
+                for name in ("row", "next", "valid", "prev")
             )
-            out[cid].append(AssertionStatus(kid, aid, row, successor, valid))
+            out[cid].append(AssertionStatus(kid, aid, row, successor, valid, before))
         return out
 
 

@@ -1,4 +1,5 @@
-local T, full = ARGV[1], ARGV[2] == 'full'
+local T, previous = ARGV[1], ARGV[2] == 'previous'
+local full = previous or ARGV[2] == 'full'
 local limit, score = math.huge, '+inf'
 if T ~= 'inf' then limit, score = tonumber(T), T end
 local names, out = {}, {}
@@ -22,6 +23,15 @@ for i = 3, #ARGV, 3 do
         entry.next = redis.call('HGET', DATA, 'c:' .. row.sb)
         local at = redis.call('ZREVRANGEBYSCORE', VER, score, '-inf', 'LIMIT', 0, 1)[1]
         if at then entry.valid = redis.call('HGET', DATA, 'c:' .. string.sub(at, 14)) end
+      end
+      if previous and (row.st or '') == '' then
+        -- the version this one replaced: the one before it in valid time, closed by it
+        local rank = redis.call('ZRANK', VER, string.sub(row.first, 1, 13) .. fact)
+        if rank and rank > 0 then
+          local before = redis.call('ZRANGE', VER, rank - 1, rank - 1)[1]
+          local raw_prev = redis.call('HGET', DATA, 'c:' .. string.sub(before, 14))
+          if raw_prev and cjson.decode(raw_prev).sb == fact then entry.prev = raw_prev end
+        end
       end
     end
   end
