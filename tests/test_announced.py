@@ -760,6 +760,61 @@ def test_stage_leaves_what_only_shares_the_old_value(
     assert kept_near.stale_sentences == ()
 
 
+HOST = "What is the hostname of the staging Postgres database?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a host is one thing's, whatever else the sentence names
+        "Disk on pg-stg-02 hit 85% after the OPS-4411 import, someone clean up temp tables.",
+        "Dana from QA says the pg-stg-02 box rebooted twice overnight.",
+    ],
+)
+def test_an_identifier_one_thing_has_is_mentioned_whatever_else_is_named(text: str) -> None:
+    answer = cand("The staging Postgres database hostname is pg-stg-02.", 0)
+    mention = cand(text, 2)
+    new = cand("The staging Postgres database hostname changed to pg-stg-07 after the rebuild.", 6)
+    outcome = apply([answer, mention, new], HOST)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "text", "new"),
+    [
+        # a region is many things' value: another thing named beside it keeps it
+        (
+            "Which region is the analytics cluster in?",
+            "The analytics cluster is in us-east-1.",
+            "The Berlin folks see latency because the billing stack is all in us-east-1.",
+            "The analytics cluster moved to eu-west-1.",
+        ),
+        # a name the old value is a word of owns another thing: the clinic stays
+        (
+            "Who is my GP?",
+            "My GP is Dr. Alvarez at Northside Clinic.",
+            "Northside Clinic's pharmacy closes at 6 on weekdays.",
+            "New GP is Dr. Okafor, same clinic.",
+        ),
+    ],
+)
+def test_identifiers_and_opening_names_keep_their_guards(
+    question: str, old: str, text: str, new: str
+) -> None:
+    answer = cand(old, 0)
+    near = cand(text, 2)
+    outcome = apply([answer, near, cand(new, 6)], question)
+    assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+
+
+def test_an_old_name_opening_a_sentence_is_mentioned() -> None:
+    answer = cand("Mochi's vet clinic is Greenleaf, on the high street.", 0)
+    mention = cand("Greenleaf called to confirm, they want a stool sample too.", 2)
+    new = cand("Mochi's vet clinic changed to Pawsitive Care after the move.", 6)
+    outcome = apply([answer, mention, new], "Which vet clinic does Mochi go to?")
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+
+
 def test_a_mention_after_the_announcement_is_no_mention() -> None:
     answer = cand("Ilse lives in Leipzig, near the zoo.", 0)
     new = cand("Ilse is in Dresden now, the new job started in May.", 6)

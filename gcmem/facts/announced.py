@@ -581,14 +581,25 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     saying = [c for c in CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
     if any(_REFUSE.search(c) or _ADDS.search(c) for c in saying):
         return False
-    if any(m.group(1).lower() in old for m in _POSSESSIVE.finditer(sentence)) and not (
-        frame.person and _covers(frame.subject, said_stems(sentence))
-    ):
-        # the old value's own thing ("Oakwood's playground"), unless the old value is the
-        # person the subject's statement names in that role ("Leo needs Sandra's sign-off")
+    if _owns(old, sentence) and not (frame.person and _covers(frame.subject, said_stems(sentence))):
+        # the old value's own thing ("Oakwood's playground", "Northside Clinic's pharmacy"),
+        # unless the old value is the person the subject's statement names in that role
+        # ("Leo needs Sandra's sign-off")
         return False
     asked = frame.words | frame.head
     return not any(_owns_another(c, frame, asked) for c in saying or [sentence])
+
+
+# A name of capitalised words that owns the next thing ("Northside Clinic's pharmacy").
+_NAME_OWNS = re.compile(r"((?:[A-Z][\w\-]*\s+){0,3}[A-Za-z0-9][\w\-]{0,60})(?:'s|’s|s'|s’)\s")
+
+
+def _owns(old: frozenset[str], sentence: str) -> bool:
+    """An old value, or a name it is a word of, owns a thing in the sentence."""
+    return any(
+        m.group(1).lower() in old or old.intersection(m.group(1).lower().split())
+        for m in _NAME_OWNS.finditer(sentence)
+    )
 
 
 def _says_old(change: AnswerChange, clause: str) -> bool:
@@ -628,6 +639,22 @@ def _inside(key: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?:(?<=\bv)|(?<![\w.\-])){bare}(?![\w\-]|\.\w*[a-z])")
 
 
+# A cloud region is many things' value ("us-east-1"): no one thing's identifier.
+_REGION = re.compile(r"[a-z]{2}(?:-[a-z]+)+-\d")
+
+
+def _unique(key: str) -> bool:
+    """An identifier one thing has: a host, a bucket, an address, a password
+    ("pg-stg-02", "help@brightlane.io", "acme-logs-prod", "pinecone42"), never a short code,
+    a version or a region."""
+    return (
+        len(key) >= 6
+        and IDENTIFIER.search(key) is not None
+        and re.search(r"[a-z].*[a-z]", key) is not None
+        and _REGION.fullmatch(key) is None
+    )
+
+
 def _distinctive(key: str) -> bool:
     """A value that could be nothing else: an identifier or a number of three characters."""
     return IDENTIFIER.search(key) is not None or (key[:1].isdigit() and len(key) >= 3)
@@ -657,10 +684,22 @@ def _in_passing(
     team) and say nothing of what the question asks (its verb or type word: "Staging listens
     on 5432" is another subject's port, not a mention of production's old one)."""
     old = [v for v in found if v.key in change.old_keys]
-    if not (old or embedded) or not all(
+    # a name that opens the sentence is no value of it ("Greenleaf called to confirm")
+    opening = [
+        t
+        for t in change.old_values
+        if t[:1].isupper()
+        and t.lower() in change.old_keys
+        and re.match(rf"{re.escape(t)}\b", sentence.lstrip())
+    ]
+    if not (old or embedded or opening) or not all(
         v.kind == "name" or (v.kind == "number" and len(v.key) >= 3) for v in old
     ):
         return False
+    if all(_unique(k) for k in {v.key for v in old} | set(embedded)):
+        # a host, a bucket, an address, a password is one thing's: whatever else the
+        # sentence names ("OPS-4411: redis-sess-01.internal memory at 87%")
+        return True
     rest = sentence
     for text in change.old_values:
         # the old value with the capitalised words around it ("Sam Okafor", "Team Atlas")
