@@ -508,6 +508,36 @@ def test_revision_near_misses() -> None:
     assert revision(bios, ana, ana_moved) is not None
 
 
+ESCALATION = (
+    "Escalation policy. For any paying customer, the duty manager names an owner within the "
+    "first five minutes. The owner sends the customer a first reply within 40 minutes of "
+    "the report, then updates them every two hours. Notes go to the shared tracker."
+)
+
+
+def test_a_revision_may_change_a_value_of_a_kind_the_question_does_not_name() -> None:
+    # "How quickly" names no number, but the one statement whose values changed says one
+    frame = question_frame("How quickly must the owner send the customer a first reply?")
+    assert frame is not None and frame.kinds == {"name"}
+    revised = (
+        "Escalation policy (revised). For every paying customer, the duty manager names an "
+        "owner in the first five minutes. The owner sends the customer a first reply within "
+        "20 minutes of the report, then updates them every two hours. Notes go to the shared "
+        "tracker."
+    )
+    found = revision(frame, ESCALATION, revised)
+    assert found is not None and found.index == 2
+    assert (found.change.old_values, found.change.new_values) == (("40",), ("20",))
+    # two statements' values changed: which one the question asks about is not known
+    both = revised.replace("first five minutes", "first ten minutes")
+    assert revision(frame, ESCALATION, both) is None
+    # lines of code: two files' lines are no revision of one another
+    email = "```java\n// notify/EmailSender.java\nprivate static final int MAX_BATCH = 50;\n```"
+    sms = email.replace("EmailSender", "SmsSender").replace("50", "250")
+    batch = question_frame("What is MAX_BATCH in EmailSender?")
+    assert batch is not None and revision(batch, email, sms) is None
+
+
 def test_only_wh_questions_have_a_frame() -> None:
     assert question_frame("ledger service port") is None
     assert question_frame("The ledger service listens on 7001.") is None

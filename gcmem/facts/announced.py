@@ -756,13 +756,20 @@ def revision(
     if pairs is None:
         return None
     asked = frame.words | frame.head
+    # the one statement of a prose paragraph whose values changed may change them in a kind
+    # the question's words do not say, where every other says the same values again
+    # ("within 30 minutes" / "within 15 minutes" for "How quickly ..."); lines of code are
+    # two files' as often as one's
+    changes = [(o, n) for o, n in pairs if _changed(values(o.text), values(n.text))[0]]
+    prose = whole and not any(u.line for u in units_of(older))
+    only = changes[0] if len(changes) == 1 and prose else None
     for old, new in pairs:
         if not asked & said_stems(old.text):
             continue
-        was = [v for v in values(old.text) if v.kind in frame.kinds]
-        now = [v for v in values(new.text) if v.kind in frame.kinds]
-        gone = [v for v in was if v.key not in {n.key for n in now}]
-        came = [v for v in now if v.key not in {w.key for w in was}]
+        kinds = None if (old, new) == only else frame.kinds
+        was = [v for v in values(old.text) if kinds is None or v.kind in kinds]
+        now = [v for v in values(new.text) if kinds is None or v.kind in kinds]
+        gone, came = _changed(was, now)
         if not (gone and came):
             continue
         if accumulates is not None and accumulates(_slotted(old.text, gone)):
@@ -775,6 +782,13 @@ def revision(
             return None
         return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
+
+
+def _changed(was: Sequence[Value], now: Sequence[Value]) -> tuple[list[Value], list[Value]]:
+    """The values gone from ``was`` and those new in ``now`` (both empty: none changed)."""
+    gone = [v for v in was if v.key not in {n.key for n in now}]
+    came = [v for v in now if v.key not in {w.key for w in was}]
+    return (gone, came) if gone and came else ([], [])
 
 
 def _slotted(statement: str, found: Sequence[Value]) -> str:
