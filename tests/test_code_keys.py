@@ -70,6 +70,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "t3.medium",
             "m6i.large",
         ),
+        # a directive said in a sentence as it is written in its file
+        (
+            "What is client_max_body_size set to in nginx?",
+            "nginx.conf:\nserver {\n    listen 8080;\n    client_max_body_size 20m;\n}",
+            "editors upload 4K masters, so nginx now has client_max_body_size 200m; reloaded.",
+            "20m",
+            "200m",
+        ),
         (
             "Which version of requests does the scraper pin?",
             REQUIREMENTS,
@@ -332,6 +340,25 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
     ],
 )
 def test_near_misses_change_nothing(query: str, older: str, newer: str) -> None:
+    assert key_changes(query, older, newer) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "newer"),
+    [
+        # a plain word for a key: "listen 9090" in a sentence is no directive
+        ("Which port does nginx listen on?", "for the demo nginx can listen 9090 instead"),
+        # hedged: nothing set yet
+        (
+            "What is client_max_body_size set to in nginx?",
+            "we might give nginx client_max_body_size 200m next week",
+        ),
+    ],
+)
+def test_a_spaced_directive_in_prose_needs_a_distinctive_key_and_no_hedge(
+    query: str, newer: str
+) -> None:
+    older = "nginx.conf:\nserver {\n    listen 8080;\n    client_max_body_size 20m;\n}"
     assert key_changes(query, older, newer) == []
 
 

@@ -25,7 +25,7 @@ names. Two values that differ only in their unit (``15 * time.Second``, ``15s``)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -394,6 +394,25 @@ def _only_one(old: KeyValue, assigned: list[KeyValue], new: KeyValue) -> bool:
     return distinct and len(named) == 1 and named[0] is old
 
 
+def _spaced_in_prose(text: str, keys: Collection[str]) -> Iterator[KeyValue]:
+    """A config directive said in a sentence as it is written in its file, key and value
+    apart ("the uploads vhost now has client_max_body_size 50m; reload done"): for asked keys
+    no word could be (``snake_case``, ``kebab-case``) only."""
+    distinctive = [k for k in keys if re.search(r"[a-z0-9][_-][a-z0-9]", k, re.I)]
+    if not distinctive:
+        return
+    for unit in units_of(text):
+        if unit.line or not unit.content or unit.question:
+            continue
+        for key in distinctive:
+            m = re.search(
+                rf"(?<![\w.\-]){re.escape(key)}\s+([\w.:/@\-]*\d[\w.:/@\-]*)(?=[;,)]|\s|$)",
+                unit.text,
+            )
+            if m is not None:
+                yield KeyValue(unit.index, unit.text, key, m.group(1).rstrip(".:"))
+
+
 def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     """The older chunk's assignments of a key the question names that the newer chunk assigns
     another value (see the module docstring)."""
@@ -407,6 +426,14 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         return []
     new_values = [
         kv for kv in key_values(newer) if not _HEDGE.search(kv.unit) and not _HOLDS.search(kv.unit)
+    ]
+    assigned = {_name(kv.key) for kv in new_values}
+    new_values += [
+        kv
+        for kv in _spaced_in_prose(newer, asked)
+        if _name(kv.key) not in assigned
+        and not _HEDGE.search(kv.unit)
+        and not _HOLDS.search(kv.unit)
     ]
     out: list[KeyChange] = []
     for old in old_values:
