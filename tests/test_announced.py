@@ -799,6 +799,9 @@ HOST = "What is the hostname of the staging Postgres database?"
         # a host is one thing's, whatever else the sentence names
         "Disk on pg-stg-02 hit 85% after the OPS-4411 import, someone clean up temp tables.",
         "Dana from QA says the pg-stg-02 box rebooted twice overnight.",
+        # a ticket's line mentions it too
+        "OPS-4411: pg-stg-02 memory at 87%, consider reviewing the eviction policy.",
+        "psql -h pg-stg-02 -U app orders",
     ],
 )
 def test_an_identifier_one_thing_has_is_mentioned_whatever_else_is_named(text: str) -> None:
@@ -835,6 +838,17 @@ def test_identifiers_and_opening_names_keep_their_guards(
     near = cand(text, 2)
     outcome = apply([answer, near, cand(new, 6)], question)
     assert [d.chunk.id for d in outcome.dropped] == [answer.id]
+
+
+def test_an_old_value_that_stays_on_for_another_role_is_kept() -> None:
+    question = "Who coaches the Sunday under-12s?"
+    answer = cand("The under-12s coach is Coach Marsh, Sundays at 10 on the back pitch.", 0)
+    stays = cand("Coach Marsh is staying on as the club's kit manager.", 2)
+    new = cand("Club email: Coach Adeyemi takes over the under-12s after Easter.", 6)
+    outcome = apply([answer, stays, new], question)
+    assert stays.id in {c.id for c in outcome.kept}
+    (kept,) = [c for c in outcome.kept if c.id == stays.id]
+    assert kept.stale_sentences == ()
 
 
 def test_an_old_name_opening_a_sentence_is_mentioned() -> None:

@@ -67,6 +67,7 @@ SPLITS = {
     "dev46": "codetraps2",
     "dev47": "codechanges",
     "dev48": "codechanges2",
+    "dev49": "oldvalues",
     "devconv": "chats",
 }
 

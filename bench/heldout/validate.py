@@ -171,6 +171,15 @@ PROFILES = {
         static={"parallel_keys": 15, "same_topic_unrelated": 15},
         turns=(4, 9),
     ),
+    # dev49: old values taken for granted in passing before an announced change (possessives,
+    # names opening a line, identifiers in tickets and commands) with still-true turns naming
+    # the old value for another reason; paragraphs revised in one value whose kind the question
+    # does not name; re-posted paragraphs whose unasked values changed
+    "oldvalues": Profile(
+        changes={"keyed_restated": 30, "paragraph_revision": 10},
+        static={"same_topic_unrelated": 20},
+        turns=(4, 9),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

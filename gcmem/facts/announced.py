@@ -119,6 +119,7 @@ _CUE = re.compile(
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
 _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
+    r"stay(?:s|ed|ing)?|"
     r"thought about|considered|proposed|planned|planning|plan to|if|unless|separate|except|"
     r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same)\b|"
     r"\bonce (?!a |an |per |every |or )|n't\b|\b(?:i|we|you|they|he|she)['’]d\b",

@@ -148,7 +148,9 @@ class AnnouncedChangeFilter:
                 continue
             stale = [s for s, _ in found[cand.id]] + habits.get(cand.id, [])
             if frame is not None:
-                stale += _mentioned(frame, cand, prose[cand.id], decided, {s.index for s in stale})
+                stale += _mentioned(
+                    frame, cand, _said(cand.chunk.text), decided, {s.index for s in stale}
+                )
             known = {s.index for s in cand.stale_sentences if s.excised}
             added = tuple(s for s in stale if s.index not in known)
             if not added:
@@ -172,6 +174,12 @@ class AnnouncedChangeFilter:
 def _prose(text: str) -> list[Unit]:
     # Lines of code and config are the ledger's and alignment's; questions state nothing.
     return [u for u in units_of(text) if u.content and not u.line and not u.question]
+
+
+def _said(text: str) -> list[Unit]:
+    # a mention of an old value may be a line too: a command, a labelled note
+    # ("psql -h db-main-01.internal", "reminder for new hires: connect to vpn-east.acme.io")
+    return [u for u in units_of(text) if u.content and not u.question]
 
 
 def _revised(
