@@ -851,6 +851,18 @@ def test_an_old_value_that_stays_on_for_another_role_is_kept() -> None:
     assert kept.stale_sentences == ()
 
 
+def test_i_report_to_says_who_my_manager_is() -> None:
+    question = "Who is my manager?"
+    answer = cand("My manager is Ines Moreau, she's great about remote days.", 0)
+    mention = cand("Ines Moreau signed off on my training budget.", 2)
+    new = cand("Reorg news: I report to Tobias Lind now, same team.", 6)
+    outcome = apply([answer, mention, new], question)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+    # someone else's reporting line is no news of mine
+    other = cand("My partner Sam reports to Tobias Lind now.", 6)
+    assert apply([answer, mention, other], question).dropped == []
+
+
 def test_an_old_name_opening_a_sentence_is_mentioned() -> None:
     answer = cand("Mochi's vet clinic is Greenleaf, on the high street.", 0)
     mention = cand("Greenleaf called to confirm, they want a stool sample too.", 2)

@@ -236,10 +236,16 @@ def values(sentence: str) -> list[Value]:
     return out
 
 
+# "I report to X" says who the user's manager is ("Jo reports to Anita" is Jo's).
+_REPORTS_TO = re.compile(r"\bI\s+(?:now\s+|still\s+)?report(?:ed)?\s+(?:in)?to\b")
+
+
 def said_stems(text: str) -> frozenset[str]:
     """The stems of a statement, first person standing for "user" (a memory's questions ask
-    about "the user"; its statements say "I" and "my")."""
+    about "the user"; its statements say "I" and "my"), and "I report to" for "manager"."""
     have = stems_of(text)
+    if _REPORTS_TO.search(text):
+        have |= {"manager", "boss"}
     return have | {"user"} if have & FIRST_PERSON else have
 
 
