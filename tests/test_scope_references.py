@@ -201,3 +201,30 @@ def test_a_line_without_its_array_of_tables_header_names_none_of_them(memory: Me
         'Cargo.toml:\nname = "multi_server"\npath = "examples/multi_server.rs"',
         "cargo example name path",
     )
+
+
+WORKFLOW = (
+    "release pipeline:\n```yaml\n  build-web:\n    runs-on: ubuntu-22.04\n"
+    "    steps:\n      - run: npm run build\n```"
+)
+
+
+def test_a_sentence_naming_a_sibling_block_states_nothing(memory: Memory) -> None:
+    # "the docs build" is a sibling of build-web, not build-web without its context
+    assert_no_stale_line(
+        memory,
+        WORKFLOW,
+        "the docs build needs no node at all, it's on `runs-on: ubuntu-24.04`, same file.",
+        "which runner does build-web run on",
+    )
+
+
+def test_a_sentence_naming_the_block_by_one_word_still_states_its_key(memory: Memory) -> None:
+    memory.ingest(
+        [
+            turn("old", WORKFLOW, 0),
+            turn("new", "the web build is on `runs-on: ubuntu-24.04` now.", 9),
+        ]
+    )
+    result = memory.retrieve("which runner does build-web run on", namespace=NS, k=10)
+    assert stale_lines(result)["old"] == ["runs-on: ubuntu-22.04"]

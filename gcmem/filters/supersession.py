@@ -51,6 +51,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -81,6 +82,7 @@ from gcmem.facts.lines import (
 )
 from gcmem.facts.mentions import ValueChange, stale_mentions
 from gcmem.facts.prose_align import align_chunk_units, align_turn_revisions
+from gcmem.facts.wording import STOP
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
 from gcmem.filters.writegc import STAGE, mirror_flags, moved_chunks
@@ -966,6 +968,8 @@ def _scope_references(
                         continue
                     if ou.path is not None and _names_other_file(newer_prose[nid], ou.path):
                         continue  # "log-shipper.service has `ExecStart=...`": another file's
+                    if not nu.line and ou.context and _names_sibling(nu.text, ou.context[-1]):
+                        continue  # "android build ... `runs-on: ...`" is not ``build-ios``'s
                     context, within = theirs[1], scope
                     if ou.path is not None and ou.path == nu.path:
                         # one file on both sides: its blocks are compared, the path opens both
@@ -985,6 +989,34 @@ def _scope_references(
             if len({k.relation for _, _, k in scoped}) == 1 and not others:
                 out.append(((newer, unit, key), scoped))
     return out
+
+
+def _names_sibling(sentence: str, block: str) -> bool:
+    """The sentence names a sibling of the block: one of the block name's words after another
+    word that qualifies it ("android build" for ``build-ios``, "the staging deploy" for
+    ``deploy-prod``), the block itself nowhere."""
+    parts = {word_stem(p) for p in re.split(r"[-_.\s]+", block) if p}
+    if len(parts) < 2:
+        return False
+    phrases = [
+        [word_stem(w) for w in re.findall(r"[A-Za-z]\w*", phrase)]
+        for phrase in re.split(r"[.,;:!?()`]", sentence)
+    ]
+    if parts <= {w for words in phrases for w in words}:
+        return False
+    return any(
+        w in parts
+        and before not in parts
+        and before not in STOP
+        and before not in _NOT_OWNERS
+        and re.fullmatch(r"[a-z]{2,}", before) is not None
+        for words in phrases
+        for before, w in pairwise(words)
+    )
+
+
+# Words before a block's word that qualify no sibling ("the new build", "each build").
+_NOT_OWNERS = frozenset({"new", "old", "now", "same", "next", "last", "first", "whole", "ci"})
 
 
 # A line naming what an excerpt describes: a package.json's "name", a TOML source's name, a
