@@ -31,6 +31,13 @@ def test_assignments_in_lines_and_sentences() -> None:
     assert ("requests", "2.28.1") in pairs(REQUIREMENTS)
     # a pin and a setting inside a sentence
     assert pairs("chore(deps): requests==2.31.0 for the proxy CVE") == [("requests", "2.31.0")]
+    # words after a code name's "=" say where or why; a file's name before a colon labels
+    assert pairs("WORKER_POOL_SIZE=16 in .env.production after the queue alerts.") == [
+        ("WORKER_POOL_SIZE", "16")
+    ]
+    assert pairs("Bumped lxml in requirements.txt: lxml==5.1.0 for the parser fix.") == [
+        ("lxml", "5.1.0")
+    ]
     assert ("replicas", "6") in pairs("checkout deployment set to replicas: 6 until December.")
     # a label's "value" may hold the key: it is read again from there
     assert pairs('last night: JAVA_OPTS="-Xms2g -Xmx6g"') == [("JAVA_OPTS", "-Xms2g -Xmx6g")]
@@ -69,6 +76,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             'instance_type = "m6i.large"  # the bastion was swapping',
             "t3.medium",
             "m6i.large",
+        ),
+        # a heading of words before a colon is the message's, not the key's owner
+        (
+            "How many replicas does the search deployment run?",
+            "kind: Deployment\nmetadata:\n  name: search\nspec:\n  replicas: 3",
+            "Launch week prep: search deployment set to replicas: 8 until Friday.",
+            "3",
+            "8",
         ),
         # a directive said in a sentence as it is written in its file
         (

@@ -75,6 +75,10 @@ _TRAILER = re.compile(r"`?[,;]?\s*(?:(?:#|//|;).*)?")
 _SPACED = re.compile(r"^(?P<key>[a-z][\w.\-]*)\s+(?P<value>[^\s#;]+)\s*(?:#.*)?$")
 # "bumped client_max_body_size to 50m": a code name and its new value in a sentence
 _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"']+)")
+# a file's name: what a colon after it labels is one of its lines
+_FILE_NAME = re.compile(
+    r"\.(?:txt|ya?ml|json|toml|ini|cfg|conf|env|lock|xml|gradle|properties|tf|py|js|ts)$"
+)
 _CODE_NAME = re.compile(r"[_.]|^[A-Z][A-Z0-9]+$")
 _HEDGE = re.compile(
     r"\b(?:might|maybe|if|unless|not|never|no longer|would|could|should we|proposal|"
@@ -266,7 +270,17 @@ def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
         return True
     rest = body[m.end() :].strip()
     numeric = m["value"][:1].isdigit()
-    if rest and not _TRAILER.fullmatch(rest) and (line or (m["op"] == ":" and not numeric)):
+    if m["op"] == ":" and _FILE_NAME.search(m["key"]):
+        return False  # a file named before its line ("requirements.txt: pandas==2.1.4")
+    # words after a code name's "=" say where or why ("DATABASE_POOL_SIZE=25 in
+    # .env.production after the alerts"): a label takes a colon
+    coded = m["op"] == "=" and _CODE_NAME.search(m["key"]) is not None
+    if (
+        rest
+        and not _TRAILER.fullmatch(rest)
+        and not coded
+        and (line or (m["op"] == ":" and not numeric))
+    ):
         return False  # a label before words ("Maya: I moved", "Note: the key is ..."), no setting
     if (line and not body[: m.start()].strip()) or _CODE_NAME.search(m["key"]):
         return True
@@ -284,6 +298,12 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     line = _key_line(kv)
     line = line[: line.find(kv.key)]
     before = re.split(r"[,;—.!?]\s|:\s(?=\S+\s*(?:==|=|:))", line)[-1]
+    # a heading of words before a colon is the message's, not the owner's ("Black Friday
+    # prep: checkout deployment set to replicas: 6"); a one-word label ("auth-service:")
+    # names the owner
+    heading = re.match(r"^\s*[^:]*\s[^:]*:\s", before)
+    if heading is not None:
+        before = before[heading.end() :]
     # a command's prompt, program, flags and paths are how it runs, not whose setting it is
     prompted = _PROMPT.match(before)
     if prompted:
