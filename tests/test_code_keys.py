@@ -38,6 +38,9 @@ def test_assignments_in_lines_and_sentences() -> None:
     assert pairs("Bumped lxml in requirements.txt: lxml==5.1.0 for the parser fix.") == [
         ("lxml", "5.1.0")
     ]
+    # a package installed at a version: a Go module's key is its name, as in go.mod
+    assert pairs("go get github.com/jackc/pgx/v5@v5.5.5 && go mod tidy") == [("pgx", "v5.5.5")]
+    assert pairs("npm install zod@3.23.8 --save, then rebuild") == [("zod", "3.23.8")]
     assert ("replicas", "6") in pairs("checkout deployment set to replicas: 6 until December.")
     # a label's "value" may hold the key: it is read again from there
     assert pairs('last night: JAVA_OPTS="-Xms2g -Xmx6g"') == [("JAVA_OPTS", "-Xms2g -Xmx6g")]
@@ -76,6 +79,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             'instance_type = "m6i.large"  # the bastion was swapping',
             "t3.medium",
             "m6i.large",
+        ),
+        # a module fetched at a version replaces go.mod's require line
+        (
+            "Which version of chi does go.mod require?",
+            "go.mod\nrequire (\n\tgithub.com/go-chi/chi/v5 v5.0.8\n\tgithub.com/lib/pq v1.10.7\n)",
+            "go get github.com/go-chi/chi/v5@v5.0.12 && go mod tidy, pushed",
+            "v5.0.8",
+            "v5.0.12",
         ),
         # a heading of words before a colon is the message's, not the key's owner
         (

@@ -65,6 +65,12 @@ _TO_TICKED = re.compile(
     r"(?:`(?P<ticked>[A-Za-z_][\w.\-]*)`(?:\s+[a-z]+){0,2}?|(?P<key>[A-Za-z_][\w.\-]*))"
     r"\s+(?:up\s+|down\s+)?to\s+`(?P<value>[^`\n]+)`"
 )
+# "go get github.com/spf13/cobra@v1.8.0", "npm install axios@1.7.4": a package installed at a
+# version (a Go module's key is its name, as in ``go.mod``'s require lines)
+_INSTALLED = re.compile(
+    r"\b(?:go\s+get|npm\s+(?:i|install)|pnpm\s+add|yarn\s+add)\s+(?:-\S+\s+)*"
+    r"(?:[\w.\-]+/)*(?P<key>(?!v\d+@)[A-Za-z][\w.\-]*)(?:/v\d+)?@(?P<value>v?\d[\w.\-+]*\w)"
+)
 # "CONFIG SET maxmemory-policy allkeys-lru" (a Redis command sets a key to a value)
 _CONFIG_SET = re.compile(r"\bconfig\s+set\s+(?P<key>[\w.\-]+)\s+(?P<value>[^\s`]+)", re.I)
 # a command's flag and its value ("--concurrency=16"): a setting wherever it is in the line
@@ -253,6 +259,8 @@ def _assignments(text: str) -> Iterator[KeyValue]:
                 said[(m["ticked"] or m["key"], _clean(m["value"]))] = None
         for m in _CONFIG_SET.finditer(body):
             said[(m["key"], _clean(m["value"]))] = None
+        for m in _INSTALLED.finditer(body):
+            said[(m["key"], m["value"])] = None
         for key, value in said:
             yield KeyValue(unit.index, body, key, value, unit.path)
 
