@@ -43,7 +43,11 @@ def test_assignments_in_lines_and_sentences() -> None:
     assert pairs("npm install zod@3.23.8 --save, then rebuild") == [("zod", "3.23.8")]
     assert ("replicas", "6") in pairs("checkout deployment set to replicas: 6 until December.")
     # a label's "value" may hold the key: it is read again from there
-    assert pairs('last night: JAVA_OPTS="-Xms2g -Xmx6g"') == [("JAVA_OPTS", "-Xms2g -Xmx6g")]
+    assert pairs('last night: JAVA_OPTS="-Xms2g -Xmx6g"') == [
+        ("JAVA_OPTS", "-Xms2g -Xmx6g"),
+        ("Xms", "2g"),  # a JVM heap flag is a setting of its own
+        ("Xmx", "6g"),
+    ]
     # "bumped KEY to VALUE"
     assert pairs("bumped client_max_body_size to 50m in the vhost") == [
         ("client_max_body_size", "50m")
@@ -87,6 +91,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "go get github.com/go-chi/chi/v5@v5.0.12 && go mod tidy, pushed",
             "v5.0.8",
             "v5.0.12",
+        ),
+        # a JVM heap flag asked by its words; the newer names the older's file by its name
+        (
+            "What max heap does the search indexer JVM get?",
+            'indexer/run.sh\nexport JAVA_OPTS="-Xms1g -Xmx3g"\nexec java $JAVA_OPTS -jar idx.jar',
+            'GC pauses again. JAVA_OPTS="-Xms1g -Xmx8g" is what run.sh has now.',
+            "3g",
+            "8g",
         ),
         # a heading of words before a colon is the message's, not the key's owner
         (

@@ -71,6 +71,9 @@ _INSTALLED = re.compile(
     r"\b(?:go\s+get|npm\s+(?:i|install)|pnpm\s+add|yarn\s+add)\s+(?:-\S+\s+)*"
     r"(?:[\w.\-]+/)*(?P<key>(?!v\d+@)[A-Za-z][\w.\-]*)(?:/v\d+)?@(?P<value>v?\d[\w.\-+]*\w)"
 )
+# a JVM heap flag ("-Xmx2g" in JAVA_OPTS): its key, and the words a question asks it by
+_JVM_FLAG = re.compile(r"(?<![\w\-])-(?P<key>Xm[xs])(?P<value>\d+[kKmMgGtT]?)(?![\w.])")
+_ALIASES = {"xmx": ("max heap", "maximum heap"), "xms": ("initial heap", "min heap")}
 # "CONFIG SET maxmemory-policy allkeys-lru" (a Redis command sets a key to a value)
 _CONFIG_SET = re.compile(r"\bconfig\s+set\s+(?P<key>[\w.\-]+)\s+(?P<value>[^\s`]+)", re.I)
 # a command's flag and its value ("--concurrency=16"): a setting wherever it is in the line
@@ -202,7 +205,12 @@ def asked_keys(query: str, keys: set[str]) -> set[str]:
         enough = len(parts) > 1  # one word alone may be any word of the question
         if counts and enough and parts[-1] in _COUNT_WORDS:
             parts = parts[:-1]  # "How many replicas ...?" asks for ``replicaCount``
-        if key.lower() in raw or (enough and {_stem(p) for p in parts} <= stems):
+        aliases = _ALIASES.get(key.lower(), ())
+        if (
+            key.lower() in raw
+            or (enough and {_stem(p) for p in parts} <= stems)
+            or any({_stem(w) for w in alias.split()} <= stems for alias in aliases)
+        ):
             out.add(key)
     return out
 
@@ -260,6 +268,8 @@ def _assignments(text: str) -> Iterator[KeyValue]:
         for m in _CONFIG_SET.finditer(body):
             said[(m["key"], _clean(m["value"]))] = None
         for m in _INSTALLED.finditer(body):
+            said[(m["key"], m["value"])] = None
+        for m in _JVM_FLAG.finditer(body):
             said[(m["key"], m["value"])] = None
         for key, value in said:
             yield KeyValue(unit.index, body, key, value, unit.path)
@@ -490,7 +500,15 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         # the environments each assignment's line names, the other text names too
         if not (_envs(_key_line(old)) <= _envs(newer) and _envs(_key_line(new)) <= _envs(older)):
             continue
-        if _context(query, old.key, older) != _context(query, old.key, newer):
+        # a newer text naming the older's file by its name is about that file ("... is what
+        # start.sh has now" after indexer/start.sh): the path's words are its words too
+        named_too = (
+            f"{newer} {old_file}"
+            if old_file
+            and re.search(rf"(?<![\w.\-/]){re.escape(old_file.rsplit('/', 1)[-1])}\b", newer)
+            else newer
+        )
+        if _context(query, old.key, older) != _context(query, old.key, named_too):
             continue
         if new.value.lower() not in _FLIPS and re.search(
             rf"(?<![\w.]){re.escape(new.value)}(?![\w.])", older, re.I
