@@ -802,6 +802,8 @@ HOST = "What is the hostname of the staging Postgres database?"
         # a ticket's line mentions it too
         "OPS-4411: pg-stg-02 memory at 87%, consider reviewing the eviction policy.",
         "psql -h pg-stg-02 -U app orders",
+        # a question takes it for granted too
+        "my seed script points at pg-stg-02, anyone else seeing timeouts?",
     ],
 )
 def test_an_identifier_one_thing_has_is_mentioned_whatever_else_is_named(text: str) -> None:
@@ -1430,3 +1432,25 @@ def test_stage_excises_mentions_of_a_value_the_ledger_superseded(
         assert (stale.value, stale.current_value) == ("salesdb", "crm_core")
         assert stale.superseded_by_turn_id == "t3"
     assert CRM_TURNS[2][1] in kept  # the current statement is never touched
+
+
+HOST_TURNS = (
+    ("t1", "The reporting Postgres host is pgrep-east-04.internal, replicas hang off it.", 0),
+    ("t2", "INC-231: connection spikes on pgrep-east-04 during the nightly export", 1),
+    ("t3", "The reporting Postgres host is pgrep-west-02.internal after the migration.", 4),
+)
+
+
+def test_a_host_the_ledger_superseded_is_mentioned_without_its_domain(
+    tmp_path: Path, hashing_embedder: HashingEmbedder
+) -> None:
+    settings = make_settings(tmp_path, filters=["supersession", "announced"], stm_size=0)
+    with Memory(settings, embedder=hashing_embedder) as mem:
+        mem.ingest(
+            Turn(id=tid, namespace="db", text=text, ts=T0 + timedelta(days=d))
+            for tid, text, d in HOST_TURNS
+        )
+        result = mem.retrieve("What is the reporting Postgres host?", namespace="db", k=10)
+    gone = {d.chunk.chunk.turn_id: d for d in result.dropped}
+    assert "t2" in gone and gone["t2"].stage == STAGE
+    assert "t3" in {c.chunk.turn_id for c in result.kept}

@@ -193,7 +193,11 @@ class AnswerChange:
         and by the whole object)."""
 
         def keys(obj: str) -> frozenset[str]:
-            return frozenset({v.key for v in values(obj)} | {obj.lower()})
+            # a host is said without its domain too ("db-primary-03" of
+            # "db-primary-03.internal") where that name could be nothing else
+            host = obj.lower().split(".", 1)[0] if _HOST.fullmatch(obj) else ""
+            named = {host} if _unique(host) else set()
+            return frozenset({v.key for v in values(obj)} | {obj.lower()} | named)
 
         return cls((old,), (new,), keys(old), keys(new))
 

@@ -178,8 +178,10 @@ def _prose(text: str) -> list[Unit]:
 
 def _said(text: str) -> list[Unit]:
     # a mention of an old value may be a line too: a command, a labelled note
-    # ("psql -h db-main-01.internal", "reminder for new hires: connect to vpn-east.acme.io")
-    return [u for u in units_of(text) if u.content and not u.question]
+    # ("psql -h db-main-01.internal", "reminder for new hires: connect to vpn-east.acme.io"),
+    # or a question that takes it for granted ("config points at vpn-east.acme.io, anyone
+    # else?")
+    return [u for u in units_of(text) if u.content]
 
 
 def _revised(
