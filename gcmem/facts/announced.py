@@ -765,17 +765,18 @@ def revision(
     # the question's words do not say, where every other says the same values again
     # ("within 30 minutes" / "within 15 minutes" for "How quickly ..."); lines of code are
     # two files' as often as one's
-    changes = [(o, n) for o, n in pairs if _changed(values(o.text), values(n.text))[0]]
+    said = [(old, values(old.text), values(new.text)) for old, new in pairs]
+    revised = [i for i, (_, was, now) in enumerate(said) if _changed(was, now)[0]]
     prose = whole and not any(u.line for u in units_of(older))
-    only = changes[0] if len(changes) == 1 and prose else None
-    for old, new in pairs:
+    only = revised[0] if len(revised) == 1 and prose else None
+    for i, (old, was, now) in enumerate(said):
         if not asked & said_stems(old.text):
             continue
-        kinds = None if (old, new) == only else frame.kinds
-        was = [v for v in values(old.text) if kinds is None or v.kind in kinds]
-        now = [v for v in values(new.text) if kinds is None or v.kind in kinds]
+        if i != only:
+            was = [v for v in was if v.kind in frame.kinds]
+            now = [v for v in now if v.kind in frame.kinds]
         gone, came = _changed(was, now)
-        if not (gone and came):
+        if not gone:
             continue
         if accumulates is not None and accumulates(_slotted(old.text, gone)):
             continue  # "Welcome Tomasz to the team!" / "Welcome Rhys to the team": one more

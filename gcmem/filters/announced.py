@@ -171,17 +171,18 @@ class AnnouncedChangeFilter:
         return FilterOutcome(kept, dropped)
 
 
-def _prose(text: str) -> list[Unit]:
-    # Lines of code and config are the ledger's and alignment's; questions state nothing.
-    return [u for u in units_of(text) if u.content and not u.line and not u.question]
-
-
 def _said(text: str) -> list[Unit]:
-    # a mention of an old value may be a line too: a command, a labelled note
-    # ("psql -h db-main-01.internal", "reminder for new hires: connect to vpn-east.acme.io"),
+    # every statement may mention an old value: a line too (a command, a labelled note:
+    # "psql -h db-main-01.internal", "reminder for new hires: connect to vpn-east.acme.io"),
     # or a question that takes it for granted ("config points at vpn-east.acme.io, anyone
     # else?")
     return [u for u in units_of(text) if u.content]
+
+
+def _prose(text: str) -> list[Unit]:
+    # what answers or announces: lines of code and config are the ledger's and alignment's,
+    # and questions state nothing
+    return [u for u in _said(text) if not u.line and not u.question]
 
 
 def _revised(

@@ -25,7 +25,8 @@ for i = 3, #ARGV, 3 do
         if at then entry.valid = redis.call('HGET', DATA, 'c:' .. string.sub(at, 14)) end
       end
       if previous and (row.st or '') == '' then
-        -- the version this one replaced: the one before it in valid time, closed by it
+        -- the version this one replaced: the one before it in valid time, closed by it (a
+        -- versions member is its first assertion's 12-digit sequence, ':', the fact id)
         local rank = redis.call('ZRANK', VER, string.sub(row.first, 1, 13) .. fact)
         if rank and rank > 0 then
           local before = redis.call('ZRANGE', VER, rank - 1, rank - 1)[1]
