@@ -68,6 +68,7 @@ SPLITS = {
     "dev47": "codechanges",
     "dev48": "codechanges2",
     "dev49": "oldvalues",
+    "dev50": "traps3",
     "devconv": "chats",
 }
 

@@ -533,3 +533,32 @@ def test_a_pronoun_statement_repeated_in_two_articles_restates_nothing(
     assert "toad" not in lines or lines["toad"] == [
         "It is classified as endangered on the IUCN Red List."
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Japan trip, days 5 to 9. We take the Shinkansen to Kyoto on the 14th, seats in "
+            "car 7. In Kyoto we stay four nights at the Hotel Kanra.",
+            "Japan trip, days 10 to 13. From Kyoto we go to Hiroshima on the 18th for the "
+            "Peace Memorial Museum, then the ferry to Miyajima.",
+        ),
+        (
+            "Week 3 menu. Monday is lentil soup and Tuesday is fish pie. The kids pick Friday.",
+            "Week 4 menu. Monday is chickpea curry, Wednesday is leftovers. Pizza on Friday.",
+        ),
+    ],
+)
+def test_titles_of_two_texts_of_a_series_are_no_value_change(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def test_a_revised_text_under_a_changed_title_still_changes_its_value() -> None:
+    # control: the bodies restate each other, so the title's change is the text's revision
+    old = (
+        "Pool hours, weekdays 6am to 9pm. Lane swimming is in the mornings. Bring a padlock "
+        "for the lockers."
+    )
+    new = old.replace("6am", "7am")
+    assert [(v, w) for _, v, w in frames(old, new)] == [("6am", "7am")]

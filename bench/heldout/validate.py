@@ -180,6 +180,13 @@ PROFILES = {
         static={"same_topic_unrelated": 20},
         turns=(4, 9),
     ),
+    # dev50: still-true facts that accumulate, long paragraphs elaborated or re-posted, and
+    # compatible opposites, in agents' and people's words
+    "traps3": Profile(
+        changes={},
+        static={"multi_valued": 20, "long_paragraphs": 20, "compatible_opposites": 20},
+        turns=(4, 9),
+    ),
     # devconv: two-person chat transcripts
     "chats": Profile(changes={}, static={"conversation": 24}, turns=(24, 40)),
 }

@@ -2024,6 +2024,33 @@ def _sets_another_key(frame: str, old_value: str, new_value: str) -> bool:
     return len(a) > 1 and len(b) > 1 and a[0].lower() != b[0].lower()
 
 
+# A title names its text: a few words, no verb, no key operator ("Japan trip, days 5 to 9.")
+MAX_TITLE_WORDS = 8
+_TITLE_VERBS = _SPAN_VERBS | _PAST_EVENT | _KEY_OPERATORS
+
+
+def _title(unit: Unit, units: Sequence[Unit]) -> bool:
+    """``unit`` opens its chunk as a title: the first statement, verbless and short, with more
+    statements after it."""
+    content = [u for u in units if u.content]
+    return (
+        len(content) > 1
+        and content[0].index == unit.index
+        and not unit.line
+        and len(unit.words) <= MAX_TITLE_WORDS
+        and not unit.words & _TITLE_VERBS
+    )
+
+
+def series_titles(old: Sequence[Unit], new: Sequence[Unit], frame: FrameMatch) -> bool:
+    """Two chunks that restate nothing of each other, each under a title, the titles one frame
+    apart ("Japan trip, days 5 to 9." / "... days 10 to 13."; "Week 3 menu" / "Week 4 menu"):
+    the titles name two texts of a series, not one fact's old and new value."""
+    o = next(u for u in old if u.index == frame.old_unit)
+    n = next(u for u in new if u.index == frame.new_unit)
+    return _title(o, old) and _title(n, new)
+
+
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """Every restated unit and every one-value frame between an older and a newer chunk."""
     old, new = _in_named_file(old, new), _in_named_file(new, old)

@@ -78,6 +78,7 @@ from gcmem.facts.align import (
     labelled_record,
     members,
     referents_apart,
+    series_titles,
     topic,
     two_topics,
     units_of,
@@ -443,6 +444,8 @@ def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment
                 done.add(o.index)
                 taken.add(n.index)
                 break
+    if not found.restated:
+        found.frames = [f for f in found.frames if not series_titles(old, new, f)]
     found.frames.extend(
         f
         for f in align_revision(old, new, found)
