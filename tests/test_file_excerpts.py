@@ -178,6 +178,22 @@ def test_manifest_and_config_line_forms(text: str, expected: list[tuple[str, str
     assert triples(text) == expected
 
 
+def test_a_quoted_requirement_in_a_python_manifest_pins_its_package() -> None:
+    setup = (
+        'setup.py:\nminimal_requirements = [\n    "click>=7.*",\n    "h11>=0.8",\n'
+        '    "typing-extensions;" + env_marker_below_38,'
+    )
+    assert triples(setup) == [
+        ("click", "version in setup.py > minimal_requirements", ">=7.*"),
+        ("h11", "version in setup.py > minimal_requirements", ">=0.8"),
+    ]
+    extras = 'setup.py:\nextras = [\n    "httptools==0.1.* ;" + env_marker_cpython,'
+    assert triples(extras) == [("httptools", "version in setup.py > extras", "0.1.*")]
+    # a quoted string that pins nothing, or a spec inside a call, is no manifest line
+    assert triples('app.py:\nprint("x==1.0")') == []
+    assert triples('pyproject.toml:\ndependencies = [\n  "rich",\n]') == []
+
+
 def test_keys_inside_yaml_list_items_and_local_bindings_are_not_line_keys() -> None:
     yaml = "ci.yml:\njobs:\n  test:\n    steps:\n      - name: lint\n        run: make lint"
     assert triples(yaml) == []  # every step has a "run": the key names no one step

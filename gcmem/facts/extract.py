@@ -202,7 +202,8 @@ _VERSION = r"v?\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*|v\d+"
 _VERSION_RE = re.compile(rf"^(?:{_VERSION})$")
 _SPEC_RE = re.compile(
     r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._\-]*(?:\[[^\]]*\])?)\s*"
-    rf"(?P<op>===|==|~=|>=|<=|!=|@)\s*(?P<ver>(?:{_VERSION})(?:\.\*)?)$"
+    # a wildcard after a bare major is a version too ("click>=7.*")
+    rf"(?P<op>===|==|~=|>=|<=|!=|@)\s*(?P<ver>(?:{_VERSION})(?:\.\*)?|\d+\.\*)$"
 )
 _PACKAGE_NAME_RE = re.compile(r"^[a-z][a-z0-9._\-]*$")
 # An IPv4 address: after a name it is an address the directive lists ("nameserver 10.0.0.2",
@@ -1236,9 +1237,20 @@ _INLINE_TABLE = re.compile(r"^(?P<name>[\w.\-\"']+)\s*=\s*\{(?P<body>[^{}]*)\}$"
 _INLINE_PAIR = re.compile(r"(?P<k>[\w.\-]+)\s*=\s*(?P<v>\"[^\"]*\"|'[^']*'|[^,\s]+)")
 
 
+# A quoted requirement, a Python manifest's list element (setup.py's ``install_requires``,
+# pyproject's ``dependencies``): ``"click>=7.0",``, ``"httptools==0.1.* ;" + env_marker``.
+_QUOTED_SPEC = re.compile(
+    r"""^(?P<q>["'])(?P<spec>[^"'\s;]+)\s*(?:;[^"']*)?(?P=q)\s*(?:,|\+.*)?$"""
+)
+
+
 def _manifest_facts(line: str) -> list[Fact] | None:
     """Facts of a manifest line form (go.mod require, Dockerfile FROM, a YAML ``uses:
-    owner/repo@ref``, a TOML inline table), else None."""
+    owner/repo@ref``, a TOML inline table, a quoted requirement), else None."""
+    m = _QUOTED_SPEC.match(line)
+    if m is not None and (spec := _spec(m.group("spec"))) is not None:
+        fact = _fact(spec[0], "version", spec[1])
+        return [fact] if fact else []
     m = _GO_REQUIRE.match(line)
     if m is not None:
         fact = _fact(m.group("name"), "version", m.group("ver"))
