@@ -454,6 +454,37 @@ def test_a_changed_keys_old_value_said_of_another_thing_is_no_mention() -> None:
     assert repeat.id not in kept or kept[repeat.id].stale_sentences
 
 
+CIRCLECI = ".circleci/config.yml:\n---\nversion: {}\n\njobs:"
+# the workflows' own "version: 2", its "workflows:" opener above the excerpt
+WORKFLOWS = ".circleci/config.yml:\n  version: 2\n  node_exporter:\n    jobs:"
+
+
+def test_a_line_of_a_block_the_excerpt_does_not_show_is_another_key() -> None:
+    query = "What is version in .circleci/config.yml?"
+    assert key_changes(query, WORKFLOWS, CIRCLECI.format("2.1")) == []
+    # control: the top-level line of the same file changes
+    (change,) = key_changes(query, CIRCLECI.format("2"), CIRCLECI.format("2.1"))
+    assert (change.old, change.new) == ("2", "2.1")
+    # two excerpts of the same unseen block are one key's
+    (change,) = key_changes(query, WORKFLOWS, WORKFLOWS.replace("version: 2", "version: 3"))
+    assert (change.old, change.new) == ("2", "3")
+
+
+def test_an_old_value_on_a_line_whose_key_names_nothing_is_no_mention() -> None:
+    older = scored_chunk(CIRCLECI.format("2"), 0)
+    workflows = scored_chunk(WORKFLOWS, 2)
+    newer = scored_chunk(CIRCLECI.format("2.1"), 5)
+    query = QueryContext(
+        query="What is version in .circleci/config.yml?",
+        namespace="ns",
+        as_of=T0 + timedelta(days=9),
+    )
+    outcome = AnnouncedChangeFilter().apply([older, workflows, newer], query)
+    kept = {c.id: c for c in outcome.kept}
+    assert workflows.id in kept and kept[workflows.id].stale_sentences == ()
+    assert older.id not in kept or kept[older.id].stale_sentences
+
+
 @pytest.mark.parametrize(
     "text",
     [

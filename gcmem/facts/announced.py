@@ -660,6 +660,12 @@ def _unique(key: str) -> bool:
     )
 
 
+def identifies_one_thing(change: AnswerChange) -> bool:
+    """An old value of the change is an identifier one thing has (``_unique``: a host, a
+    bucket, an address), whichever key a text says it under."""
+    return any(_unique(k) for k in change.old_keys)
+
+
 def _distinctive(key: str) -> bool:
     """A value that could be nothing else: an identifier or a number of three characters."""
     return IDENTIFIER.search(key) is not None or (key[:1].isdigit() and len(key) >= 3)

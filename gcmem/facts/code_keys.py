@@ -152,6 +152,9 @@ class KeyValue:
     value: str
     path: str | None = None  # the file of the excerpt the unit is a line of
     block: str | None = None  # the innermost block the line is in (``limits:``, ``[root]``)
+    # a line whose own key names nothing (``Unit.keyed``: in a block its excerpt does not
+    # show, a list item)
+    unkeyed: bool = False
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,9 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             if directive is None and spaced and (unit.path or named or "").endswith(_CONF_TYPES):
                 directive = spaced["key"], spaced["value"]
             if directive is not None:
-                yield KeyValue(unit.index, body, *directive, path=unit.path, block=_block(unit))
+                yield KeyValue(
+                    unit.index, body, *directive, unit.path, _block(unit), not unit.keyed
+                )
                 continue
             required = _REQUIRE.match(body)
             if required is not None:
@@ -250,7 +255,13 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             if _is_assignment(m, body, unit.line):
                 pos = m.end()
                 yield KeyValue(
-                    unit.index, body, m["key"], _clean(m["value"]), unit.path, _block(unit)
+                    unit.index,
+                    body,
+                    m["key"],
+                    _clean(m["value"]),
+                    unit.path,
+                    _block(unit),
+                    not unit.keyed,
                 )
         said: dict[tuple[str, str], None] = {}  # in order, once each
         if not unit.line:
@@ -486,6 +497,11 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         new = same_key[0]
         if old.block and new.block and old.block.lower() != new.block.lower():
             continue  # ``timeout-minutes`` of the ``unit`` job and of the ``integration`` job
+        if old.path and new.path and same_file(old.path, new.path) and old.unkeyed != new.unkeyed:
+            # in one file, a line of a block its excerpt does not show and one whose block it
+            # shows are two keys' (``version: 2`` under an unseen ``workflows:``, the
+            # top-level ``version: 2.1``)
+            continue
         if not _only_one(old, [kv for kv in old_values if _name(kv.key) == name], new):
             continue  # a key with several values (allowed origins), none the newer names
         if _same_value(old.value, new.value):

@@ -54,6 +54,7 @@ from gcmem.facts.announced import (
     announcement,
     answers,
     asks_about_key,
+    identifies_one_thing,
     mentions_old_value,
     question_frame,
     recurring_change,
@@ -354,6 +355,11 @@ def _mentioned(
             ):
                 # a plain word is said of many things: "INFO" of another logger is no
                 # mention of ``ingest.pipeline: INFO`` ("t3.medium" names its setting)
+                continue
+            if not unit.keyed and not identifies_one_thing(d.change):
+                # a file line whose own key names nothing (a key of a block the excerpt does
+                # not show, a list item): "version: 2" under an unseen "workflows:" is no
+                # mention of the top-level version's old value
                 continue
             if d.newer.chunk.ts > older.chunk.ts and mentions_old_value(frame, d.change, unit.text):
                 out.append(_stale(unit.index, unit.text, d.change, d.newer))
