@@ -1262,6 +1262,30 @@ def test_two_peoples_contact_cards_under_one_label_are_both_kept() -> None:
     assert [f[1:] for f in frames(f"{label}: Aunt Priya", f"{label}: Grandad Joe")] == [
         ("Aunt Priya", "Grandad Joe")
     ]
+    # a card with more said after its number, a name with words after it
+    label = "Emergency contact for Noah at nursery"
+    assert (
+        frames(
+            f"{label}: Grandma Pat, 07700 900412.",
+            f"{label}: Femi next door, 07700 900877, he works from home most days.",
+        )
+        == []
+    )
+    assert (
+        frames(f"{label}: Femi next door, 07700 900877.", f"{label}: Aunt Clare, 07700 900233.")
+        == []
+    )
+
+
+def test_two_leads_naming_two_things_are_two_items_statements() -> None:
+    # each lead names its own standing order: two orders' days, not one order's changed day
+    old = "Standing order: £25/month to Shelter, goes out on the 1st."
+    new = "Standing order: £10/month to the RNLI, goes out on the 15th."
+    assert frames(old, new) == []
+    # control: leads whose only capital opens the sentence name nothing
+    old = "Squad info: our league matches kick off at 2:30."
+    new = "League's moved things earlier, our league matches kick off at 1:45."
+    assert [f[1:] for f in frames(old, new)] == [("2:30", "1:45")]
 
 
 def test_an_open_ended_time_in_front_conditions_nothing() -> None:

@@ -1009,6 +1009,23 @@ def test_a_reissue_needs_its_opening_and_half_its_statements() -> None:
     assert revision(frame, three, rewrite, whole=False) is None
 
 
+def test_two_messages_under_one_label_are_no_reissue() -> None:
+    frame = question_frame("Which book is Declan's pick for the autumn shortlist?")
+    assert frame is not None
+    older = (
+        "Book club shortlist for autumn: Tomorrow, and Tomorrow, and Tomorrow. Gabrielle's pick."
+    )
+    newer = "Book club shortlist for autumn: Demon Copperhead, nominated by Ruth."
+    assert revision(frame, older, newer, whole=False) is None
+    # control: a statement said again past its label, one value changed, is re-issued
+    frame = question_frame("How much goes into the ISA each month?")
+    assert frame is not None
+    older = "Checked the app: £400 a month goes into the ISA by standing order. All fine."
+    newer = "With the pay rise, £550 a month goes into the ISA by standing order."
+    found = revision(frame, older, newer, whole=False)
+    assert found is not None and found.change.new_values == ("550",)
+
+
 @pytest.mark.parametrize(
     "question",
     [

@@ -69,6 +69,7 @@ SPLITS = {
     "dev48": "codechanges2",
     "dev49": "oldvalues",
     "dev50": "traps3",
+    "dev51": "accumulating",
     "devconv": "chats",
 }
 

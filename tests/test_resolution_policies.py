@@ -530,6 +530,10 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("server > client_max_body_size _", False),  # a block's context, not the line
         ("registered as _ in the print server", False),  # a word of a sentence
         ("we swim at the _ pool", False),
+        ("zainab's signed up for _ this term", True),  # one more course
+        ("git remote add _", True),  # what is added is one more
+        ("plug _ in init.vim", True),  # a plugin manager's line
+        ("signed up at _", False),  # a gym joined: the member's one gym
     ],
 )
 def test_known_multi_valued_relations(relation: str, many: bool) -> None:

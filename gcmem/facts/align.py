@@ -745,7 +745,23 @@ def _without_lead_in(
         for lead, run, k, raw in ((x[:i], x, i, a), (y[:j], y, j, b))
     ):
         return x, y
+    if both and each_lacks(_named_words(x[:i]), _named_words(y[:j]), ("", "")):
+        # each lead names a thing the other does not: two items' statements ("£25/month to
+        # Shelter, goes out on the 1st" / "£10/month to the RNLI, goes out on the 15th"), not
+        # one statement led in two ways
+        return x, y
     return x[i:], y[j:]
+
+
+def _named_words(lead: Sequence[Token]) -> set[str]:
+    """The lead's words with a digit, or a capital past its first word (which a sentence
+    opens with)."""
+    words = [t for t in lead if t.norm and not t.punct]
+    return {
+        t.norm or ""
+        for i, t in enumerate(words)
+        if any(ch.isdigit() for ch in t.text) or (i and any(ch.isupper() for ch in t.text))
+    }
 
 
 def _starts_at(run: Sequence[Token]) -> bool:
@@ -1685,8 +1701,10 @@ def _named_apart(
         for t, i1, i2, j1, j2 in ops
         if t == "replace" and content(x[i1:i2]) and content(y[j1:j2])
     ]
-    if x != y and _contact(x) and _contact(y) and _all_named(tokenize(found[1], fold_case=False)):
-        return True  # "Uncle Theo, 07700 900456" / "Auntie Mel, 07700 900789": two people
+    if x != y and _contact(x) and _contact(y) and all(_named_first(v) for v in found[1:]):
+        # "Uncle Theo, 07700 900456" / "Auntie Mel, 07700 900789", "Femi next door, 07700
+        # 900877, ...": two people
+        return True
     before = found[0].split(f" {SLOT}")[0].rsplit(" ", 1)[-1]
     if len(replaced) == 1 and before in _LEAD_WORDS:
         i1, i2, j1, j2 = replaced[0]
@@ -1695,16 +1713,31 @@ def _named_apart(
     return shared and bool(replaced)
 
 
-_PHONE = re.compile(r"^\+?[\d()\-. ]{7,}$")
+_PHONE_PART = re.compile(r"^\+?[\d()\-.]+$")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$")
 
 
+def _named_first(value: str) -> bool:
+    """The value opens on a capitalised word: a name, perhaps with words after it ("Femi next
+    door")."""
+    words = [t for t in tokenize(value, fold_case=False) if not t.punct]
+    return bool(words) and words[0].text[:1].isupper()
+
+
 def _contact(words: Sequence[str]) -> bool:
-    """A phone number or an e-mail address: how to reach a person."""
-    text = " ".join(words)
-    return bool(_EMAIL.match(text)) or (
-        bool(_PHONE.match(text)) and sum(ch.isdigit() for ch in text) >= 7
-    )
+    """A phone number or an e-mail address among the words: how to reach a person ("07700
+    900877, he works from home most days")."""
+    if any(_EMAIL.match(w) for w in words):
+        return True
+    run: list[str] = []
+    for w in [*words, ""]:
+        if w and _PHONE_PART.match(w):
+            run.append(w)
+            continue
+        if sum(ch.isdigit() for ch in "".join(run)) >= 7:
+            return True
+        run = []
+    return False
 
 
 def _second_value(old: Unit, xs: Sequence[int], new: Unit, ys: Sequence[int]) -> bool:

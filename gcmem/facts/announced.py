@@ -766,6 +766,14 @@ def revision(
     pairs = counterparts(older, newer, every=whole)
     if pairs is None:
         return None
+    if (
+        not whole
+        and len(pairs) == 1
+        and not _past_label(pairs[0][0].text) & _past_label(pairs[0][1].text)
+    ):
+        # two messages under one label, sharing nothing past it ("Book club shortlist for
+        # autumn: Tomorrow, and Tomorrow, ..." / "...: The Bee Sting, Declan's pick")
+        return None
     asked = frame.words | frame.head
     # the one statement of a prose paragraph whose values changed may change them in a kind
     # the question's words do not say, where every other says the same values again
@@ -794,6 +802,13 @@ def revision(
             return None
         return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
+
+
+def _past_label(statement: str) -> frozenset[str]:
+    """The stems a statement says after its label (the words before a colon that more words
+    follow), if it has one."""
+    label = re.match(r"[^:]*:\s+(?=\S)", statement)
+    return said_stems(statement[label.end() :] if label else statement)
 
 
 def _changed(was: Sequence[Value], now: Sequence[Value]) -> tuple[list[Value], list[Value]]:

@@ -48,6 +48,10 @@ DEFAULT_TRUST = 1.0
 MULTI_VALUED: tuple[str, ...] = (
     *("speak", "speaks", "spoke", "fluent in", "got into", "taken up", "took up", "been to"),
     *("certified in", "certified as", "trained in", "qualified in", "enrolled in"),
+    *("signed up for",),  # a course, a class: one more
+    # what is added is one more ("git remote add _", "add _ to the rota"), and so is a plugin
+    # manager's line ("`Plug 'junegunn/fzf.vim'` in init.vim")
+    *("add", "adds", "added", "plug", "plugin"),
     *("interested in", "involved in", "allergic to", "intolerant to", "intolerant of"),
     # what someone stays off for their health or taste is one more thing, not a replacement
     *("avoid", "avoids", "avoided", "stay away from", "stays away from", "stayed away from"),
