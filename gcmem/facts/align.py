@@ -754,14 +754,21 @@ def _without_lead_in(
 
 
 def _named_words(lead: Sequence[Token]) -> set[str]:
-    """The lead's words with a digit, or a capital past its first word (which a sentence
-    opens with)."""
+    """The lead's names (``_naming``) past its first word, which a sentence opens with."""
     words = [t for t in lead if t.norm and not t.punct]
-    return {
-        t.norm or ""
-        for i, t in enumerate(words)
-        if any(ch.isdigit() for ch in t.text) or (i and any(ch.isupper() for ch in t.text))
-    }
+    return {t.norm or "" for t in words[1:] if _naming(t)}
+
+
+def _naming(t: Token) -> bool:
+    """A name: a word with a capital or a digit among letters ("Subaru", "F-150",
+    "£25/month"), not a discourse label or a function word."""
+    if t.punct or not t.norm:
+        return False
+    if t.norm in DISCOURSE_LABELS or t.norm in _LEAD_FILLERS or t.norm in _FUNCTION_WORDS:
+        return False
+    return any(ch.isupper() for ch in t.text) or (
+        any(ch.isdigit() for ch in t.text) and any(ch.isalpha() for ch in t.text)
+    )
 
 
 def _starts_at(run: Sequence[Token]) -> bool:
@@ -1650,20 +1657,12 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
 
 
 def _names(unit: Unit, run: tuple[int, int]) -> set[str]:
-    """Names in the unit outside ``run``: words with a capital or a digit among letters
-    ("Subaru", "F-150"), not the unit's first word, a discourse label or a function word."""
-    out = set()
-    for i, t in enumerate(unit.tokens):
-        if run[0] <= i < run[1] or t.punct or not t.norm or i == 0:
-            continue
-        if t.norm in DISCOURSE_LABELS or t.norm in _LEAD_FILLERS or t.norm in _FUNCTION_WORDS:
-            continue
-        named = any(ch.isupper() for ch in t.text) or (
-            any(ch.isdigit() for ch in t.text) and any(ch.isalpha() for ch in t.text)
-        )
-        if named:
-            out.add(t.norm)
-    return out
+    """Names in the unit outside ``run`` (``_naming``), not the unit's first word."""
+    return {
+        t.norm or ""
+        for i, t in enumerate(unit.tokens)
+        if i and not run[0] <= i < run[1] and _naming(t)
+    }
 
 
 def _named_apart(
@@ -2079,9 +2078,7 @@ def series_titles(old: Sequence[Unit], new: Sequence[Unit], frame: FrameMatch) -
     """Two chunks that restate nothing of each other, each under a title, the titles one frame
     apart ("Japan trip, days 5 to 9." / "... days 10 to 13."; "Week 3 menu" / "Week 4 menu"):
     the titles name two texts of a series, not one fact's old and new value."""
-    o = next(u for u in old if u.index == frame.old_unit)
-    n = next(u for u in new if u.index == frame.new_unit)
-    return _title(o, old) and _title(n, new)
+    return _title(old[frame.old_unit], old) and _title(new[frame.new_unit], new)
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
