@@ -629,9 +629,68 @@ def test_the_one_element_of_a_list_shown_whole_is_replaced_in_place() -> None:
     assert found(old, old.replace("1.6.3", "1.8.1")) == [("- 1.6.3", "- 1.8.1")]
     # the list's end not shown: another element may follow, and may be the one that stays
     assert found(".travis.yml:\ngo:\n  - 1.6.3", ".travis.yml:\ngo:\n  - 1.8.1") == []
-    # one of several elements: a member replaced needs the usual context
+    # one of several elements: its key before it and the next element after it place it
     many = ".travis.yml:\ngo:\n  - 1.6.3\n  - 1.7\n\nbranches:"
-    assert found(many, many.replace("1.6.3", "1.8.1")) == []
+    assert found(many, many.replace("1.6.3", "1.8.1")) == [("- 1.6.3", "- 1.8.1")]
+    # ... unless the old element is still in the list, moved
+    moved = many.replace("  - 1.7\n", "  - 1.7\n  - 1.6.3\n").replace("- 1.6.3", "- 1.8.1", 1)
+    assert found(many, moved) == []
+
+
+def _replaced(old: str, new: str) -> list[tuple[str, str]]:
+    al = align_units(units_of(old), units_of(new))
+    return [(f.old_value, f.new_value) for f in al.frames]
+
+
+def test_a_yaml_sequence_at_its_keys_indent_is_the_keys() -> None:
+    text = "ci.yml:\non:\n  push:\n    branches:\n    - main\n    - dev\n    tags:\n    - v*\n"
+    contexts = {u.text: u.context for u in units_of(text)}
+    assert contexts["- main"] == contexts["- dev"] == ("ci.yml", "on", "push", "branches")
+    assert contexts["- v*"] == ("ci.yml", "on", "push", "tags")
+    assert contexts["tags:"] == ("ci.yml", "on", "push")
+    # not in other line-oriented files, where a dash under a label is a bullet of text
+    notes = {u.text: u.context for u in units_of("NOTES.md:\nbranches:\n- main\n")}
+    assert notes["- main"] == ("NOTES.md",)
+
+
+def test_the_one_element_of_a_compact_or_closed_list_is_replaced_in_place() -> None:
+    compact = ".github/workflows/CI.yml:\n  push:\n    branches:\n    - master\n  pull_request: {}"
+    assert _replaced(compact, compact.replace("master", "main")) == [("- master", "- main")]
+    # each excerpt shows the list whole, whatever follows it in each
+    old = '.github/workflows/docker.yml:\n  push:\n    branches:\n      - "master"\n\njobs:'
+    new = '.github/workflows/docker.yml:\n  push:\n    branches:\n      - "main"\n  release:\n'
+    assert _replaced(old, new + "    types: created") == [('- "master"', '- "main"')]
+    # the new list goes on past the excerpt: the old element may still be in it
+    assert _replaced(old, new.replace("  release:\n", '      - "v2"\n')) == []
+
+
+def test_an_element_between_elements_of_its_list_is_replaced_in_place() -> None:
+    old = ".travis.yml:\n  - 2.4.5\n  - 2.5.5\n  - 2.6.2\n  - ruby-head\n  - rbx-3"
+    new = ".travis.yml:\n  - 2.4.6\n  - 2.5.5\n  - 2.6.3\n  - ruby-head\n  - rbx-3"
+    # the first element sits at the excerpt's edge: another may stand before it
+    assert _replaced(old, new) == [("- 2.6.2", "- 2.6.3")]
+    # the list's keys before it count as its place, an element after it
+    matrix = "main.yml:\n      matrix:\n        node-version:\n          - 20\n          - 18\n"
+    assert _replaced(matrix + "          - 16", matrix.replace("20", "22") + "        os:") == [
+        ("- 20", "- 22")
+    ]
+    # two lines around it are too few; a line of another block is no element of the list
+    short = ".travis.yml:\n  - 2.5.5\n  - 2.6.2\n  - ruby-head"
+    assert _replaced(short, short.replace("2.6.2", "2.6.3")) == []
+    # what follows the list's end is no part of its place
+    mixed = ".travis.yml:\n  - 2.5.5\n  - 2.6.2\n  - ruby-head\nbranches:\n  - main"
+    assert _replaced(mixed, mixed.replace("2.6.2", "2.6.3")) == [("- 2.6.2", "- 2.6.3")]
+    # an element replaced by two: the first takes its place
+    rvm = ".travis.yml:\nscript: bundle exec rake ci\nrvm:\n  - 2.2.3\n  - ruby-head\n  - rbx-2"
+    newer = rvm.replace("  - 2.2.3\n", "  - 2.2.4\n  - 2.3.0\n").removesuffix("\n  - rbx-2")
+    assert _replaced(rvm, newer) == [("- 2.2.3", "- 2.2.4")]
+    # ... the one most like it, where it is not the first
+    ruby = "test.yaml:\n  - '3.1'\n  - '3.2'\n  - jruby\n  - truffleruby-head\ninclude:"
+    rubies = ruby.replace("  - '3.1'\n", "").replace("- jruby\n", "- '3.3'\n  - jruby-head\n")
+    assert _replaced(ruby, rubies) == [("- jruby", "- jruby-head")]
+    # bullets of a text file are lines of prose, not a list's values
+    md = "NOTES.md:\n- alpha\n- beta\n- gamma\n- delta"
+    assert _replaced(md, md.replace("gamma", "omega")) == []
 
 
 def test_an_absolute_path_heads_an_excerpt() -> None:

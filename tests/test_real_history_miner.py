@@ -18,7 +18,7 @@ from bench.real_history.criteria import (
     value_kind,
 )
 from bench.real_history.instances import build
-from bench.real_history.mine import mine_repo, select, spdx_of
+from bench.real_history.mine import licence_files, mine_repo, select, spdx_of
 
 
 def _span(path: str, old: str, new: str) -> Span:
@@ -195,6 +195,8 @@ def test_spdx_of_common_licences() -> None:
     bsd = "Redistribution and use in source and binary forms ... Neither the name of"
     assert spdx_of(bsd) == "BSD-3-Clause"
     assert spdx_of("some custom terms") == "NOASSERTION"
+    names = ["MIT-LICENSE", "LICENSE.md", "COPYING", "UNLICENSE", "LICENSE-APACHE", "README.md"]
+    assert licence_files([*names, "licenses.py", "src"]) == sorted(names[:5])
 
 
 # --- the miner on a synthetic repository ------------------------------------------------------

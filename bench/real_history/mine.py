@@ -94,9 +94,17 @@ def spdx_of(text: str) -> str:
     return "NOASSERTION"
 
 
+# LICENSE, LICENSE.md, COPYING, UNLICENSE, and one file per licence: LICENSE-MIT, MIT-LICENSE
+_LICENCE_FILE = re.compile(r"^(?:[a-z0-9]+[-_])?(?:un)?(?:licen[cs]e|copying)\b", re.I)
+
+
+def licence_files(names: Sequence[str]) -> list[str]:
+    """The top-level files that hold a repository's licence text."""
+    return sorted(n for n in names if _LICENCE_FILE.match(n))
+
+
 def repo_license(repo: Path, rev: str) -> str:
-    names = git(repo, "ls-tree", "--name-only", rev).split("\n")
-    found = sorted(n for n in names if re.match(r"^(licen[cs]e|copying)", n, re.I))
+    found = licence_files(git(repo, "ls-tree", "--name-only", rev).split("\n"))
     ids = []
     for name in found:
         try:

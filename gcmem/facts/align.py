@@ -59,7 +59,7 @@ from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
-from gcmem.facts.lines import CRON_ENTRY, QUOTED_CODE, describe, is_code_path
+from gcmem.facts.lines import CRON_ENTRY, QUOTED_CODE, describe, is_code_path, is_yaml_path
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 __all__ = [
@@ -2211,6 +2211,8 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
       edited expression), when ``MIN_CONTEXT_LINES`` identical lines stand around it, before
       and after, one of them a real statement (an anchor), or ``MIN_PLAIN_CONTEXT_LINES``,
       half on each side, whose words together make one (list elements, YAML keys);
+    - of a YAML list's element by one or more elements of the list, placed by the list's
+      own lines: its key and its elements around it (``_list_replacement``);
     - of each of its lines by the one new line of the block that differs from it in one
       contiguous token span (``_edited``: the rest of the line, an anchor itself, is the
       same), when that pairing is one to one in the block and in order, and the block stands
@@ -2251,7 +2253,9 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
             min(len(before), len(after)),
         )
         old_block, new_block = a[i1:i2], b[j1:j2]
-        whole = _whole_line_replacement(old_block, new_block, context)
+        whole = _whole_line_replacement(old_block, new_block, context) or _list_replacement(
+            file, (i1, i2, j1, j2), context
+        )
         body = _definition_opening(old_block, new_block, context, file.path)
         pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
         for o, n, frame in pairs:
@@ -2368,8 +2372,6 @@ def _whole_line_replacement(
     if o is None or n is None or not (o.content and n.content) or o.context != n.context:
         return None
     around = [*context.before, *context.after]
-    if _sole_item(o, n, context):
-        return o, n, _place(o, context)
     if context.lines < MIN_CONTEXT_LINES:
         return None
     if not any(_anchor(u) for u in around):
@@ -2379,16 +2381,76 @@ def _whole_line_replacement(
     return o, n, _place(o, context)
 
 
-def _sole_item(o: Unit, n: Unit, context: Context) -> bool:
+def _list_replacement(
+    file: SameFile, block: tuple[int, int, int, int], context: Context
+) -> tuple[Unit, Unit, str] | None:
+    """An element of a YAML list replaced in place, paired with the new element of its block
+    most like it (``- jruby`` -> ``- '3.3'`` / ``- jruby-head``: ``jruby-head``); the old
+    element is nowhere in the newer excerpt. Elements of one list are its values in order, so
+    the list's own lines place it:
+
+    - the one element of a list that both excerpts show whole (``_sole_item``), whatever
+      follows the list in each (``branches:`` / ``- "master"`` / blank / ``jobs:`` ->
+      ``branches:`` / ``- "main"`` / ``release:``);
+    - one element replaced by one or more elements between ``MIN_CONTEXT_LINES`` identical
+      lines, next to it on either side an element of the list or, before it, the list's key,
+      and after it the list's end, an element on one side at least (``matrix:`` /
+      ``node-version:`` / ``- 20`` / ``- 18`` -> ``- 22`` / ``- 18``; ``rvm:`` / ``- 2.2.3`` /
+      ``- ruby-head`` -> ``- 2.2.4`` / ``- 2.3.0`` / ``- ruby-head``)."""
+    i1, i2, j1, j2 = block
+    o, n = file.old[i1], file.new[j1]
+    if o is None or n is None or not context.before or o.context != n.context:
+        return None
+    if not (is_yaml_path(o.path) and _bullet(o) and _bullet(n)):
+        return None
+    if any(u is not None and u.text == o.text for u in file.new):
+        return None  # still in the list (moved), or in another one
+
+    def element(u: Unit | None) -> bool:
+        return u is not None and _bullet(u) and u.indent == o.indent and u.context == o.context
+
+    def following(lines: Sequence[Unit | None], at: int) -> Unit | None:
+        return next((u for u in lines[at + 1 :] if u is not None), None)
+
+    prev = context.before[-1]
+    if _sole_item(o, n, prev, following(file.old, i1), following(file.new, j1)):
+        return o, n, _place(o, context)
+    added = [u for u in file.new[j1:j2] if u is not None]
+    if i2 - i1 != 1 or not all(element(u) for u in added):
+        return None
+    if context.lines < MIN_CONTEXT_LINES or not context.after:
+        return None
+    nxt = context.after[0]
+    opened = prev.text.rstrip().endswith(":") and prev.indent <= o.indent
+    ended = nxt.indent < o.indent or (nxt.indent == o.indent and not _bullet(nxt))
+    if not ((element(prev) or opened) and (element(nxt) or ended)):
+        return None
+    if not (element(prev) or element(nxt)):
+        return None
+    like = max(added, key=lambda u: difflib.SequenceMatcher(a=o.text, b=u.text).ratio())
+    return o, like, _place(o, context)
+
+
+def _sole_item(o: Unit, n: Unit, opener: Unit, o_next: Unit | None, n_next: Unit | None) -> bool:
     """The line is the one element of a YAML list that both excerpts show whole: its key's
-    opener right before it and the next key, no deeper than the opener, right after it
-    (``go:`` / ``- 1.6.3`` / ``branches:``). The list's one value was replaced, whatever the
-    words around say."""
-    if not all(u.text.lstrip().startswith("- ") for u in (o, n)):
+    opener right before it and, in each excerpt, the next key, no deeper than the opener,
+    right after it (``go:`` / ``- 1.6.3`` / ``branches:``). The list's one value was
+    replaced, whatever the words around say."""
+    if not opener.text.rstrip().endswith(":"):
         return False
-    opener, nxt = context.before[-1], context.after[0]
-    keyed = opener.text.rstrip().endswith(":")
-    return keyed and opener.indent < o.indent and nxt.indent <= opener.indent
+
+    def ends(item: Unit, nxt: Unit | None) -> bool:
+        # a sequence may sit at its key's own indent (``branches:`` / ``- main``): then the
+        # next key at that indent ends it, and a next item there is another element
+        if nxt is None or nxt.indent > opener.indent:
+            return False
+        return opener.indent < item.indent or (opener.indent == item.indent and not _bullet(nxt))
+
+    return ends(o, o_next) and ends(n, n_next)
+
+
+def _bullet(unit: Unit) -> bool:
+    return unit.text.lstrip().startswith("- ")
 
 
 def _say_something(units: Sequence[Unit]) -> bool:

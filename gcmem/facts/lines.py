@@ -375,7 +375,15 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             item_indent = indent
         elif item_indent is not None and indent <= item_indent:
             item_indent = None
-        while stack and stack[-1][0] >= indent and not stack[-1][1].endswith("{"):
+        # YAML lets a block sequence sit at its key's own indent (``branches:`` / ``- main``):
+        # such an item is still the key's
+        compact = body != stripped and is_yaml_path(line_path) and _opened_at(stack, indent)
+        while (
+            stack
+            and stack[-1][0] >= indent
+            and not stack[-1][1].endswith("{")
+            and not (compact and stack[-1][0] == indent)
+        ):
             stack.pop()
         if body in _CLOSERS:
             while stack and not stack[-1][1].endswith("{"):
@@ -437,6 +445,11 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         assert where is not None
         out[pos] = dataclasses.replace(where, keyed=False)
     return out
+
+
+def _opened_at(stack: Sequence[tuple[int, str]], indent: int) -> bool:
+    """A YAML key opened at this indent is open: a sequence item at that indent is its own."""
+    return any(at == indent and not key.endswith("{") for at, key in stack)
 
 
 def _keyed(path: str | None, indent: int, item: bool, rooted: bool) -> bool:
