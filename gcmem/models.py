@@ -274,6 +274,16 @@ class StaleSentence(BaseModel):
         return f"[superseded{since}{now}]"
 
 
+# A statement's marker in the text a reader gets (``StaleSentence.marker``).
+MARKER = re.compile(r"\[superseded[^\]\n]*\]")
+
+
+def unmarked(text: str) -> str:
+    """A reader's text without its markers: what it still states (a marker names the current
+    value, which may contain the superseded one: "- jruby" in "current value: - jruby-head")."""
+    return MARKER.sub(" ", text)
+
+
 def excise(text: str, sentences: Sequence[StaleSentence]) -> str:
     """``text`` with each superseded statement replaced by its marker (mentions of a replaced
     value stay: ``context()`` notes them). Statement units are whitespace-collapsed sentences

@@ -58,3 +58,33 @@ def test_results_of_a_set_mined_apart_need_its_transitions(tmp_path: Path) -> No
     result = CliRunner().invoke(app, ["misses", "--from", str(tmp_path)])
     assert result.exit_code != 0
     assert "--transitions" in result.output
+
+
+def test_an_excised_line_is_noted_though_its_marker_names_a_longer_value() -> None:
+    from datetime import UTC, datetime
+
+    from bench.real_history.run import noted_stale
+    from bench.sweep.metrics import InstanceLabels
+    from gcmem.models import Chunk, RetrievalResult, ScoredChunk, StaleSentence, Turn
+
+    text = "test.yaml:\n  - '3.1'\n  - jruby\n  - truffleruby-head"
+    when = datetime(2024, 6, 5, tzinfo=UTC)
+    chunk = Chunk.from_turn(Turn(id="old", namespace="ns", text=text, ts=when), 0, text)
+    excised = StaleSentence(
+        index=2, text="- jruby", key="k", value="- jruby", current_value="- jruby-head", since=when
+    )
+    kept = ScoredChunk(chunk=chunk, score=1.0, sources=("mtm",), stale_sentences=[excised])
+    result = RetrievalResult(query="q", namespace="ns", k=1, as_of=when, kept=[kept], candidates=1)
+    labels = InstanceLabels(
+        answer="jruby-head",
+        stale=frozenset({"jruby"}),
+        role={chunk.id: "old"},
+        state={chunk.id: "jruby"},
+        current=frozenset(),
+        totals={"old": 1},
+        evolving=True,
+    )
+    # the reader gets "[superseded on 2024-06-05; current value: - jruby-head]", which holds
+    # "- jruby" as text: the old line is excised all the same
+    assert "- jruby" in kept.visible_text
+    assert noted_stale(labels, result, "- jruby") == {chunk.id}

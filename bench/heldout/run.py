@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 import time
 import uuid
@@ -52,7 +51,7 @@ from gcmem import Memory, Turn
 from gcmem.embedding import Embedder
 from gcmem.embedding.transformer import TransformerEmbedder
 from gcmem.memory.candidates import CandidateSet
-from gcmem.models import Decision, RetrievalResult
+from gcmem.models import Decision, RetrievalResult, unmarked
 from gcmem.settings import Settings, load_settings
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "no-harm"
@@ -174,7 +173,7 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
     # markers left in their place are read without their dates and current values, in which
     # a short stale value such as "20" may recur: "[superseded on 2024-08-31 ...]")
     kept = [(c.chunk.turn_id, c.chunk.text) for c in result.kept]
-    visible = {c.chunk.text: _unmarked(c.visible_text) for c in result.kept}
+    visible = {c.chunk.text: unmarked(c.visible_text) for c in result.kept}
     dropped = [(d.chunk.chunk.turn_id, d.chunk.chunk.text, d) for d in result.dropped]
     kept_texts = {t for _, t in kept}
     tally.queries += 1
@@ -214,7 +213,7 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
         right = (
             kind == "stale"
             and bearing(c.chunk.text, "stale")
-            and not bearing(_unmarked(c.visible_text), "stale")
+            and not bearing(unmarked(c.visible_text), "stale")
         )
         wrong = (
             kind == "still"
@@ -242,7 +241,7 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
         shown = [
             c.id
             for c in result.kept
-            if label.get(c.chunk.turn_id) == "stale" and bearing(_unmarked(c.visible_text), "stale")
+            if label.get(c.chunk.turn_id) == "stale" and bearing(unmarked(c.visible_text), "stale")
         ]
         if shown:
             tally.stale_exposed += 1
@@ -281,14 +280,6 @@ def score(instance: Instance, result: RetrievalResult, tally: Tally, ns: str) ->
             )
         elif kind is None:
             tally.unlabelled_dropped += 1
-
-
-_MARKER = re.compile(r"\[superseded[^\]]*\]")
-
-
-def _unmarked(text: str) -> str:
-    """A kept chunk's visible text without the markers of its excised statements."""
-    return _MARKER.sub(" ", text)
 
 
 def write_time_drops(

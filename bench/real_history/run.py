@@ -50,7 +50,7 @@ from gcmem.filters.baselines import TimestampRerank
 from gcmem.filters.dominance import TemporalDominance
 from gcmem.filters.registry import build_filters
 from gcmem.memory import Memory
-from gcmem.models import Chunk, RetrievalResult, Turn, collapse_whitespace
+from gcmem.models import Chunk, RetrievalResult, Turn, collapse_whitespace, unmarked
 from gcmem.normalize import normalize_key
 from gcmem.oracle.adapter import active_adapter
 from gcmem.oracle.base import ConflictOracle, OracleIdentity, Pair
@@ -192,7 +192,7 @@ def noted_stale(labels: InstanceLabels, result: RetrievalResult, stale_line: str
         for k in result.kept
         if labels.role.get(k.id) == "old"
         and line in collapse_whitespace(k.chunk.text)
-        and line not in collapse_whitespace(k.visible_text)
+        and line not in collapse_whitespace(unmarked(k.visible_text))
     }
 
 
