@@ -664,6 +664,25 @@ def test_the_one_element_of_a_compact_or_closed_list_is_replaced_in_place() -> N
     assert _replaced(old, new.replace("  release:\n", '      - "v2"\n')) == []
 
 
+def test_a_top_level_lists_first_element_is_placed_by_its_key_and_the_next() -> None:
+    old = ".travis.yml:\ngo:\n  - 1.9.x\n  - tip"
+    assert _replaced(old, old.replace("1.9.x", '"1.11.x"')) == [("- 1.9.x", '- "1.11.x"')]
+    # a nested key may name a list of one of several blocks: two lines do not place it
+    nested = ".travis.yml:\n  go:\n    - 1.9.x\n    - tip"
+    assert _replaced(nested, nested.replace("1.9.x", "1.11.x")) == []
+
+
+def test_a_yaml_anchor_keys_the_list_element_it_names() -> None:
+    travis = ".travis.yml:\nrvm:\n  - &ruby1 2.6.0\n  - &jruby jruby-9.2.7.0\n  - &base\n"
+    assert triples(travis) == [
+        ("&ruby1", "is in .travis.yml > rvm", "2.6.0"),
+        ("&jruby", "is in .travis.yml > rvm", "jruby-9.2.7.0"),
+    ]
+    # an alias refers to a node, and a text file's "&" is a word
+    assert triples(".travis.yml:\nrvm:\n  - *jruby") == []
+    assert triples("notes.md:\n- &jruby jruby-9.2.7.0") == []
+
+
 def test_an_element_between_elements_of_its_list_is_replaced_in_place() -> None:
     old = ".travis.yml:\n  - 2.4.5\n  - 2.5.5\n  - 2.6.2\n  - ruby-head\n  - rbx-3"
     new = ".travis.yml:\n  - 2.4.6\n  - 2.5.5\n  - 2.6.3\n  - ruby-head\n  - rbx-3"

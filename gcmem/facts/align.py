@@ -2393,8 +2393,10 @@ def _list_replacement(
       follows the list in each (``branches:`` / ``- "master"`` / blank / ``jobs:`` ->
       ``branches:`` / ``- "main"`` / ``release:``);
     - one element replaced by one or more elements between ``MIN_CONTEXT_LINES`` identical
-      lines, next to it on either side an element of the list or, before it, the list's key,
-      and after it the list's end, an element on one side at least (``matrix:`` /
+      lines (``MIN_EDGE_CONTEXT_LINES`` right after a top-level key, which names one list in
+      its file: ``go:`` / ``- 1.9.x`` / ``- tip``), next to it on either side an element of
+      the list or, before it, the list's key, and after it the list's end, an element on one
+      side at least (``matrix:`` /
       ``node-version:`` / ``- 20`` / ``- 18`` -> ``- 22`` / ``- 18``; ``rvm:`` / ``- 2.2.3`` /
       ``- ruby-head`` -> ``- 2.2.4`` / ``- 2.3.0`` / ``- ruby-head``)."""
     i1, i2, j1, j2 = block
@@ -2418,10 +2420,14 @@ def _list_replacement(
     added = [u for u in file.new[j1:j2] if u is not None]
     if i2 - i1 != 1 or not all(element(u) for u in added):
         return None
-    if context.lines < MIN_CONTEXT_LINES or not context.after:
+    opened = prev.text.rstrip().endswith(":") and prev.indent <= o.indent
+    # a top-level key names one list in its file: its key and an element place the line
+    rooted = opened and prev.indent == 0
+    if context.lines < (MIN_EDGE_CONTEXT_LINES if rooted else MIN_CONTEXT_LINES):
+        return None
+    if not context.after:
         return None
     nxt = context.after[0]
-    opened = prev.text.rstrip().endswith(":") and prev.indent <= o.indent
     ended = nxt.indent < o.indent or (nxt.indent == o.indent and not _bullet(nxt))
     if not ((element(prev) or opened) and (element(nxt) or ended)):
         return None

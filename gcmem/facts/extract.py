@@ -1313,6 +1313,24 @@ def _list_pin_facts(where: ExcerptLine) -> list[Fact] | None:
     return [fact] if fact else []
 
 
+# A YAML list element that defines an anchor (``- &jruby jruby-9.2.7.0``): an anchor's name is
+# one node's in its file, so it keys the scalar after it as the element's own key cannot.
+_ANCHORED_ELEMENT = re.compile(
+    r"^-\s+&(?P<anchor>[A-Za-z0-9_][\w\-]*)\s+(?P<value>[^\s#&*|>{\[][^#]*?)\s*(?:#.*)?$"
+)
+
+
+def _anchor_facts(where: ExcerptLine) -> list[Fact] | None:
+    """The scalar a YAML list element's anchor names (``_ANCHORED_ELEMENT``), else None."""
+    if not is_yaml_path(where.path):
+        return None
+    m = _ANCHORED_ELEMENT.match(where.text)
+    if m is None:
+        return None
+    fact = _fact(f"&{m.group('anchor')}", "is", m.group("value"))
+    return [fact] if fact else []
+
+
 # A name in snake_case with an underscore: no sentence word has one.
 _SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 # A server configuration directive (nginx and its kin: ``client_max_body_size 10m;``): a
@@ -1747,6 +1765,8 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             own = _package_facts(where)
             if own is None:
                 own = _list_pin_facts(where)
+            if own is None:
+                own = _anchor_facts(where)
             if own is None:
                 own = _directive_facts(where)
             if own is None:
