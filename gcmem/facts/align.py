@@ -2396,9 +2396,9 @@ def _list_replacement(
       lines (``MIN_EDGE_CONTEXT_LINES`` right after a top-level key, which names one list in
       its file: ``go:`` / ``- 1.9.x`` / ``- tip``), next to it on either side an element of
       the list or, before it, the list's key, and after it the list's end, an element on one
-      side at least (``matrix:`` /
-      ``node-version:`` / ``- 20`` / ``- 18`` -> ``- 22`` / ``- 18``; ``rvm:`` / ``- 2.2.3`` /
-      ``- ruby-head`` -> ``- 2.2.4`` / ``- 2.3.0`` / ``- ruby-head``)."""
+      side at least (``matrix:`` / ``node-version:`` / ``- 20`` / ``- 18`` -> ``- 22`` /
+      ``- 18``; ``rvm:`` / ``- 2.2.3`` / ``- ruby-head`` -> ``- 2.2.4`` / ``- 2.3.0`` /
+      ``- ruby-head``)."""
     i1, i2, j1, j2 = block
     o, n = file.old[i1], file.new[j1]
     if o is None or n is None or not context.before or o.context != n.context:
@@ -2423,15 +2423,14 @@ def _list_replacement(
     opened = prev.text.rstrip().endswith(":") and prev.indent <= o.indent
     # a top-level key names one list in its file: its key and an element place the line
     rooted = opened and prev.indent == 0
-    if context.lines < (MIN_EDGE_CONTEXT_LINES if rooted else MIN_CONTEXT_LINES):
-        return None
-    if not context.after:
+    needed = MIN_EDGE_CONTEXT_LINES if rooted else MIN_CONTEXT_LINES
+    if context.lines < needed or not context.after:
         return None
     nxt = context.after[0]
     ended = nxt.indent < o.indent or (nxt.indent == o.indent and not _bullet(nxt))
-    if not ((element(prev) or opened) and (element(nxt) or ended)):
-        return None
-    if not (element(prev) or element(nxt)):
+    # the list on both sides (an element, its key, its end), an element on one at least
+    placed = (element(prev) or opened) and (element(nxt) or ended)
+    if not placed or not (element(prev) or element(nxt)):
         return None
     like = max(added, key=lambda u: difflib.SequenceMatcher(a=o.text, b=u.text).ratio())
     return o, like, _place(o, context)

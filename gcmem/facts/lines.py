@@ -377,7 +377,9 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             item_indent = None
         # YAML lets a block sequence sit at its key's own indent (``branches:`` / ``- main``):
         # such an item is still the key's
-        compact = body != stripped and is_yaml_path(line_path) and _opened_at(stack, indent)
+        compact = (
+            stripped.startswith("- ") and is_yaml_path(line_path) and _opened_at(stack, indent)
+        )
         while (
             stack
             and stack[-1][0] >= indent
