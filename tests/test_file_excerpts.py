@@ -696,6 +696,12 @@ def test_an_element_between_elements_of_its_list_is_replaced_in_place() -> None:
     # two lines around it are too few; a line of another block is no element of the list
     short = ".travis.yml:\n  - 2.5.5\n  - 2.6.2\n  - ruby-head"
     assert _replaced(short, short.replace("2.6.2", "2.6.3")) == []
+    # an element's own lines under it are passed over to the next element
+    hooks = '.pre-commit-config.yaml:\n  hooks:\n    - id: ruff\n      args: ["--fix"]\n'
+    hooks += "    - id: ruff-format"
+    assert _replaced(hooks, hooks.replace("id: ruff\n", "id: ruff-check\n")) == [
+        ("- id: ruff", "- id: ruff-check")
+    ]
     # what follows the list's end is no part of its place
     mixed = ".travis.yml:\n  - 2.5.5\n  - 2.6.2\n  - ruby-head\nbranches:\n  - main"
     assert _replaced(mixed, mixed.replace("2.6.2", "2.6.3")) == [("- 2.6.2", "- 2.6.3")]

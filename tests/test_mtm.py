@@ -135,6 +135,17 @@ def test_several_query_vectors_get_one_result_list_each(
     assert [[h.chunk.id for h in r] for r in results] == [[chunks[1].id], [chunks[3].id]]
 
 
+def test_exact_ties_come_back_in_one_order_and_cut_the_same_way(index: MediumTermIndex) -> None:
+    # twelve word-for-word restatements share one vector: which of them the top 5 holds, and
+    # in which order, must not depend on how the engine found them
+    chunks = make_chunks("ns", [f"restated {i}" for i in range(12)])
+    vector = np.zeros((1, 8), dtype=np.float32)
+    vector[0, 0] = 1.0
+    index.upsert(list(reversed(chunks)), np.repeat(vector, len(chunks), axis=0))
+    hits = index.search("ns", vector, 5)[0]
+    assert [h.chunk.id for h in hits] == sorted(c.id for c in chunks)[:5]
+
+
 def test_namespace_isolation(index: MediumTermIndex, hashing_embedder: HashingEmbedder) -> None:
     a, b = make_chunks("tenant-a", TEXTS), make_chunks("tenant-b", [*TEXTS, "Only in B."])
     index.upsert(a, hashing_embedder.embed(TEXTS))

@@ -2398,7 +2398,8 @@ def _list_replacement(
       the list or, before it, the list's key, and after it the list's end, an element on one
       side at least (``matrix:`` / ``node-version:`` / ``- 20`` / ``- 18`` -> ``- 22`` /
       ``- 18``; ``rvm:`` / ``- 2.2.3`` / ``- ruby-head`` -> ``- 2.2.4`` / ``- 2.3.0`` /
-      ``- ruby-head``)."""
+      ``- ruby-head``); an element's own lines under it are passed over (``hooks:`` /
+      ``- id: ruff`` / ``args: ["--fix"]`` / ``- id: ruff-format``)."""
     i1, i2, j1, j2 = block
     o, n = file.old[i1], file.new[j1]
     if o is None or n is None or not context.before or o.context != n.context:
@@ -2414,9 +2415,12 @@ def _list_replacement(
     def following(lines: Sequence[Unit | None], at: int) -> Unit | None:
         return next((u for u in lines[at + 1 :] if u is not None), None)
 
-    prev = context.before[-1]
-    if _sole_item(o, n, prev, following(file.old, i1), following(file.new, j1)):
+    if _sole_item(o, n, context.before[-1], following(file.old, i1), following(file.new, j1)):
         return o, n, _place(o, context)
+    # before it, past the lines of the element before (its own keys), the list's
+    prev = next((u for u in reversed(context.before) if u.indent <= o.indent), None)
+    if prev is None:
+        return None
     added = [u for u in file.new[j1:j2] if u is not None]
     if i2 - i1 != 1 or not all(element(u) for u in added):
         return None
@@ -2424,9 +2428,10 @@ def _list_replacement(
     # a top-level key names one list in its file: its key and an element place the line
     rooted = opened and prev.indent == 0
     needed = MIN_EDGE_CONTEXT_LINES if rooted else MIN_CONTEXT_LINES
-    if context.lines < needed or not context.after:
+    # past the element's own lines (``- id: ruff`` / ``args: ["--fix"]``), the list's next
+    nxt = next((u for u in context.after if u.indent <= o.indent), None)
+    if context.lines < needed or nxt is None:
         return None
-    nxt = context.after[0]
     ended = nxt.indent < o.indent or (nxt.indent == o.indent and not _bullet(nxt))
     # the list on both sides (an element, its key, its end), an element on one at least
     placed = (element(prev) or opened) and (element(nxt) or ended)

@@ -24,7 +24,6 @@ _STOPWORDS = frozenset(
     but if so not no yes can could should would will shall may might must have has had please
     tell say said know current currently now right any some""".split()  # noqa: SIM905
 )
-_TIE_MARGIN = 4
 _WORD = re.compile(r"[\w./:=@+-]+", re.UNICODE)
 
 
@@ -96,12 +95,10 @@ def gather_candidates(
     timings["embed"] = (time.perf_counter() - t0) * 1e3
 
     t0 = time.perf_counter()
-    # Over-fetch a little and cut deterministically: engines order exact score ties (identical
-    # vectors, e.g. texts differing only in case) arbitrarily, which would make R_k vary.
     per_variant = index.search(
         namespace,
         qvecs,
-        k + _TIE_MARGIN,
+        k,
         exclude_flagged=exclude_flagged,
         exclude_dominated=exclude_dominated,
     )

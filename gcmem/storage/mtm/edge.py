@@ -36,6 +36,7 @@ from gcmem.storage.mtm.index import (
     Hit,
     chunk_from_payload,
     chunk_payload,
+    settled_top_k,
 )
 
 
@@ -210,23 +211,27 @@ class EdgeIndex:
             )
         flt = _namespace_filter(namespace, exclude_flagged, exclude_dominated)
         params = qe.SearchParams(hnsw_ef=self.hnsw_ef) if self.hnsw_ef else None
-        requests = [
-            qe.QueryRequest(
-                limit=k,
-                query=qe.Query.Nearest(q.tolist()),
-                filter=flt,
-                params=params,
-                with_vector=True,
-                with_payload=True,
-            )
-            for q in queries
-        ]
-        if len(requests) == 1:
-            results = [shard.query(requests[0])]
-        else:
-            # One planned batch: the variants share one pass over the segments.
-            results = shard.query_batch(qe.QueryBatchRequest(requests))
-        return [[_hit(p) for p in points] for points in results]
+
+        def fetch(limit: int) -> list[list[Hit]]:
+            requests = [
+                qe.QueryRequest(
+                    limit=limit,
+                    query=qe.Query.Nearest(q.tolist()),
+                    filter=flt,
+                    params=params,
+                    with_vector=True,
+                    with_payload=True,
+                )
+                for q in queries
+            ]
+            if len(requests) == 1:
+                results = [shard.query(requests[0])]
+            else:
+                # One planned batch: the variants share one pass over the segments.
+                results = shard.query_batch(qe.QueryBatchRequest(requests))
+            return [[_hit(p) for p in points] for points in results]
+
+        return settled_top_k(fetch, k)
 
     def fetch(self, namespace: str, ids: Sequence[str]) -> dict[str, Hit]:
         shard = self._reader()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -30,6 +30,24 @@ class Hit:
     vector: np.ndarray | None = None
 
 
+# Engines return exact score ties (identical vectors: a text restated word for word) in the
+# order they find them, which differs from run to run. A search fetches this many more than k
+# and more again while a tie runs past what it fetched (``settled_top_k``), then cuts in a fixed
+# order, so R_k and every neighbour list are reproducible.
+TIE_MARGIN = 4
+
+
+def settled_top_k(fetch: Callable[[int], list[list[Hit]]], k: int) -> list[list[Hit]]:
+    """Per query, the ``k`` best hits of ``fetch(limit)`` (an engine's search at that limit),
+    exact ties by chunk id: the limit grows until no tie with a kept hit runs past it."""
+    limit = k + TIE_MARGIN
+    while True:
+        results = fetch(limit)  # best first
+        if not any(len(h) == limit and h[-1].score >= h[k - 1].score for h in results if k):
+            return [sorted(h, key=lambda x: (-x.score, x.chunk.id))[:k] for h in results]
+        limit *= 2
+
+
 @runtime_checkable
 class MediumTermIndex(Protocol):
     def ensure(self, dim: int) -> None:
@@ -49,7 +67,8 @@ class MediumTermIndex(Protocol):
         exclude_flagged: bool = False,
         exclude_dominated: str | None = None,
     ) -> list[list[Hit]]:
-        """Top-k per query vector within one namespace, with the stored vectors;
+        """Top-k per query vector within one namespace, with the stored vectors, best first
+        and exact ties in a fixed order (``settled_top_k``);
         ``exclude_flagged`` leaves out ledger-flagged chunks, ``exclude_dominated`` chunks
         κ-flagged under that decision identity (flags of other identities do not count)."""
         ...

@@ -23,6 +23,7 @@ from gcmem.storage.mtm.index import (
     Hit,
     chunk_from_payload,
     chunk_payload,
+    settled_top_k,
 )
 
 log = logging.getLogger(__name__)
@@ -116,14 +117,22 @@ class QdrantIndex:
         if not self._exists():
             return [[] for _ in range(len(queries))]
         flt = _namespace_filter(namespace, exclude_flagged, exclude_dominated)
-        requests = [
-            models.QueryRequest(
-                query=q.tolist(), filter=flt, limit=k, with_payload=True, with_vector=True
-            )
-            for q in queries
-        ]
-        responses = self.client.query_batch_points(self.collection, requests=requests)
-        return [[self._hit(p) for p in resp.points] for resp in responses]
+
+        def fetch(limit: int) -> list[list[Hit]]:
+            requests = [
+                models.QueryRequest(
+                    query=q.tolist(),
+                    filter=flt,
+                    limit=limit,
+                    with_payload=True,
+                    with_vector=True,
+                )
+                for q in queries
+            ]
+            responses = self.client.query_batch_points(self.collection, requests=requests)
+            return [[self._hit(p) for p in resp.points] for resp in responses]
+
+        return settled_top_k(fetch, k)
 
     def fetch(self, namespace: str, ids: Sequence[str]) -> dict[str, Hit]:
         if not ids or not self._exists():
