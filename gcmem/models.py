@@ -287,13 +287,15 @@ def unmarked(text: str) -> str:
 def excise(text: str, sentences: Sequence[StaleSentence]) -> str:
     """``text`` with each superseded statement replaced by its marker (mentions of a replaced
     value stay: ``context()`` notes them). Statement units are whitespace-collapsed sentences
-    or lines, so each is found word by word across any whitespace; one that cannot be found is
-    left as it is."""
+    or lines, so each is found word by word across any whitespace, as a whole; one that cannot
+    be found is left as it is."""
     for s in sentences:
         words = s.text.split()
         if not s.excised or not words:
             continue
-        pattern = r"\s+".join(map(re.escape, words))
+        # the statement whole, never the start of a longer line ("- id: ruff" before
+        # "- id: ruff-format") nor the end of one
+        pattern = r"(?<![\w-])" + r"\s+".join(map(re.escape, words)) + r"(?![\w-])"
         # the marker is literal text (a value may hold a backslash), never a template
         text = re.sub(pattern, _literal(s.marker()), text, count=1)
     return text

@@ -168,6 +168,17 @@ def test_visible_text_excises_superseded_statements_across_whitespace() -> None:
     assert _kept("DEBUG = 1").visible_text == "DEBUG = 1"
 
 
+def test_an_excised_line_is_never_the_start_of_a_longer_one() -> None:
+    stale = StaleSentence(
+        index=1, text="- id: ruff", key="k", value="- id: ruff", current_value="- id: ruff-check"
+    )
+    sc = _kept("hooks:\n  - id: ruff-format\n  - id: ruff\n    args: [--fix]", stale)
+    assert sc.visible_text == (
+        "hooks:\n  - id: ruff-format\n  [superseded; current value: - id: ruff-check]\n"
+        "    args: [--fix]"
+    )
+
+
 def test_a_mention_stays_in_the_text_and_gets_a_note() -> None:
     note = StaleSentence(
         index=1,

@@ -67,7 +67,7 @@ def test_an_excised_line_is_noted_though_its_marker_names_a_longer_value() -> No
     from bench.sweep.metrics import InstanceLabels
     from gcmem.models import Chunk, RetrievalResult, ScoredChunk, StaleSentence, Turn
 
-    text = "test.yaml:\n  - '3.1'\n  - jruby\n  - truffleruby-head"
+    text = "test.yaml:\n  - '3.1'\n  - jruby\n  - jruby-head-nightly"
     when = datetime(2024, 6, 5, tzinfo=UTC)
     chunk = Chunk.from_turn(Turn(id="old", namespace="ns", text=text, ts=when), 0, text)
     excised = StaleSentence(
@@ -85,6 +85,7 @@ def test_an_excised_line_is_noted_though_its_marker_names_a_longer_value() -> No
         evolving=True,
     )
     # the reader gets "[superseded on 2024-06-05; current value: - jruby-head]", which holds
-    # "- jruby" as text: the old line is excised all the same
+    # "- jruby" as text, and the chunk's longer line "- jruby-head-nightly" does too: the old
+    # line is excised all the same
     assert "- jruby" in kept.visible_text
     assert noted_stale(labels, result, "- jruby") == {chunk.id}

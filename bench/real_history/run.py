@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import statistics
 import tempfile
 import time
@@ -186,13 +187,14 @@ def noted_stale(labels: InstanceLabels, result: RetrievalResult, stale_line: str
     """Kept old chunks whose changed line the reader does not get: the unit rule keeps a chunk
     with a still-true line no newer chunk restates, and excises the superseded line from the
     text a reader gets (``ScoredChunk.visible_text``)."""
-    line = collapse_whitespace(stale_line)
+    # the line whole, not inside a longer one ("- id: ruff" in "- id: ruff-format")
+    line = re.compile(rf"(?<!\S){re.escape(collapse_whitespace(stale_line))}(?!\S)")
     return {
         k.id
         for k in result.kept
         if labels.role.get(k.id) == "old"
-        and line in collapse_whitespace(k.chunk.text)
-        and line not in collapse_whitespace(unmarked(k.visible_text))
+        and line.search(collapse_whitespace(k.chunk.text))
+        and not line.search(collapse_whitespace(unmarked(k.visible_text)))
     }
 
 
