@@ -1302,17 +1302,6 @@ _LIST_PIN = re.compile(
 )
 
 
-def _list_pin_facts(where: ExcerptLine) -> list[Fact] | None:
-    """The version a YAML list element pins (``_LIST_PIN``), else None."""
-    if not is_yaml_path(where.path):
-        return None
-    m = _LIST_PIN.match(where.text)
-    if m is None:
-        return None
-    fact = _fact(m.group("name"), "version", m.group("ver"))
-    return [fact] if fact else []
-
-
 # A YAML list element that defines an anchor (``- &jruby jruby-9.2.7.0``): an anchor's name is
 # one node's in its file, so it keys the scalar after it as the element's own key cannot.
 _ANCHORED_ELEMENT = re.compile(
@@ -1320,14 +1309,17 @@ _ANCHORED_ELEMENT = re.compile(
 )
 
 
-def _anchor_facts(where: ExcerptLine) -> list[Fact] | None:
-    """The scalar a YAML list element's anchor names (``_ANCHORED_ELEMENT``), else None."""
+def _list_element_facts(where: ExcerptLine) -> list[Fact] | None:
+    """What keys a YAML list element: the version it pins (``_LIST_PIN``) or the scalar its
+    anchor names (``_ANCHORED_ELEMENT``); else None."""
     if not is_yaml_path(where.path):
         return None
-    m = _ANCHORED_ELEMENT.match(where.text)
-    if m is None:
+    if (m := _LIST_PIN.match(where.text)) is not None:
+        fact = _fact(m.group("name"), "version", m.group("ver"))
+    elif (m := _ANCHORED_ELEMENT.match(where.text)) is not None:
+        fact = _fact(f"&{m.group('anchor')}", "is", m.group("value"))
+    else:
         return None
-    fact = _fact(f"&{m.group('anchor')}", "is", m.group("value"))
     return [fact] if fact else []
 
 
@@ -1764,9 +1756,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
         else:
             own = _package_facts(where)
             if own is None:
-                own = _list_pin_facts(where)
-            if own is None:
-                own = _anchor_facts(where)
+                own = _list_element_facts(where)
             if own is None:
                 own = _directive_facts(where)
             if own is None:
