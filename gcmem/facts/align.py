@@ -2424,7 +2424,7 @@ def _list_replacement(
     added = [u for u in file.new[j1:j2] if u is not None]
     if i2 - i1 != 1 or not all(element(u) for u in added):
         return None
-    opened = prev.text.rstrip().endswith(":") and prev.indent <= o.indent
+    opened = _key_opener(prev)  # (its indent is no deeper than the element's)
     # a top-level key names one list in its file: its key and an element place the line
     rooted = opened and prev.indent == 0
     needed = MIN_EDGE_CONTEXT_LINES if rooted else MIN_CONTEXT_LINES
@@ -2446,7 +2446,7 @@ def _sole_item(o: Unit, n: Unit, opener: Unit, o_next: Unit | None, n_next: Unit
     opener right before it and, in each excerpt, the next key, no deeper than the opener,
     right after it (``go:`` / ``- 1.6.3`` / ``branches:``). The list's one value was
     replaced, whatever the words around say."""
-    if not opener.text.rstrip().endswith(":"):
+    if not _key_opener(opener):
         return False
 
     def ends(item: Unit, nxt: Unit | None) -> bool:
@@ -2461,6 +2461,11 @@ def _sole_item(o: Unit, n: Unit, opener: Unit, o_next: Unit | None, n_next: Unit
 
 def _bullet(unit: Unit) -> bool:
     return unit.text.lstrip().startswith("- ")
+
+
+def _key_opener(unit: Unit) -> bool:
+    """A YAML key whose value is the block under it (``go:``, ``branches:``)."""
+    return unit.text.rstrip().endswith(":")
 
 
 def _say_something(units: Sequence[Unit]) -> bool:

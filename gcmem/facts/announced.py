@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.align import FRAME_SUBJECT, each_lacks, units_of
+from gcmem.facts.labels import note_body
 from gcmem.facts.prose_align import counterparts
 from gcmem.facts.wording import (
     ADVERB,
@@ -805,10 +806,9 @@ def revision(
 
 
 def _past_label(statement: str) -> frozenset[str]:
-    """The stems a statement says after its label (the words before a colon that more words
-    follow), if it has one."""
-    label = re.match(r"[^:]*:\s+(?=\S)", statement)
-    return said_stems(statement[label.end() :] if label else statement)
+    """The stems a statement says after its label (``note_body``), if it has one."""
+    body = note_body(statement)
+    return said_stems(statement if body is None else body)
 
 
 def _changed(was: Sequence[Value], now: Sequence[Value]) -> tuple[list[Value], list[Value]]:

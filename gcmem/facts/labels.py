@@ -114,6 +114,13 @@ def _activity(words: list[str]) -> bool:
 _NOTE_LABEL = re.compile(r"^\s*(?:[-*•]\s+)?(?P<label>[^:\n]{1,60}?)\s*:\s+\S")
 
 
+def note_body(text: str) -> str | None:
+    """What a note says after its label ("Standing order: £25/month to Shelter" -> "£25/month
+    to Shelter"); None for text that opens on no label."""
+    m = _NOTE_LABEL.match(text)
+    return None if m is None else text[m.end() - 1 :]
+
+
 def member_note(text: str) -> bool:
     """A note that states a member of a collection: it opens on a collection's label."""
     m = _NOTE_LABEL.match(text)
