@@ -485,6 +485,19 @@ def test_an_old_value_on_a_line_whose_key_names_nothing_is_no_mention() -> None:
     assert older.id not in kept or kept[older.id].stale_sentences
 
 
+# a matrix of Go versions: each element of the list has its own ``go:`` (testify's .travis.yml)
+MATRIX = '.travis.yml:\nmatrix:\n  include:\n    - go: "1.8.x"'
+MATRIX_LATER = '.travis.yml:\n    - go: "1.13.x"\n      env: GO111MODULE=on\n    - go: master'
+
+
+def test_a_key_of_a_yaml_list_element_gives_no_change() -> None:
+    query = "What is go in .travis.yml?"
+    assert key_changes(query, MATRIX, MATRIX_LATER) == []
+    # control: the same key as a plain mapping line is one value
+    (change,) = key_changes(query, ".travis.yml:\ngo: 1.8.x", ".travis.yml:\ngo: 1.13.x")
+    assert (change.old, change.new) == ("1.8.x", "1.13.x")
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -763,6 +763,35 @@ def test_a_bracketed_line_of_source_code_is_a_list_literal_not_a_section() -> No
     assert ini[-1].context == ("metadata",)
 
 
+def test_a_yaml_flow_sequence_is_a_line_not_a_section() -> None:
+    matrix = (
+        ".github/workflows/test.yml:\n        os: [Ubuntu, Windows, macOS]\n"
+        '        python_version:\n          ["3.10", "{}", "pypy3.9"]\n\n    steps:'
+    )
+    where = [w for w in describe(split_units(matrix.format("3.11-dev"))) if w]
+    listed = next(w for w in where if w.text.startswith("["))
+    assert listed.content and listed.context == ("python_version",)
+    # so a newer excerpt that edits one element replaces the line in place
+    [m] = align_units(units_of(matrix.format("3.11-dev")), units_of(matrix.format("3.11"))).frames
+    assert '"3.11-dev"' in m.old_value and '"3.11"' in m.new_value
+
+
+def test_a_yaml_key_that_reads_like_a_directory_is_no_file_header() -> None:
+    text = ".rubocop.yml:\nLint/EndAlignment:\n  Enabled: true\n  AlignWith: variable"
+    where = [w for w in describe(split_units(text)) if w]
+    assert [(w.path, w.context) for w in where if w.text == "AlignWith: variable"] == [
+        (".rubocop.yml", ("lint/endalignment",))
+    ]
+    newer = text.replace("AlignWith", "EnforcedStyleAlignWith")
+    [m] = align_units(units_of(text), units_of(newer)).frames
+    assert (m.old_value, m.new_value) == ("AlignWith: variable", "EnforcedStyleAlignWith: variable")
+    # a file's header still starts its excerpt, in YAML too; a later chunk repeats the file's
+    two = "ci.yml:\nname: ci\nsrc/app.py:\nTIMEOUT = 5"
+    assert [w.path for w in describe(split_units(two)) if w][-1] == "src/app.py"
+    long = ".rubocop.yml:\n" + "\n".join(f"Style/Cop{i}:\n  Enabled: true" for i in range(40))
+    assert all(c.startswith(".rubocop.yml:") for c in chunk_text(long, 200))
+
+
 def test_a_diff_fence_strips_the_marker_column() -> None:
     old = "Diff to the worker's .env:\n```diff\n QUEUE=jobs\n+BATCH_SIZE=50\n LOG=info\n```"
     new = "Worker .env now:\n```\nQUEUE=jobs\nBATCH_SIZE=200\nLOG=info\n```"

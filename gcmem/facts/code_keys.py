@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from gcmem.facts.align import Unit, units_of
 from gcmem.facts.extract import config_directive, proposed
-from gcmem.facts.lines import is_path, named_file, same_file
+from gcmem.facts.lines import is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
 
 __all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values", "names_key"]
@@ -431,6 +431,12 @@ def _numbers(value: str) -> list[int]:
     return found
 
 
+def _list_element(kv: KeyValue) -> bool:
+    """A key of a YAML list's element (``- go: "1.8.x"``): the list's other elements have
+    theirs, so no one element gives the key's value."""
+    return is_yaml_path(kv.path) and kv.unit.lstrip().startswith("- ")
+
+
 def _only_one(old: KeyValue, assigned: list[KeyValue], new: KeyValue) -> bool:
     """Whether ``old`` is the one assignment of its key that ``new`` can restate: the only one,
     or the only one in a block the newer unit names ("limits now ``memory: 3Gi``" is the
@@ -495,6 +501,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         if len(same_key) != 1:
             continue  # not assigned again, or assigned twice
         new = same_key[0]
+        if _list_element(old) or _list_element(new):
+            continue  # each element of a list has its own (``- go: "1.8.x"``, ``- go: tip``)
         if old.block and new.block and old.block.lower() != new.block.lower():
             continue  # ``timeout-minutes`` of the ``unit`` job and of the ``integration`` job
         if old.path and new.path and same_file(old.path, new.path) and old.unkeyed != new.unkeyed:

@@ -127,11 +127,17 @@ def is_path(text: str) -> bool:
     if not _PATH.match(text) or not any(ch.isalpha() for ch in text):
         return False
     name = text.rsplit("/", 1)[-1].lower()
+    if "." in name or _known_name(name):
+        return _known_name(name)
+    return "/" in text and not text.endswith("/")
+
+
+def _known_name(name: str) -> bool:
+    """A file's name says it is one: a file type (``retry.py``) or a name files have
+    (``Makefile``, ``requirements-dev.txt``)."""
     if name in _NAMES or name.startswith(("dockerfile", "makefile", "requirements", ".env.")):
         return True
-    if "." in name:
-        return name.rsplit(".", 1)[-1] in _EXTENSIONS
-    return "/" in text and not text.endswith("/")
+    return "." in name and name.rsplit(".", 1)[-1] in _EXTENSIONS
 
 
 def diff_header(line: str) -> str | None:
@@ -155,6 +161,18 @@ def file_header(line: str) -> str | None:
     """The path of a ``path:`` header line, else None."""
     # an absolute path heads an excerpt too ("/etc/logrotate.d/shopfront:"), not one line
     return _header_path(_HEADER_LINE.match(line))
+
+
+def excerpt_header(line: str, open_path: str | None) -> str | None:
+    """The path of a ``path:`` header line that starts a file's excerpt (``file_header``),
+    where ``open_path`` is the file whose excerpt the line is in: inside a YAML file a
+    top-level key that reads like a directory path (rubocop's ``Lint/EndAlignment:``) is a key
+    of that file; another file's header names a file."""
+    header = file_header(line)
+    if header is not None and is_yaml_path(open_path):
+        name = header.rstrip("/").rsplit("/", 1)[-1].lower()
+        return header if _known_name(name) else None
+    return header
 
 
 def fence_language(line: str) -> str | None:
@@ -346,8 +364,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
                 continue
         else:
             diff = False
-        header = file_header(raw)
-        if header is None:
+        header = excerpt_header(raw, path)
+        if header is None and file_header(raw) is None:
             header = bare_header(raw)
         if header is not None:
             path, stack, section = header, [], None
@@ -395,8 +413,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
             elif indent > 0:
                 floor[excerpt] = min(indent, floor.get(excerpt, indent))
             content = False
-        # in source code a bracketed line is a list literal, not a TOML or INI section
-        sec = None if is_code_path(line_path) else _SECTION.match(body)
+        # in source code a bracketed line is a list literal, not a TOML or INI section, and in
+        # YAML a flow sequence (``["3.10", "3.11-dev"]`` under ``python_version:``)
+        listed = is_code_path(line_path) or is_yaml_path(line_path)
+        sec = None if listed else _SECTION.match(body)
         if sec is not None:
             section, stack = _norm_key(sec.group("key")), []
             # one element of a TOML array of tables (``[[tool.poetry.source]]``): each element
