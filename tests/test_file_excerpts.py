@@ -792,6 +792,40 @@ def test_a_yaml_key_that_reads_like_a_directory_is_no_file_header() -> None:
     assert all(c.startswith(".rubocop.yml:") for c in chunk_text(long, 200))
 
 
+def test_an_indented_line_that_names_a_file_is_a_line_of_the_open_excerpt() -> None:
+    cfg = "setup.cfg:\n[metadata]\nlicense_files =\n   {}\n\n[tool:pytest]"
+    where = [w for w in describe(split_units(cfg.format("LICENSE.txt"))) if w]
+    assert {w.path for w in where} == {"setup.cfg"}
+    [m] = align_units(
+        units_of(cfg.format("LICENSES/*")), units_of(cfg.format("LICENSE.txt"))
+    ).frames
+    assert (m.old_value, m.new_value) == ("LICENSES/*", "LICENSE.txt")
+    # at a line's start it still names the next file
+    two = "setup.cfg:\n[metadata]\nname = x\nLICENSE.txt\nMIT"
+    assert [w.path for w in describe(split_units(two)) if w][-1] == "LICENSE.txt"
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("config.yml:\nreplicas: 3  # scaled for launch", ("replicas", "is in config.yml", "3")),
+        ("settings.py:\nTIMEOUT = 5  # seconds", ("timeout", "is in settings.py", "5")),
+        (
+            ".github/workflows/release.yml:\n      uses: pypa/gh-action-pypi-publish@67339c7 # v1",
+            ("pypa/gh-action-pypi-publish", "version in .github/workflows/release.yml", "67339c7"),
+        ),
+        ('app.js:\nconst URL = "http://x"; // api', ("const url", "is in app.js", "http://x")),
+        # a marker in quotes or not after a space is the value's
+        ('config.yml:\ncolor: "#fff"', ("color", "is in config.yml", "#fff")),
+        ("config.yml:\nurl: http://a/#b", ("url", "is in config.yml", "http://a/#b")),
+    ],
+)
+def test_a_comment_after_a_line_is_no_part_of_its_value(
+    text: str, fact: tuple[str, str, str]
+) -> None:
+    assert triples(text) == [fact]
+
+
 def test_a_diff_fence_strips_the_marker_column() -> None:
     old = "Diff to the worker's .env:\n```diff\n QUEUE=jobs\n+BATCH_SIZE=50\n LOG=info\n```"
     new = "Worker .env now:\n```\nQUEUE=jobs\nBATCH_SIZE=200\nLOG=info\n```"

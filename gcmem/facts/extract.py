@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
@@ -53,6 +53,7 @@ from gcmem.facts.lines import (
     is_code_path,
     is_yaml_path,
     qualifier,
+    without_comment,
 )
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
@@ -1754,6 +1755,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
         elif not where.content or quoted_proposal:
             continue
         else:
+            where = replace(where, text=without_comment(where.text, where.path))
             own = _package_facts(where)
             if own is None:
                 own = _list_element_facts(where)

@@ -243,6 +243,41 @@ def is_code_path(path: str | None) -> bool:
     return _extension(path) in _CODE_EXTENSIONS
 
 
+# The line comment a file type writes after its code (``replicas: 3  # for launch``).
+_HASH_COMMENTS = frozenset(
+    str.split("yml yaml toml ini cfg conf env py pyi rb sh bash zsh r pl ex exs")
+)
+_SLASH_COMMENTS = frozenset(
+    str.split("js mjs cjs jsx ts tsx go rs java kt kts scala c h cc cpp hpp cs swift php dart")
+)
+_QUOTE_CHARS = frozenset("\"'`")
+
+
+def without_comment(text: str, path: str | None) -> str:
+    """The line without the comment after its code (``replicas: 3  # for launch``,
+    ``uses: pypa/gh-action-pypi-publish@67339c7... # release/v1``): a comment says why or
+    which, not the value. A marker inside quotes, or not after a space, is text (``"#fff"``,
+    ``https://``); a line that is all comment stays as it is."""
+    name = (path or "").rsplit("/", 1)[-1].lower()
+    ext = _extension(path)
+    if ext in _HASH_COMMENTS or name.startswith(("dockerfile", "makefile", "requirements", ".env")):
+        marker = "#"
+    elif ext in _SLASH_COMMENTS:
+        marker = "//"
+    else:
+        return text
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = ""
+        elif ch in _QUOTE_CHARS:
+            quote = ch
+        elif text.startswith(marker, i) and i > 0 and text[i - 1] in " \t":
+            return text[:i].rstrip()
+    return text
+
+
 def is_yaml_path(path: str | None) -> bool:
     return _extension(path) in _YAML_EXTENSIONS
 
@@ -364,8 +399,11 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
                 continue
         else:
             diff = False
-        header = excerpt_header(raw, path)
-        if header is None and file_header(raw) is None:
+        # an indented line of an open excerpt is one of its lines (``license_files =`` /
+        # ``   LICENSE.txt``), however much it reads like a file's name
+        opens = path is None or not raw[:1].isspace()
+        header = excerpt_header(raw, path) if opens else None
+        if header is None and opens and file_header(raw) is None:
             header = bare_header(raw)
         if header is not None:
             path, stack, section = header, [], None
