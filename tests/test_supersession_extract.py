@@ -47,6 +47,9 @@ FORMS = [
     ("fastapi==0.110.0", ("fastapi", "version", "0.110.0")),
     ("fastapi 0.110.0", ("fastapi", "version", "0.110.0")),
     ("numpy>=1.26", ("numpy", "version", ">=1.26")),
+    # a bare major with any operator (requirements files write "tornado<6", "Django>=4")
+    ("tornado<6", ("tornado", "version", "<6")),
+    ("Django>=4", ("django", "version", ">=4")),
     ("requirements.txt pins fastapi==0.110.0.", ("fastapi", "version", "0.110.0")),
     ("package.json pins react@18.2.0.", ("react", "version", "18.2.0")),
     ("The project uses Python 3.11.", ("project", "uses python", "3.11")),

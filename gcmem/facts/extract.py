@@ -203,8 +203,8 @@ _VERSION = r"v?\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z]+)*|v\d+"
 _VERSION_RE = re.compile(rf"^(?:{_VERSION})$")
 _SPEC_RE = re.compile(
     r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._\-]*(?:\[[^\]]*\])?)\s*"
-    # a wildcard after a bare major is a version too ("click>=7.*")
-    rf"(?P<op>===|==|~=|>=|<=|!=|@)\s*(?P<ver>(?:{_VERSION})(?:\.\*)?|\d+\.\*)$"
+    # a bare major is a version too, with a wildcard or not ("click>=7.*", "tornado<6")
+    rf"(?P<op>===|==|~=|>=|<=|!=|<|>|@)\s*(?P<ver>(?:{_VERSION})(?:\.\*)?|\d+(?:\.\*)?)$"
 )
 _PACKAGE_NAME_RE = re.compile(r"^[a-z][a-z0-9._\-]*$")
 # An IPv4 address: after a name it is an address the directive lists ("nameserver 10.0.0.2",

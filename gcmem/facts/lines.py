@@ -127,15 +127,19 @@ def is_path(text: str) -> bool:
     if not _PATH.match(text) or not any(ch.isalpha() for ch in text):
         return False
     name = text.rsplit("/", 1)[-1].lower()
-    if "." in name or _known_name(name):
-        return _known_name(name)
-    return "/" in text and not text.endswith("/")
+    if _known_name(name):
+        return True
+    return "." not in name and "/" in text and not text.endswith("/")
+
+
+# Names files have whatever follows (``Dockerfile.dev``, ``requirements-dev.txt``).
+_NAME_PREFIXES = ("dockerfile", "makefile", "requirements", ".env.")
 
 
 def _known_name(name: str) -> bool:
     """A file's name says it is one: a file type (``retry.py``) or a name files have
     (``Makefile``, ``requirements-dev.txt``)."""
-    if name in _NAMES or name.startswith(("dockerfile", "makefile", "requirements", ".env.")):
+    if name in _NAMES or name.startswith(_NAME_PREFIXES):
         return True
     return "." in name and name.rsplit(".", 1)[-1] in _EXTENSIONS
 
@@ -260,7 +264,7 @@ def without_comment(text: str, path: str | None) -> str:
     ``https://``); a line that is all comment stays as it is."""
     name = (path or "").rsplit("/", 1)[-1].lower()
     ext = _extension(path)
-    if ext in _HASH_COMMENTS or name.startswith(("dockerfile", "makefile", "requirements", ".env")):
+    if ext in _HASH_COMMENTS or name.startswith(_NAME_PREFIXES):
         marker = "#"
     elif ext in _SLASH_COMMENTS:
         marker = "//"
