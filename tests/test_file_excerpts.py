@@ -776,22 +776,6 @@ def test_a_yaml_flow_sequence_is_a_line_not_a_section() -> None:
     assert '"3.11-dev"' in m.old_value and '"3.11"' in m.new_value
 
 
-def test_a_yaml_key_that_reads_like_a_directory_is_no_file_header() -> None:
-    text = ".rubocop.yml:\nLint/EndAlignment:\n  Enabled: true\n  AlignWith: variable"
-    where = [w for w in describe(split_units(text)) if w]
-    assert [(w.path, w.context) for w in where if w.text == "AlignWith: variable"] == [
-        (".rubocop.yml", ("lint/endalignment",))
-    ]
-    newer = text.replace("AlignWith", "EnforcedStyleAlignWith")
-    [m] = align_units(units_of(text), units_of(newer)).frames
-    assert (m.old_value, m.new_value) == ("AlignWith: variable", "EnforcedStyleAlignWith: variable")
-    # a file's header still starts its excerpt, in YAML too; a later chunk repeats the file's
-    two = "ci.yml:\nname: ci\nsrc/app.py:\nTIMEOUT = 5"
-    assert [w.path for w in describe(split_units(two)) if w][-1] == "src/app.py"
-    long = ".rubocop.yml:\n" + "\n".join(f"Style/Cop{i}:\n  Enabled: true" for i in range(40))
-    assert all(c.startswith(".rubocop.yml:") for c in chunk_text(long, 200))
-
-
 def test_an_indented_line_that_names_a_file_is_a_line_of_the_open_excerpt() -> None:
     cfg = "setup.cfg:\n[metadata]\nlicense_files =\n   {}\n\n[tool:pytest]"
     where = [w for w in describe(split_units(cfg.format("LICENSE.txt"))) if w]

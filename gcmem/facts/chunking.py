@@ -18,7 +18,6 @@ from gcmem.facts.labels import DISCOURSE_LABELS
 from gcmem.facts.lines import (
     CRON_ENTRY,
     diff_header,
-    excerpt_header,
     fence_language,
     file_header,
     in_diff,
@@ -168,7 +167,7 @@ def chunk_text(text: str, max_chars: int) -> list[str]:
     current_line = False  # whether the current chunk ends with a line unit
     header: str | None = None
     for (unit, line), gap in split_units_with_gaps(text):
-        if line and excerpt_header(unit, header and file_header(header)) is not None:
+        if line and file_header(unit) is not None:
             header = unit.strip()
         while len(unit) > max_chars:  # one over-long unit: hard wrap at a space
             cut = unit.rfind(" ", 0, max_chars)

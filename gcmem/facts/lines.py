@@ -167,18 +167,6 @@ def file_header(line: str) -> str | None:
     return _header_path(_HEADER_LINE.match(line))
 
 
-def excerpt_header(line: str, open_path: str | None) -> str | None:
-    """The path of a ``path:`` header line that starts a file's excerpt (``file_header``),
-    where ``open_path`` is the file whose excerpt the line is in: inside a YAML file a
-    top-level key that reads like a directory path (rubocop's ``Lint/EndAlignment:``) is a key
-    of that file; another file's header names a file."""
-    header = file_header(line)
-    if header is not None and is_yaml_path(open_path):
-        name = header.rstrip("/").rsplit("/", 1)[-1].lower()
-        return header if _known_name(name) else None
-    return header
-
-
 def fence_language(line: str) -> str | None:
     """The language tag of a code fence line, lower case ("" for an untagged fence), else
     None (no fence)."""
@@ -406,8 +394,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         # an indented line of an open excerpt is one of its lines (``license_files =`` /
         # ``   LICENSE.txt``), however much it reads like a file's name
         opens = path is None or not raw[:1].isspace()
-        header = excerpt_header(raw, path) if opens else None
-        if header is None and opens and file_header(raw) is None:
+        header = file_header(raw) if opens else None
+        if header is None and opens:
             header = bare_header(raw)
         if header is not None:
             path, stack, section = header, [], None
