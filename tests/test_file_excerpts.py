@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
+from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, placed_restatement, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples, proposed
 from gcmem.facts.lines import (
@@ -544,6 +544,45 @@ def test_one_changed_line_of_a_snippet_supersedes_once_and_drops_nothing_else(
     [a] = superseded
     assert a["object"] == "10" and a["superseded_by"]["object"] == "20"
     assert "requests/adapters.py" in a["relation"]
+
+
+# two jobs of tokio-rs/mio's CI workflow each install a toolchain with the same three lines
+TOOLCHAIN_JOB = (
+    ".github/workflows/ci.yml:\n      with:\n        profile: minimal\n        toolchain: {}\n"
+    "        override: true\n    - name: Install minimal verions"
+)
+TOOLCHAIN_TWIN = (
+    ".github/workflows/ci.yml:\n        profile: minimal\n        toolchain: stable\n"
+    "        override: true"
+)
+
+
+def test_a_line_of_twin_blocks_restates_only_where_its_place_is_shown() -> None:
+    old, twin = units_of(TOOLCHAIN_JOB.format("stable")), units_of(TOOLCHAIN_TWIN)
+    found = align_units(old, twin)
+    pair = next((o, n) for o, n in found.restated if old[o].text == "toolchain: stable")
+    assert not placed_restatement(old, pair[0], twin, pair[1], found)
+    # the same window with its line replaced: the lines around the replaced one are placed
+    new = units_of(TOOLCHAIN_JOB.format("nightly"))
+    al = align_units(old, new)
+    assert al.frames and all(placed_restatement(old, o, new, n, al) for o, n in al.restated)
+
+
+def test_a_changed_line_of_one_job_keeps_its_twin_in_another(memory: Memory) -> None:
+    memory.ingest([Turn(id="old", namespace=NS, text=TOOLCHAIN_JOB.format("stable"), ts=T0)])
+    memory.ingest([Turn(id="twin", namespace=NS, text=TOOLCHAIN_TWIN, ts=T0 + timedelta(days=1))])
+    memory.ingest(
+        [
+            Turn(
+                id="new",
+                namespace=NS,
+                text=TOOLCHAIN_JOB.format("nightly"),
+                ts=T0 + timedelta(days=3),
+            )
+        ]
+    )
+    result = memory.retrieve("What is toolchain in .github/workflows/ci.yml?", namespace=NS, k=10)
+    assert outcome(result) == {"old": "dropped", "twin": "kept", "new": "kept"}
 
 
 def test_a_renamed_call_in_a_snippet_drops_the_old_snippet_only(memory: Memory) -> None:
