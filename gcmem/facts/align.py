@@ -2159,41 +2159,6 @@ MIN_EDGE_CONTEXT_LINES = 2
 PATHLESS = ""
 
 
-def placed_restatement(
-    old: Sequence[Unit], o: int, new: Sequence[Unit], n: int, frames: PairAlignment
-) -> bool:
-    """Whether the identical unit ``new[n]`` restates ``old[o]`` as the same line of its file:
-    any sentence or keyed line does; a line whose own key names nothing (a line of a block the
-    excerpt does not show) only with ``MIN_CONTEXT_LINES`` lines around it in both excerpts
-    that are identical or replaced in place (``frames``: the pair's alignment), the rule a
-    replaced line's place needs. Two jobs of one workflow share ``profile: minimal`` /
-    ``toolchain: stable`` / ``override: true``: one line either side fits both, so a change
-    of one job's toolchain says nothing of the other's."""
-    unit = old[o]
-    if not unit.line or unit.keyed:
-        return True
-    replaced = {(f.old_unit, f.new_unit) for f in frames.frames}
-
-    def same(i: int, j: int) -> bool:
-        a, b = old[i], new[j]
-        # a header line names the file, no place in it
-        return (
-            a.line
-            and b.line
-            and (a.key == b.key or (i, j) in replaced)
-            and a.text.rstrip(":") != a.path
-        )
-
-    around = 0
-    i, j = o - 1, n - 1
-    while i >= 0 and j >= 0 and same(i, j):
-        around, i, j = around + 1, i - 1, j - 1
-    i, j = o + 1, n + 1
-    while i < len(old) and j < len(new) and same(i, j):
-        around, i, j = around + 1, i + 1, j + 1
-    return around >= MIN_CONTEXT_LINES
-
-
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
     paths = {u.path for u in units if u.content}
     if len(paths) != 1:

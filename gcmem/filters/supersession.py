@@ -61,7 +61,6 @@ from gcmem.facts.align import (
     FrameMatch,
     Unit,
     align_units,
-    placed_restatement,
     referents_apart,
     units_of,
 )
@@ -394,7 +393,6 @@ class SupersessionStage:
                 (older, newer, o, n)
                 for o, n in al.restated
                 if not referents_apart(ou, ou[o], nu, nu[n], changed)
-                and placed_restatement(ou, o, nu, n, al)
             ]
         for older, newer, o, n in alike:
             back[(newer.id, n)].add((older.id, o))
