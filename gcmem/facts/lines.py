@@ -258,6 +258,8 @@ def without_comment(text: str, path: str | None) -> str:
         marker = "//"
     else:
         return text
+    if marker not in text:
+        return text  # every file line is read at ingest and query time: most have none
     quote = ""
     for i, ch in enumerate(text):
         if quote:
