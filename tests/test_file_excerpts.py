@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, units_of
+from gcmem.facts.align import FRAME_SUBJECT, Unit, align_units, placed_restatement, units_of
 from gcmem.facts.chunking import chunk_text, split_units
 from gcmem.facts.extract import extract_triples, proposed
 from gcmem.facts.lines import (
@@ -557,11 +557,37 @@ TOOLCHAIN_TWIN = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: a frame closed on one job's line is carried by restatement to the identical "
-    "line of another job (real-history dev19); the fix tried cost recall, see the docs",
-)
+def placed(old: str, new: str, line: str) -> bool:
+    """Whether ``line`` of the newer excerpt is the older excerpt's very line."""
+    ou, nu = units_of(old), units_of(new)
+    al = align_units(ou, nu)
+    [(o, n)] = [(o, n) for o, n in al.restated if ou[o].text == line]
+    return placed_restatement(ou, o, nu, n, al)
+
+
+def test_an_excerpt_of_a_twin_block_is_no_restatement_of_a_longer_one() -> None:
+    job, twin = TOOLCHAIN_JOB.format("stable"), TOOLCHAIN_TWIN
+    # the twin's lines are all in the job's excerpt, but the job's goes on where the twin's
+    # ends: one line either side fits two jobs of one workflow
+    assert not placed(job, twin, "toolchain: stable")
+    assert not placed(twin, job, "toolchain: stable")
+    # two copies of one window are one place, and so is a window edited around the line
+    assert placed(job, job, "toolchain: stable")
+    edited = job.replace("profile: minimal", "profile: default").replace("verions", "versions")
+    assert placed(job, edited, "toolchain: stable")
+    # a window slid along the file: a neighbour differs on one side
+    slid = job.replace("      with:\n", "      uses: actions-rs/toolchain@v1\n").rsplit("\n", 1)[0]
+    assert placed(job, slid, "toolchain: stable")
+    # the first line under a top-level key, which its file has once
+    script = "appveyor.yml:\ntest_script:\n  - C:\\Python35\\python -m tox\n"
+    assert placed(
+        script, script + "\n# We don't deploy anything on tags", script.split("\n")[2].strip()
+    )
+    # a line whose key names one thing of its file needs no place
+    keyed = "config/app.yml:\ntimeout: 30"
+    assert placed(keyed + "\nretries: 2\nworkers: 4", keyed, "timeout: 30")
+
+
 def test_a_changed_line_of_one_job_keeps_its_twin_in_another(memory: Memory) -> None:
     memory.ingest([Turn(id="old", namespace=NS, text=TOOLCHAIN_JOB.format("stable"), ts=T0)])
     memory.ingest([Turn(id="twin", namespace=NS, text=TOOLCHAIN_TWIN, ts=T0 + timedelta(days=1))])
@@ -630,7 +656,7 @@ def test_a_label_ending_on_a_key_scopes_the_block_under_it() -> None:
 
 
 def test_a_renamed_section_is_replaced_and_its_lines_are_the_same_lines() -> None:
-    old = "setup.cfg:\nmax-line-length=99\n\n[wheel]\nuniversal = 1"
+    old = "setup.cfg:\n[flake8]\nmax-line-length=99\n\n[wheel]\nuniversal = 1"
     new = old.replace("[wheel]", "[bdist_wheel]")
     al = align_units(units_of(old), units_of(new))
     # the section's name, and "universal = 1" under it: the same words under another name
@@ -639,7 +665,7 @@ def test_a_renamed_section_is_replaced_and_its_lines_are_the_same_lines() -> Non
         ("[wheel] universal = 1", "[bdist_wheel] universal = 1"),
     ]
     assert al.frames[0].frame != al.frames[1].frame
-    assert al.restated == [(1, 1)]
+    assert al.restated == [(2, 2)]
     yaml = "ci.yml:\n  - TARGET: x86_64\n  - TARGET: i686\nlnstall:\n  - curl -sSf -o init.exe x\n"
     found = align_units(units_of(yaml), units_of(yaml.replace("lnstall:", "install:"))).frames
     assert (found[0].old_value, found[0].new_value) == ("lnstall:", "install:")
@@ -1219,3 +1245,57 @@ def test_a_key_of_another_named_file_replaces_nothing(
     result = memory.retrieve("What LOG_LEVEL does the worker use?", namespace=NS, k=10)
     assert outcome(result) == {"old": "kept", "new": "kept"}
     assert stale_lines(result)["old"] == (["LOG_LEVEL=info"] if superseded else [])
+
+
+def test_an_ini_key_names_nothing_outside_a_section_the_excerpt_shows() -> None:
+    # every key of an INI file sits in a section, and tox.ini has ``commands =`` in each
+    assert triples("tox.ini:\ndeps = flake8\ncommands = flake8") == []
+    assert triples("setup.cfg:\nmax-line-length = 88") == []
+    assert triples("tox.ini:\n[testenv:lint]\ncommands = flake8") == [
+        ("commands", "is in tox.ini > testenv:lint", "flake8")
+    ]
+
+
+def test_a_command_of_another_tox_section_is_no_old_value(memory: Memory) -> None:
+    bench = "tox.ini:\ncommands = falcon-bench {posargs}\n\n[testenv:py33_bench_cython]"
+    lint = "tox.ini:\ndeps = flake8\ncommands = flake8 \\\n             --max-complexity={} \\"
+    memory.ingest([Turn(id="old", namespace=NS, text=lint.format(12), ts=T0)])
+    memory.ingest([Turn(id="bench", namespace=NS, text=bench, ts=T0 + timedelta(days=1))])
+    memory.ingest([Turn(id="new", namespace=NS, text=lint.format(15), ts=T0 + timedelta(days=3))])
+    result = memory.retrieve("What is max-complexity in tox.ini?", namespace=NS, k=10)
+    assert outcome(result) == {"old": "dropped", "bench": "kept", "new": "kept"}
+
+
+def test_a_section_header_places_a_renamed_key_under_it(memory: Memory) -> None:
+    docs = "tox.ini:\n[testenv:docs]\n{} =\n    make\ncommands ="
+    memory.ingest([Turn(id="old", namespace=NS, text=docs.format("whitelist_externals"), ts=T0)])
+    memory.ingest(
+        [
+            Turn(
+                id="new",
+                namespace=NS,
+                text=docs.format("allowlist_externals"),
+                ts=T0 + timedelta(days=3),
+            )
+        ]
+    )
+    result = memory.retrieve("external commands allowed in tox.ini", namespace=NS, k=10)
+    assert outcome(result) == {"old": "dropped", "new": "kept"}
+
+
+def test_three_plain_lines_place_no_renamed_key(memory: Memory) -> None:
+    # the same rename with a continuation line where the header was: nothing names the place
+    docs = "tox.ini:\n    sphinx\n{} =\n    make\ncommands ="
+    memory.ingest([Turn(id="old", namespace=NS, text=docs.format("whitelist_externals"), ts=T0)])
+    memory.ingest(
+        [
+            Turn(
+                id="new",
+                namespace=NS,
+                text=docs.format("allowlist_externals"),
+                ts=T0 + timedelta(days=3),
+            )
+        ]
+    )
+    result = memory.retrieve("external commands allowed in tox.ini", namespace=NS, k=10)
+    assert outcome(result) == {"old": "kept", "new": "kept"}

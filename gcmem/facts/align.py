@@ -2159,6 +2159,46 @@ MIN_EDGE_CONTEXT_LINES = 2
 PATHLESS = ""
 
 
+def placed_restatement(
+    old: Sequence[Unit], o: int, new: Sequence[Unit], n: int, frames: PairAlignment
+) -> bool:
+    """Whether the identical unit ``new[n]`` is ``old[o]``'s very line, so that a value
+    closed on one is closed on the other. Any sentence or keyed line is; a line whose own key
+    names nothing (a line of a block the excerpt does not show) is unless one excerpt lies
+    within the other with fewer than ``MIN_CONTEXT_LINES`` lines around it that are identical
+    or replaced in place (``frames``: the pair's alignment), or right under a top-level key or
+    section header both show. Two jobs of one workflow share ``profile: minimal`` /
+    ``toolchain: stable`` / ``override: true``: an excerpt of just those lines fits both, so a
+    change of one job's toolchain says nothing of the other's; two copies of one window, or
+    one window edited around the line, are one place. (Such a line still counts as restated
+    for the older chunk's verdict: the newer one says it too.)"""
+    unit = old[o]
+    if not unit.line or unit.keyed:
+        return True
+    replaced = {(f.old_unit, f.new_unit) for f in frames.frames}
+
+    def edge(units: Sequence[Unit], i: int) -> bool:
+        # past the excerpt, or its header line (which names the file, no place in it)
+        return not 0 <= i < len(units) or units[i].text.rstrip(":") == units[i].path
+
+    if o > 0 and n > 0 and old[o - 1].key == new[n - 1].key and _root_opener(old[o - 1]):
+        return True  # the first line of a block its file has once
+    around = 0
+    ends = []  # per side, how the identical run stops: "both", "one" excerpt ends, or "differ"
+    for step in (-1, 1):
+        i, j = o + step, n + step
+        while not (edge(old, i) or edge(new, j)) and (
+            old[i].line and new[j].line and (old[i].key == new[j].key or (i, j) in replaced)
+        ):
+            around, i, j = around + 1, i + step, j + step
+        at_edge = edge(old, i), edge(new, j)
+        ends.append("both" if all(at_edge) else "one" if any(at_edge) else "differ")
+    # one excerpt lies within the other: nothing around the line tells its place from a
+    # twin's (where a neighbour differs, the two are one window edited around the line)
+    inside = "differ" not in ends and "one" in ends
+    return around >= MIN_CONTEXT_LINES or not inside
+
+
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
     paths = {u.path for u in units if u.content}
     if len(paths) != 1:
@@ -2173,6 +2213,23 @@ def _anchor(unit: Unit) -> bool:
     words = [t.norm for t in unit.tokens if t.norm and not t.punct]
     chars = sum(sum(ch.isalnum() for ch in w) for w in words)
     return unit.content and len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
+
+
+# An INI or TOML section header (``[testenv:docs]``), not an array of tables (``[[bin]]``):
+# a file has each section once, so its header anchors the lines under it.
+_SECTION_HEADER = re.compile(r"^\[[^\[\]]+\]$")
+
+
+def _section_header(unit: Unit) -> bool:
+    return unit.line and not unit.content and _SECTION_HEADER.match(unit.text) is not None
+
+
+def _root_opener(unit: Unit) -> bool:
+    """A top-level YAML key that opens a block (``test_script:``) or a section header: a
+    file has each once."""
+    if not unit.line or unit.content or unit.indent != 0 or unit.text.rstrip(":") == unit.path:
+        return False
+    return _section_header(unit) or (is_yaml_path(unit.path) and _key_opener(unit))
 
 
 @dataclass(frozen=True)
@@ -2362,10 +2419,10 @@ def _whole_line_replacement(
     old: Sequence[Unit | None], new: Sequence[Unit | None], context: Context
 ) -> tuple[Unit, Unit, str] | None:
     """One line replaced by one line between ``MIN_CONTEXT_LINES`` identical lines, a
-    statement among them; or between ``MIN_PLAIN_CONTEXT_LINES``, at least half on each side,
-    that say something together (``_say_something``: list elements ``"docs/",`` /
-    ``"tests/",`` / ``"uv.lock"``, the keys ``on:`` / ``schedule:`` / ``jobs:`` around a
-    cron line), when none says it alone."""
+    statement or a section header among them; or between ``MIN_PLAIN_CONTEXT_LINES``, at
+    least half on each side, that say something together (``_say_something``: list elements
+    ``"docs/",`` / ``"tests/",`` / ``"uv.lock"``, the keys ``on:`` / ``schedule:`` /
+    ``jobs:`` around a cron line), when none says it alone."""
     if len(old) != 1 or len(new) != 1 or not context.before or not context.after:
         return None
     o, n = old[0], new[0]
@@ -2374,7 +2431,7 @@ def _whole_line_replacement(
     around = [*context.before, *context.after]
     if context.lines < MIN_CONTEXT_LINES:
         return None
-    if not any(_anchor(u) for u in around):
+    if not any(_anchor(u) or _section_header(u) for u in around):
         plain = context.lines >= MIN_PLAIN_CONTEXT_LINES and 2 * context.side >= context.lines
         if not (plain and _say_something(around)):
             return None

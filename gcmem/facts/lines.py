@@ -83,6 +83,8 @@ _FENCE_TYPES = {
     **{"csharp": "cs", "c#": "cs", "php": "php", "tsx": "tsx", "jsx": "jsx"},
 }
 _JSON_EXTENSIONS = frozenset({"json", "jsonc", "json5"})
+# INI files, whose keys all sit in sections (``.flake8``'s extension is its name)
+_INI_EXTENSIONS = frozenset({"ini", "cfg", "flake8", "coveragerc", "pylintrc"})
 # A JSON member that pins a version (``"through2": "^4.0.0"``): its key is a package, which a
 # manifest lists once, whatever block the excerpt cut it from.
 _JSON_PIN = re.compile(r'^"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$')
@@ -482,7 +484,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         # a fence's language says the file type where no path does (```python: an indented
         # binding is a class's or a function's, as in a .py file)
         typed = line_path or (f"snippet.{fence}" if fence in _CODE_EXTENSIONS else None)
-        keyed = _keyed(typed, indent, item, rooted) and not element
+        keyed = _keyed(typed, indent, item, rooted, section is not None) and not element
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
         if json_member and _JSON_PIN.match(stripped) is None:
             braced_lines.append((len(out), excerpt, indent, stack[0][0] if stack else None))
@@ -506,19 +508,22 @@ def _opened_at(stack: Sequence[tuple[int, str]], indent: int) -> bool:
     return any(at == indent and not key.endswith("{") for at, key in stack)
 
 
-def _keyed(path: str | None, indent: int, item: bool, rooted: bool) -> bool:
+def _keyed(path: str | None, indent: int, item: bool, rooted: bool, sectioned: bool) -> bool:
     """Whether a line's own key (``x = y``, ``key: value``) names one thing in its file. In
     source code only top-level lines: an indented binding is local, and the same file binds
     the name again in every function. In YAML not a line inside a list item (each item has
     the same keys) nor one whose enclosing blocks the excerpt does not show (it may be in
-    one); in JSON the same, where a closer shows such a block (``describe``). Elsewhere (and
-    outside file excerpts) yes."""
+    one); in JSON the same, where a closer shows such a block (``describe``); in an INI file
+    (every key in a section) only under a section header the excerpt shows (``commands =``
+    is in every ``[testenv:*]`` of a ``tox.ini``). Elsewhere (and outside file excerpts) yes."""
     if path is None:
         return True
     if is_code_path(path):
         return indent == 0
     if _extension(path) in _YAML_EXTENSIONS:
         return rooted and not item
+    if _extension(path) in _INI_EXTENSIONS:
+        return sectioned
     return True
 
 

@@ -61,6 +61,7 @@ from gcmem.facts.align import (
     FrameMatch,
     Unit,
     align_units,
+    placed_restatement,
     referents_apart,
     units_of,
 )
@@ -382,7 +383,9 @@ class SupersessionStage:
         # an identical statement opened by a pronoun after two different subjects ("It is a
         # Grade II listed building." in two churches' articles) restates nothing; the values
         # the pair's frames change may differ there (a revision's changed name)
-        alike: list[tuple[Chunk, Chunk, int, int]] = []
+        # (each with whether it is the same line of a file, not a twin elsewhere in it: only
+        # then does a value closed on one close on the other, ``placed_restatement``)
+        alike: list[tuple[Chunk, Chunk, int, int, bool]] = []
         for older, newer, al in alignments:
             changed = (
                 " ".join(f.old_value for f in al.frames),
@@ -390,12 +393,13 @@ class SupersessionStage:
             )
             ou, nu = units[older.id], units[newer.id]
             alike += [
-                (older, newer, o, n)
+                (older, newer, o, n, placed_restatement(ou, o, nu, n, al))
                 for o, n in al.restated
                 if not referents_apart(ou, ou[o], nu, nu[n], changed)
             ]
-        for older, newer, o, n in alike:
-            back[(newer.id, n)].add((older.id, o))
+        for older, newer, o, n, placed in alike:
+            if placed:
+                back[(newer.id, n)].add((older.id, o))
         # an old value a frame closes is closed in every older identical statement too: the
         # restatement stated the value the older line states (the older line's own excerpt
         # may not align with the newer one: other lines of its window changed in between)
@@ -414,10 +418,12 @@ class SupersessionStage:
             for key in list(stated.get(origin, {}).values()):
                 state(involved[cid], unit, key.relation, key.object, key.subject)
         restates: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
-        for older, newer, o, n in alike:
+        for older, newer, o, n, placed in alike:
             restated[older.id].append(
                 (o, Restatement(newer.id, newer.turn_id, to_micros(newer.ts)))
             )
+            if not placed:
+                continue
             restates[newer.id].append((n, older.id, o))
             for key in list(stated.get((older.id, o), {}).values()):
                 state(newer, n, key.relation, key.object, key.subject)
