@@ -1471,3 +1471,28 @@ def test_a_host_the_ledger_superseded_is_mentioned_without_its_domain(
     gone = {d.chunk.chunk.turn_id: d for d in result.dropped}
     assert "t2" in gone and gone["t2"].stage == STAGE
     assert "t3" in {c.chunk.turn_id for c in result.kept}
+
+
+NETBSD = (
+    "src/unix/bsd/netbsdlike/netbsd/mod.rs:\npub const PT_GET_SIGINFO: c_int = 20;\n"
+    "pub const PT_RESUME: c_int = 21;\npub const PT_SUSPEND: c_int = 22;\n"
+    "pub const PT_STOP: c_int = 23;\npub const PT_LWPSTATUS: c_int = 24;"
+)
+
+
+def test_lines_of_one_shape_are_no_revision_of_other_lines() -> None:
+    # constant declarations share most of their words, in another file or under other names
+    frame = question_frame("What is c_int in src/unix/bsd/netbsdlike/netbsd/mod.rs?")
+    assert frame is not None
+    wasi = (
+        "src/wasi/p2.rs:\npub const IPV6_JOIN_GROUP: c_int = 20;\n"
+        "pub const IPV6_LEAVE_GROUP: c_int = 21;\npub const IPV6_V6ONLY: c_int = 26;"
+    )
+    flags = (
+        "src/unix/bsd/netbsdlike/netbsd/mod.rs:\n"
+        "pub const IFF_BROADCAST: c_int = 0x0002; // broadcast address valid\n"
+        "pub const IFF_DEBUG: c_int = 0x0004; // turn on debugging\n"
+        "pub const IFF_LOOPBACK: c_int = 0x0008; // is a loopback net"
+    )
+    assert revision(frame, wasi, NETBSD) is None
+    assert revision(frame, flags, NETBSD) is None

@@ -515,3 +515,15 @@ def test_a_key_of_a_yaml_list_element_gives_no_change() -> None:
 def test_odd_text_gives_no_change_and_no_error(text: str) -> None:
     key_values(text)
     assert key_changes("What is KEY set to?", text, "KEY = 2") == []
+
+
+def test_a_typed_declaration_is_keyed_by_its_name() -> None:
+    rust = "src/unix/redox/mod.rs:\npub const MAP_FIXED: c_int = 0x0010;\nlet limit: u32 = 5;"
+    assert pairs(rust) == [("MAP_FIXED", "0x0010"), ("limit", "5")]
+    assert pairs("app.py:\nTIMEOUT: int = 30") == [("TIMEOUT", "30")]
+    assert pairs("Retries.kt:\nval retries: Int = 3") == [("retries", "3")]
+    assert pairs("redis/cluster.py:\n    check_hostname: bool = True,") == [
+        ("check_hostname", "True")
+    ]
+    # outside code, without a declaration word, a key and its value
+    assert pairs("ci.yml:\ncommand: FOO=bar") == [("command", "FOO=bar")]

@@ -38,7 +38,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import FRAME_SUBJECT, each_lacks, units_of
+from gcmem.facts.align import FRAME_SUBJECT, Unit, each_lacks, units_of
+from gcmem.facts.code_keys import key_values
 from gcmem.facts.labels import note_body
 from gcmem.facts.prose_align import counterparts
 from gcmem.facts.wording import (
@@ -765,7 +766,7 @@ def revision(
     if not (_half(frame.subject, said_stems(older)) and _half(frame.subject, said_stems(newer))):
         return None
     pairs = counterparts(older, newer, every=whole)
-    if pairs is None:
+    if pairs is None or not _same_lines(older, newer, pairs):
         return None
     if (
         not whole
@@ -803,6 +804,22 @@ def revision(
             return None
         return Revision(old.index, old.text, AnswerChange.of(gone, came))
     return None
+
+
+def _same_lines(older: str, newer: str, pairs: Sequence[tuple[Unit, Unit]]) -> bool:
+    """Whether each line of a file the pairing matches is its counterpart's line: the same file
+    and, where both assign, the same key. Lines of one shape (``pub const AF_INET: i32 = 0;`` /
+    ``pub const SHUT_RDWR: i32 = 2;``) share most of their words, in one file or in two."""
+    keys = [{kv.index: kv.key.lower() for kv in key_values(t)} for t in (older, newer)]
+    for old, new in pairs:
+        if not (old.line or new.line):
+            continue
+        if old.path != new.path:
+            return False
+        was, now = keys[0].get(old.index), keys[1].get(new.index)
+        if was is not None and now is not None and was != now:
+            return False
+    return True
 
 
 def _past_label(statement: str) -> frozenset[str]:

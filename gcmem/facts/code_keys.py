@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from gcmem.facts.align import Unit, units_of
 from gcmem.facts.extract import config_directive, proposed
-from gcmem.facts.lines import is_path, is_yaml_path, named_file, same_file
+from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
 
 __all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values", "names_key"]
@@ -44,6 +44,15 @@ _ASSIGNMENT = re.compile(
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|\{[^}\n]*\}|\[[^\]\n]*\]|"
     # an arithmetic value ("60 * 60 * 12", "30 * time.Second") is one value
     r"\d[\w.]*(?:[ \t]*[*+/][ \t]*[\w.]+)+|[^\s,;#`]+)"
+)
+# A typed declaration (``pub const MAP_FIXED: c_int = 0x0010;``, ``let limit: u32 = 5;``,
+# ``val retries: Int = 3``, a parameter's default ``timeout: float = 5.0,``): the declared
+# name is its key, the type no part of it. Without a declaration word only in a code file
+# (``TIMEOUT: int = 30``; in YAML ``command: FOO=bar`` is a key and its value).
+_DECLARED = re.compile(
+    r"^(?P<decl>(?:(?:pub(?:\([\w:\s]*\))?|export|private|public|internal|static|const|let"
+    r"|var|val|mut|readonly)\s+)*)(?P<key>[A-Za-z_]\w*)\s*:\s*[^=:;]+?\s*=(?!=)\s*"
+    r"(?P<value>[^;]+?)\s*[;,]?\s*$"
 )
 # a Go module requirement ("github.com/jackc/pgx/v5 v5.4.3"): the module's name is its key
 _REQUIRE = re.compile(
@@ -248,6 +257,18 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             if required is not None:
                 yield KeyValue(unit.index, body, required["key"], required["value"], unit.path)
                 continue
+        declared = _DECLARED.match(body)
+        if declared is not None and (declared["decl"] or is_code_path(unit.path)):
+            yield KeyValue(
+                unit.index,
+                body,
+                declared["key"],
+                _clean(declared["value"]),
+                unit.path,
+                _block(unit),
+                not unit.keyed,
+            )
+            continue
         pos = 0
         while (m := _ASSIGNMENT.search(body, pos)) is not None:
             # a rejected key's "value" may hold the next key ("last night: JAVA_OPTS=...")
