@@ -1266,36 +1266,20 @@ def test_a_command_of_another_tox_section_is_no_old_value(memory: Memory) -> Non
     assert outcome(result) == {"old": "dropped", "bench": "kept", "new": "kept"}
 
 
-def test_a_section_header_places_a_renamed_key_under_it(memory: Memory) -> None:
-    docs = "tox.ini:\n[testenv:docs]\n{} =\n    make\ncommands ="
+@pytest.mark.parametrize(
+    ("above", "old"),
+    [
+        ("[testenv:docs]", "dropped"),
+        # a continuation line where the header was: three plain lines name no place
+        ("    sphinx", "kept"),
+    ],
+)
+def test_a_section_header_places_a_renamed_key_under_it(
+    memory: Memory, above: str, old: str
+) -> None:
+    docs = "tox.ini:\n" + above + "\n{} =\n    make\ncommands ="
     memory.ingest([Turn(id="old", namespace=NS, text=docs.format("whitelist_externals"), ts=T0)])
-    memory.ingest(
-        [
-            Turn(
-                id="new",
-                namespace=NS,
-                text=docs.format("allowlist_externals"),
-                ts=T0 + timedelta(days=3),
-            )
-        ]
-    )
+    renamed = docs.format("allowlist_externals")
+    memory.ingest([Turn(id="new", namespace=NS, text=renamed, ts=T0 + timedelta(days=3))])
     result = memory.retrieve("external commands allowed in tox.ini", namespace=NS, k=10)
-    assert outcome(result) == {"old": "dropped", "new": "kept"}
-
-
-def test_three_plain_lines_place_no_renamed_key(memory: Memory) -> None:
-    # the same rename with a continuation line where the header was: nothing names the place
-    docs = "tox.ini:\n    sphinx\n{} =\n    make\ncommands ="
-    memory.ingest([Turn(id="old", namespace=NS, text=docs.format("whitelist_externals"), ts=T0)])
-    memory.ingest(
-        [
-            Turn(
-                id="new",
-                namespace=NS,
-                text=docs.format("allowlist_externals"),
-                ts=T0 + timedelta(days=3),
-            )
-        ]
-    )
-    result = memory.retrieve("external commands allowed in tox.ini", namespace=NS, k=10)
-    assert outcome(result) == {"old": "kept", "new": "kept"}
+    assert outcome(result) == {"old": old, "new": "kept"}

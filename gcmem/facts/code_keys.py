@@ -259,15 +259,7 @@ def _assignments(text: str) -> Iterator[KeyValue]:
                 continue
         declared = _DECLARED.match(body)
         if declared is not None and (declared["decl"] or is_code_path(unit.path)):
-            yield KeyValue(
-                unit.index,
-                body,
-                declared["key"],
-                _clean(declared["value"]),
-                unit.path,
-                _block(unit),
-                not unit.keyed,
-            )
+            yield _assigned(unit, declared["key"], declared["value"])
             continue
         pos = 0
         while (m := _ASSIGNMENT.search(body, pos)) is not None:
@@ -275,15 +267,7 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             pos = m.end("key")
             if _is_assignment(m, body, unit.line):
                 pos = m.end()
-                yield KeyValue(
-                    unit.index,
-                    body,
-                    m["key"],
-                    _clean(m["value"]),
-                    unit.path,
-                    _block(unit),
-                    not unit.keyed,
-                )
+                yield _assigned(unit, m["key"], m["value"])
         said: dict[tuple[str, str], None] = {}  # in order, once each
         if not unit.line:
             for m in _TO_VALUE.finditer(body):
@@ -305,6 +289,12 @@ def _assignments(text: str) -> Iterator[KeyValue]:
             said[(m["key"], m["value"])] = None
         for key, value in said:
             yield KeyValue(unit.index, body, key, value, unit.path)
+
+
+def _assigned(unit: Unit, key: str, value: str) -> KeyValue:
+    return KeyValue(
+        unit.index, unit.text, key, _clean(value), unit.path, _block(unit), not unit.keyed
+    )
 
 
 def _block(unit: Unit) -> str | None:
