@@ -187,6 +187,11 @@ def test_question_names_the_quantity() -> None:
     assert q == "In a.py, what fills the blank in `def ___(url):`?"
     # A word before a space is not a key ("you meant http://").
     assert quantity_name('f"Perhaps you meant ') is None
+    # A typed declaration names its quantity before the type: "What is COUNT", not "u64".
+    span = _span("src/benchmark.rs", "    const COUNT: u64 = 200;", "    const COUNT: u64 = 50;")
+    assert quantity_name(span.prefix) == "COUNT"
+    assert quantity_name("    check_hostname: Optional[bool] = ") == "check_hostname"
+    assert quantity_name("args: [--target-version=") == "target-version"
 
 
 def test_spdx_of_common_licences() -> None:

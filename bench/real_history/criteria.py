@@ -250,6 +250,9 @@ _IDENT = re.compile(r"[A-Za-z_$][\w$.\-]*")
 # quotes and opening brackets.
 _SEPARATOR = re.compile(r"""^[\s"'`\]]*(?:[:=]=?|[<>~!^]=?|==|@)[\s"'`(\[{^~=<>v]*$""")
 _BARE_KEY = re.compile(r"""^\s*[-\w.]+\s+[\s"'`v]*$""")  # ``go 1.21``, ``rev v0.1``
+# A typed declaration's name before its type (``pub const MAP_FIXED: c_int = ``, ``timeout:
+# Optional[float] = ``): the quantity is the name, not the type.
+_TYPED = re.compile(r"""(?P<name>[A-Za-z_$][\w$]*)\s*:\s*[\w\s<>\[\],.*&'?|]+?\s*=\s*["'`]?$""")
 
 ValueKind = Literal["version", "number", "boolean", "name", "path", "string"]
 _VERSION = re.compile(r"^[v^~<>=!]*\d+(?:\.\d+)+(?:[-+.\w]*)$")
@@ -262,6 +265,9 @@ _BOOL = frozenset({"true", "false", "none", "null", "nil", "undefined", "yes", "
 def quantity_name(prefix: str) -> str | None:
     """The key a value is assigned to (``DEFAULT_POOLSIZE = 10`` -> ``DEFAULT_POOLSIZE``), when
     only separator characters stand between the last identifier of ``prefix`` and the span."""
+    typed = _TYPED.search(prefix)
+    if typed is not None:
+        return typed["name"]
     idents = [m for m in _IDENT.finditer(prefix) if m.group().lower() not in _KEYWORDS]
     if not idents:
         return None
