@@ -59,7 +59,14 @@ from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
-from gcmem.facts.lines import CRON_ENTRY, QUOTED_CODE, describe, is_code_path, is_yaml_path
+from gcmem.facts.lines import (
+    CRON_ENTRY,
+    QUOTED_CODE,
+    describe,
+    is_code_path,
+    is_yaml_path,
+    table_section,
+)
 from gcmem.normalize import MONTHS, WEEKDAYS, word_stem
 
 __all__ = [
@@ -2175,14 +2182,13 @@ def placed_restatement(
     unit = old[o]
     if not unit.line or unit.keyed:
         return True
-    replaced = {(f.old_unit, f.new_unit) for f in frames.frames}
-
-    def edge(units: Sequence[Unit], i: int) -> bool:
-        # past the excerpt, or its header line (which names the file, no place in it)
-        return not 0 <= i < len(units) or units[i].text.rstrip(":") == units[i].path
-
     if o > 0 and n > 0 and old[o - 1].key == new[n - 1].key and _root_opener(old[o - 1]):
         return True  # the first line of a block its file has once
+
+    def edge(units: Sequence[Unit], i: int) -> bool:
+        return not 0 <= i < len(units) or _path_header(units[i])
+
+    replaced = {(f.old_unit, f.new_unit) for f in frames.frames}
     around = 0
     ends = []  # per side, how the identical run stops: "both", "one" excerpt ends, or "differ"
     for step in (-1, 1):
@@ -2215,19 +2221,20 @@ def _anchor(unit: Unit) -> bool:
     return unit.content and len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
 
 
-# An INI or TOML section header (``[testenv:docs]``), not an array of tables (``[[bin]]``):
-# a file has each section once, so its header anchors the lines under it.
-_SECTION_HEADER = re.compile(r"^\[[^\[\]]+\]$")
-
-
 def _section_header(unit: Unit) -> bool:
-    return unit.line and not unit.content and _SECTION_HEADER.match(unit.text) is not None
+    """An INI or TOML section header line (``table_section``): it anchors the lines under it."""
+    return unit.line and not unit.content and table_section(unit.text) is not None
+
+
+def _path_header(unit: Unit) -> bool:
+    """The ``path:`` line that opens a file excerpt: it names the file, no place in it."""
+    return unit.text.rstrip(":") == unit.path
 
 
 def _root_opener(unit: Unit) -> bool:
     """A top-level YAML key that opens a block (``test_script:``) or a section header: a
     file has each once."""
-    if not unit.line or unit.content or unit.indent != 0 or unit.text.rstrip(":") == unit.path:
+    if not unit.line or unit.content or unit.indent != 0 or _path_header(unit):
         return False
     return _section_header(unit) or (is_yaml_path(unit.path) and _key_opener(unit))
 

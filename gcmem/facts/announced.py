@@ -810,10 +810,11 @@ def _same_lines(older: str, newer: str, pairs: Sequence[tuple[Unit, Unit]]) -> b
     """Whether each line of a file the pairing matches is its counterpart's line: the same file
     and, where both assign, the same key. Lines of one shape (``pub const AF_INET: i32 = 0;`` /
     ``pub const SHUT_RDWR: i32 = 2;``) share most of their words, in one file or in two."""
+    lines = [(old, new) for old, new in pairs if old.line or new.line]
+    if not lines:
+        return True  # prose: nothing to read the keys of
     keys = [{kv.index: kv.key.lower() for kv in key_values(t)} for t in (older, newer)]
-    for old, new in pairs:
-        if not (old.line or new.line):
-            continue
+    for old, new in lines:
         if old.path != new.path:
             return False
         was, now = keys[0].get(old.index), keys[1].get(new.index)

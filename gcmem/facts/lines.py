@@ -37,6 +37,7 @@ __all__ = [
     "is_yaml_path",
     "opens_stanza",
     "qualifier",
+    "table_section",
 ]
 
 # Code a sentence quotes between backticks ("the line is now `JAVA_OPTS=-Xmx6g`").
@@ -167,6 +168,14 @@ def file_header(line: str) -> str | None:
     """The path of a ``path:`` header line, else None."""
     # an absolute path heads an excerpt too ("/etc/logrotate.d/shopfront:"), not one line
     return _header_path(_HEADER_LINE.match(line))
+
+
+def table_section(line: str) -> str | None:
+    """The name of an INI or TOML section header line (``[testenv:docs]``), not of an array
+    of tables (``[[bin]]``, whose elements share a name): a file has each such section once."""
+    body = line.strip()
+    sec = _SECTION.match(body)
+    return None if sec is None or body.startswith("[[") else sec["key"]
 
 
 def fence_language(line: str) -> str | None:
