@@ -1283,3 +1283,67 @@ def test_a_section_header_places_a_renamed_key_under_it(
     memory.ingest([Turn(id="new", namespace=NS, text=renamed, ts=T0 + timedelta(days=3))])
     result = memory.retrieve("external commands allowed in tox.ini", namespace=NS, k=10)
     assert outcome(result) == {"old": old, "new": "kept"}
+
+
+LICENSE_KEY = ["[metadata]", "license_file = LICENSE"]
+
+
+@pytest.mark.parametrize(
+    ("new", "found"),
+    [
+        # the newer excerpt shows the section's end: the renamed key is its one line
+        (["[metadata]", "license_files = LICENSE", "", "[flake8]"], True),
+        (["[metadata]", "license_files = LICENSE", "[flake8]"], True),
+        # the section goes on: the old line may sit further down
+        (["[metadata]", "license_files = LICENSE", "name = mkdocs"], False),
+        # the newer excerpt ends at the line too: nothing places its end
+        (["[metadata]", "license_files = LICENSE"], False),
+        # an array of tables names many elements, not one place
+        (["[[metadata]]", "license_files = LICENSE", "", "[flake8]"], False),
+    ],
+)
+def test_the_first_line_of_a_section_is_placed_by_its_header(new: list[str], found: bool) -> None:
+    old = LICENSE_KEY if not new[0].startswith("[[") else ["[[metadata]]", LICENSE_KEY[1]]
+    pairs = replaced(excerpt("setup.cfg", old), excerpt("setup.cfg", new))
+    assert pairs == ([("license_file = LICENSE", "license_files = LICENSE")] if found else [])
+
+
+@pytest.mark.parametrize(("above", "found"), [("[testenv:docs]", True), ("deps = sphinx", False)])
+def test_a_line_right_under_a_section_header_with_a_line_after_it_is_placed(
+    above: str, found: bool
+) -> None:
+    # one line on either side; only a section header (once in its file) places the line
+    old = [above, "whitelist_externals = make", "commands = make html"]
+    new = [above, "allowlist_externals = make", "commands = make html"]
+    pairs = replaced(excerpt("tox.ini", old), excerpt("tox.ini", new))
+    assert pairs == ([(old[1], new[1])] if found else [])
+
+
+def test_a_comment_line_of_a_file_states_no_setting(memory: Memory) -> None:
+    # rubocop's todo file notes each cop's offense count in a comment above it: one shape,
+    # many cops; and a commented-out setting is not in effect
+    assert triples(".rubocop_todo.yml:\n# Offense count: 14\n# Cop supports --auto-correct.") == []
+    assert triples("app/config.yml:\n# port: 80\nport: 8080") == [
+        ("port", "is in app/config.yml", "8080")
+    ]
+    todo = ".rubocop_todo.yml:\n\n# Offense count: {}\n# Cop supports --auto-correct.\n{}:"
+    memory.ingest([Turn(id="next", namespace=NS, text=todo.format(14, "Style/Next"), ts=T0)])
+    later = todo.format(1, "Lint/SuppressedException")
+    memory.ingest([Turn(id="lint", namespace=NS, text=later, ts=T0 + timedelta(days=3))])
+    result = memory.retrieve("offense count in .rubocop_todo.yml", namespace=NS, k=10)
+    assert outcome(result) == {"next": "kept", "lint": "kept"}
+    assert stale_lines(result) == {"next": [], "lint": []}
+
+
+def test_a_file_line_opens_on_its_key_not_a_lead_in() -> None:
+    # the inline table's ``version`` is rand's; the package's own ``version`` is another key
+    dep = 'rand = {{ path = "..", version = "{}", features = ["small_rng"] }}'
+    old = excerpt("rand_distr/Cargo.toml", [dep.format("=0.9.0-alpha.0"), "# Histogram"])
+    package = ['name = "rand_distr"', 'version = "0.5.0-alpha.1"', 'authors = ["Rand"]']
+    assert replaced(old, excerpt("rand_distr/Cargo.toml", package)) == []
+    # in prose the few words first are a lead-in ("After the upgrade the port is ...")
+    prose = align_units(
+        units_of("The api service listens on port 8080 now."),
+        units_of("After the upgrade, the api service listens on port 9090 now."),
+    )
+    assert [(f.old_value, f.new_value) for f in prose.frames] == [("8080", "9090")]

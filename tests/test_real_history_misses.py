@@ -89,3 +89,39 @@ def test_an_excised_line_is_noted_though_its_marker_names_a_longer_value() -> No
     # line is excised all the same
     assert "- jruby" in kept.visible_text
     assert noted_stale(labels, result, "- jruby") == {chunk.id}
+
+
+def test_a_still_true_chunk_kept_with_a_line_excised_is_counted() -> None:
+    from datetime import UTC, datetime
+
+    from bench.real_history.run import result_metrics
+    from bench.sweep.metrics import InstanceLabels
+    from gcmem.models import Chunk, RetrievalResult, ScoredChunk, StaleSentence, Turn
+
+    when = datetime(2024, 6, 5, tzinfo=UTC)
+
+    def scored(turn: str, text: str, excised: bool) -> ScoredChunk:
+        chunk = Chunk.from_turn(Turn(id=turn, namespace="ns", text=text, ts=when), 0, text)
+        note = StaleSentence(
+            index=1, text=text.splitlines()[1], key="k", value="14", current_value="1", since=when
+        )
+        return ScoredChunk(chunk=chunk, score=1.0, stale_sentences=[note] if excised else [])
+
+    kept = [
+        scored("d1", ".rubocop_todo.yml:\n# Offense count: 14\nStyle/Next:", excised=True),
+        scored("d2", ".rubocop_todo.yml:\n# Offense count: 3\nStyle/If:", excised=False),
+        scored("new", "lib/a.rb:\nVERSION = '2'", excised=False),
+    ]
+    result = RetrievalResult(query="q", namespace="ns", k=3, as_of=when, kept=kept, candidates=3)
+    role = {kept[0].id: "distractor", kept[1].id: "distractor", kept[2].id: "new"}
+    labels = InstanceLabels(
+        answer="2",
+        stale=frozenset({"1"}),
+        role=role,
+        state={kept[2].id: "2"},
+        current=frozenset({kept[2].id}),
+        totals={"new": 1},
+        evolving=True,
+    )
+    m = result_metrics(labels, result, [k.id for k in kept])
+    assert (m["still_true_dropped"], m["still_true_excised"]) == (0, 1)

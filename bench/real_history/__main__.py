@@ -159,7 +159,8 @@ def run(
         f"{len(records)} transitions, {results['repositories']} repositories, {len(rows)} "
         f"instances in {info['runtime_s']:.0f} s; {headline}: stale-fact error rag "
         f"{rag['stale_fact_error']:.3f}, gcmem {g['stale_fact_error']:.3f}; still-true dropped "
-        f"gcmem {g['still_true_dropped']}/{g['still_true_in_candidates']} -> {out}"
+        f"gcmem {g['still_true_dropped']}/{g['still_true_in_candidates']} (kept with a line "
+        f"excised {g['still_true_excised']}) -> {out}"
     )
 
 

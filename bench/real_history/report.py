@@ -64,6 +64,9 @@ def markdown(results: dict[str, Any]) -> str:
         for cond in CONDITIONS:
             stages = conds[cond].get("still_true_dropped_by_stage") or {}
             parts = ", ".join(f"{k} {v}" for k, v in stages.items()) or "none"
+            excised = conds[cond].get("still_true_excised")
+            if excised:
+                parts += f"; kept with a line excised {excised}"
             excluded = conds[cond].get("still_true_excluded_at_write")
             if excluded is not None:
                 parts += f"; left out of R'_k at write time (absent, not dropped) {excluded}"

@@ -225,6 +225,13 @@ def result_metrics(
     true_in = [c for c in pool if labels.role.get(c) in ("distractor", "new")]
     m["still_true_in_candidates"] = len(true_in)
     m["still_true_dropped"] = sum(c not in kept for c in true_in)
+    # a kept still-true chunk with a line excised ("[superseded on ...]"): the reader no
+    # longer gets all of it, so it counts beside the drops
+    m["still_true_excised"] = sum(
+        bool(k.stale_sentences)
+        for k in result.kept
+        if labels.role.get(k.id) in ("distractor", "new")
+    )
     m["distractors_dropped"] = sum(
         c not in kept for c in pool if labels.role.get(c) == "distractor"
     )
@@ -466,6 +473,7 @@ def _agg(rows: Sequence[dict[str, Any]], cond: str) -> dict[str, Any]:
     for m in ms:
         by_stage.update(m.get("still_true_dropped_by_stage", {}))
     out["still_true_dropped_by_stage"] = dict(sorted(by_stage.items()))
+    out["still_true_excised"] = sum(m.get("still_true_excised", 0) for m in ms)
     if any("still_true_excluded_at_write" in m for m in ms):
         out["still_true_excluded_at_write"] = sum(
             m.get("still_true_excluded_at_write", 0) for m in ms

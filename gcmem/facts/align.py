@@ -1072,7 +1072,10 @@ def _align_runs(
     x, y = _trim(a), _trim(b)
     if not x or not y:
         return None
-    x, y = _without_lead_in(x, y, a, b)
+    if not (old.line and new.line and old.path is not None):
+        # a file's line opens on its key (``rand = { ..., version = "X" }`` is rand's, not
+        # the package's ``version = "Y"``): nothing before it is a lead-in
+        x, y = _without_lead_in(x, y, a, b)
     x, y = _without_start_time(x, y)
     p = 0
     while p < len(x) and p < len(y) and x[p].same == y[p].same:
@@ -2320,7 +2323,9 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
         whole = _whole_line_replacement(old_block, new_block, context) or _list_replacement(
             file, (i1, i2, j1, j2), context
         )
-        body = _definition_opening(old_block, new_block, context, file.path)
+        body = _definition_opening(old_block, new_block, context, file.path) or _section_opening(
+            a[:i1], old_block, new_block, context, b[j2:]
+        )
         pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
         for o, n, frame in pairs:
             if o.index in framed_old or n.index in framed_new:
@@ -2650,6 +2655,31 @@ def _definition_opening(
         return False
     lines = [u for u in (*old, *new) if u is not None]
     return bool(lines) and all(u.indent > 0 for u in lines)
+
+
+def _section_opening(
+    old_before: Sequence[Unit | None],
+    old: Sequence[Unit | None],
+    new: Sequence[Unit | None],
+    context: Context,
+    new_rest: Sequence[Unit | None],
+) -> bool:
+    """Whether one line is replaced by one line right under an INI or TOML section header in
+    both excerpts, and its end is placed too: an identical line follows it, or in the newer
+    excerpt the next section starts right after it (``[metadata]`` / ``license_file =
+    LICENSE`` -> ``[metadata]`` / ``license_files = LICENSE`` / blank / ``[flake8]``). A file
+    has each section once, so the header names one place, and the section's first line is one
+    line at a time; with its end shown, the old line is not further down either."""
+    if len(old) != 1 or old[0] is None or not new or new[0] is None:
+        return False
+    header = old_before[-1] if old_before else None  # identical in both: the equal run
+    if header is None or header.indent != 0 or not _section_header(header):
+        return False
+    if context.after and len(new) == 1:
+        return True
+    # the old excerpt ended at the line: the newer one shows the section end after its line
+    following = next((u for u in (*new[1:], *new_rest) if u is not None), None)
+    return following is not None and _section_header(following)
 
 
 def frames_of(alignment: PairAlignment) -> Iterable[str]:

@@ -51,6 +51,7 @@ from gcmem.facts.lines import (
     ExcerptLine,
     describe,
     is_code_path,
+    is_comment_line,
     is_yaml_path,
     qualifier,
     without_comment,
@@ -1752,7 +1753,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             facts += [
                 f for f in inline_code_facts(raw.strip()) if (f.subject, f.relation) not in keyed
             ]
-        elif not where.content or quoted_proposal:
+        elif not where.content or quoted_proposal or is_comment_line(where.text, where.path):
             continue
         else:
             where = replace(where, text=without_comment(where.text, where.path))

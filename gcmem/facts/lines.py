@@ -256,20 +256,30 @@ _SLASH_COMMENTS = frozenset(
 _QUOTE_CHARS = frozenset("\"'`")
 
 
+def _comment_marker(path: str | None) -> str | None:
+    """The line comment marker of the file's type, if it has one."""
+    name = (path or "").rsplit("/", 1)[-1].lower()
+    ext = _extension(path)
+    if ext in _HASH_COMMENTS or name.startswith(_NAME_PREFIXES):
+        return "#"
+    return "//" if ext in _SLASH_COMMENTS else None
+
+
+def is_comment_line(text: str, path: str | None) -> bool:
+    """Whether the file line is all comment (``# Offense count: 14``): it says something
+    about the lines near it, and a file has many such notes of one shape, each about other
+    lines; a value in it is no setting of the file."""
+    marker = _comment_marker(path)
+    return marker is not None and text.lstrip().startswith(marker)
+
+
 def without_comment(text: str, path: str | None) -> str:
     """The line without the comment after its code (``replicas: 3  # for launch``,
     ``uses: pypa/gh-action-pypi-publish@67339c7... # release/v1``): a comment says why or
     which, not the value. A marker inside quotes, or not after a space, is text (``"#fff"``,
     ``https://``); a line that is all comment stays as it is."""
-    name = (path or "").rsplit("/", 1)[-1].lower()
-    ext = _extension(path)
-    if ext in _HASH_COMMENTS or name.startswith(_NAME_PREFIXES):
-        marker = "#"
-    elif ext in _SLASH_COMMENTS:
-        marker = "//"
-    else:
-        return text
-    if marker not in text:
+    marker = _comment_marker(path)
+    if marker is None or marker not in text:
         return text  # every file line is read at ingest and query time: most have none
     quote = ""
     for i, ch in enumerate(text):
@@ -494,6 +504,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         # binding is a class's or a function's, as in a .py file)
         typed = line_path or (f"snippet.{fence}" if fence in _CODE_EXTENSIONS else None)
         keyed = _keyed(typed, indent, item, rooted, section is not None) and not element
+        # a comment's words (``# Offense count: 14``) are a note on the lines near it
+        keyed = keyed and not is_comment_line(stripped, line_path)
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
         if json_member and _JSON_PIN.match(stripped) is None:
             braced_lines.append((len(out), excerpt, indent, stack[0][0] if stack else None))
