@@ -527,3 +527,29 @@ def test_a_typed_declaration_is_keyed_by_its_name() -> None:
     ]
     # outside code, without a declaration word, a key and its value
     assert pairs("ci.yml:\ncommand: FOO=bar") == [("command", "FOO=bar")]
+
+
+# fastify's lib/warnings.js: one object per warning, each with its ``code:``
+WARNING = "lib/warnings.js:\n  code: '{}',\n  message: '{}',\n  unlimited: true"
+
+
+def test_two_lines_of_unseen_blocks_are_one_key_only_at_one_place() -> None:
+    query = "What is code in lib/warnings.js?"
+    schema = WARNING.format("FSTWRN001", "The %s schema for %s: %s is missing.")
+    router = WARNING.format("FSTDEP022", "The router options for %s are deprecated.")
+    assert key_changes(query, schema, router) == []
+    # the same object's message beside it: the code of one warning changed
+    renamed = schema.replace("FSTWRN001", "FSTWRN002")
+    (change,) = key_changes(query, schema, renamed)
+    assert (change.old, change.new) == ("FSTWRN001", "FSTWRN002")
+
+
+def test_a_line_every_item_has_places_no_key() -> None:
+    # ``hooks:`` follows the ``rev:`` of every repository of a pre-commit config
+    query = "What is rev in .pre-commit-config.yaml?"
+    hooks = ".pre-commit-config.yaml:\n    rev: v6.0.0\n    hooks:\n      - id: trailing-whitespace"
+    ruff = (
+        ".pre-commit-config.yaml:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n"
+        "    rev: v0.15.15\n    hooks:"
+    )
+    assert key_changes(query, hooks, ruff) == []

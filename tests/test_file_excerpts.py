@@ -1347,3 +1347,20 @@ def test_a_file_line_opens_on_its_key_not_a_lead_in() -> None:
         units_of("After the upgrade, the api service listens on port 9090 now."),
     )
     assert [(f.old_value, f.new_value) for f in prose.frames] == [("8080", "9090")]
+
+
+def test_a_value_replaced_in_one_block_is_no_mention_in_another(memory: Memory) -> None:
+    # black's primer.json: tox's expect_formatting_changes went true -> false; ptr's stays true
+    project = (
+        'src/black_primer/primer.json:\n    "{}": {{\n      "cli_arguments": [],\n'
+        '      "expect_formatting_changes": {},'
+    )
+    memory.ingest([Turn(id="tox", namespace=NS, text=project.format("tox", "true"), ts=T0)])
+    ptr = project.format("ptr", "true")
+    memory.ingest([Turn(id="ptr", namespace=NS, text=ptr, ts=T0 + timedelta(days=1))])
+    later = project.format("tox", "false")
+    memory.ingest([Turn(id="new", namespace=NS, text=later, ts=T0 + timedelta(days=3))])
+    query = "What is expect_formatting_changes in src/black_primer/primer.json?"
+    result = memory.retrieve(query, namespace=NS, k=10)
+    assert outcome(result) == {"tox": "dropped", "ptr": "kept", "new": "kept"}
+    assert stale_lines(result) == {"ptr": [], "new": []}

@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import Unit, units_of
+from gcmem.facts.align import MIN_ANCHOR_CHARS, Unit, units_of
 from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
@@ -442,6 +442,30 @@ def _numbers(value: str) -> list[int]:
     return found
 
 
+def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
+    """Whether a line right before or right after the two units is the same line, one that
+    names something (``node_exporter:`` names a workflow; ``hooks:`` is in every item of a
+    pre-commit config, and ``}`` closes anything)."""
+    a, b = units_of(older), units_of(newer)
+
+    def beside(units: list[Unit], at: int, step: int) -> str | None:
+        j = at + step
+        if (
+            not 0 <= j < len(units)
+            or not units[j].line
+            or units[j].text.rstrip(":") == units[j].path
+        ):
+            return None  # the excerpt's edge, or its path header
+        words = [t.norm for t in units[j].tokens if t.norm and not t.punct]
+        named = sum(ch.isalnum() for w in words for ch in w) >= MIN_ANCHOR_CHARS
+        return units[j].text if named else None
+
+    return any(
+        (x := beside(a, old_index, step)) is not None and x == beside(b, new_index, step)
+        for step in (-1, 1)
+    )
+
+
 def _list_element(kv: KeyValue) -> bool:
     """A key of a YAML list's element (``- go: "1.8.x"``): the list's other elements have
     theirs, so no one element gives the key's value."""
@@ -516,11 +540,17 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
             continue  # each element of a list has its own (``- go: "1.8.x"``, ``- go: tip``)
         if old.block and new.block and old.block.lower() != new.block.lower():
             continue  # ``timeout-minutes`` of the ``unit`` job and of the ``integration`` job
-        if old.path and new.path and same_file(old.path, new.path) and old.unkeyed != new.unkeyed:
-            # in one file, a line of a block its excerpt does not show and one whose block it
-            # shows are two keys' (``version: 2`` under an unseen ``workflows:``, the
-            # top-level ``version: 2.1``)
-            continue
+        if old.path and new.path and same_file(old.path, new.path):
+            if old.unkeyed != new.unkeyed:
+                # in one file, a line of a block its excerpt does not show and one whose block
+                # it shows are two keys' (``version: 2`` under an unseen ``workflows:``, the
+                # top-level ``version: 2.1``)
+                continue
+            if old.unkeyed and not _same_place(older, old.index, newer, new.index):
+                # two lines of unseen blocks are one key's only at one place: a line beside
+                # them the same (``code: 'FSTWRN001'`` and ``code: 'FSTDEP022'`` above two
+                # warnings' messages are two objects' codes, whatever the question names)
+                continue
         if not _only_one(old, [kv for kv in old_values if _name(kv.key) == name], new):
             continue  # a key with several values (allowed origins), none the newer names
         if _same_value(old.value, new.value):

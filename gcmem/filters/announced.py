@@ -61,6 +61,7 @@ from gcmem.facts.announced import (
     revision,
 )
 from gcmem.facts.code_keys import key_changes, names_key
+from gcmem.facts.extract import unit_facts
 from gcmem.facts.habits import asks_about_a_habit, habit_change
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.resources import Resources
@@ -213,6 +214,8 @@ class Decided:
     change: AnswerChange
     newer: ScoredChunk
     key: str | None = None  # the code key it assigns (``key_changes``), if that is how
+    # the ledger key whose change it is (``_recorded``), as (subject, relation)
+    ledger_key: tuple[str, str] | None = None
 
 
 def _announced(
@@ -330,7 +333,8 @@ def _recorded(
                 or not asks_about_key(frame, now.subject, now.relation)
             ):
                 continue
-            out.append(Decided(AnswerChange.of_objects(before.object, now.object), cand))
+            change = AnswerChange.of_objects(before.object, now.object)
+            out.append(Decided(change, cand, ledger_key=(now.subject, now.relation)))
     return out
 
 
@@ -344,10 +348,19 @@ def _mentioned(
     """``older``'s other statements that repeat the old value of an announced change made
     after it (``mentions_old_value``), each marked with the latest such change."""
     out: list[StaleSentence] = []
+    own: dict[int, set[tuple[str, str]]] = defaultdict(set)
+    for index, fact in unit_facts(older.chunk.text):
+        own[index].add((fact.subject, fact.relation))
     for unit in units:
         if unit.index in marked:
             continue
         for d in decided:
+            keys = own[unit.index] if unit.path is not None else set()
+            if d.ledger_key is not None and keys and d.ledger_key not in keys:
+                # a file line that assigns a key of its own states that key's value: the
+                # value recorded as replaced under another key (``"expect_formatting_changes":
+                # true`` of the ``ptr`` block, tox's changed) is no mention of it
+                continue
             if (
                 d.key is not None
                 and _plain(d.change.old_values)
