@@ -1364,3 +1364,21 @@ def test_a_value_replaced_in_one_block_is_no_mention_in_another(memory: Memory) 
     result = memory.retrieve(query, namespace=NS, k=10)
     assert outcome(result) == {"tox": "dropped", "ptr": "kept", "new": "kept"}
     assert stale_lines(result) == {"ptr": [], "new": []}
+
+
+def test_an_indented_toml_key_names_nothing_outside_a_table_the_excerpt_shows() -> None:
+    # towncrier's types are elements of an array of tables, each with its directory and name
+    towncrier = 'pyproject.toml:\n    directory = "bugfix"\n    name = "Bug fixes"'
+    assert triples(towncrier) == []
+    assert triples('Cargo.toml:\nversion = "0.5.0"') == [("version", "is in cargo.toml", "0.5.0")]
+    assert triples('pyproject.toml:\n[tool.x]\n  name = "a"') == [
+        ("name", "is in pyproject.toml > tool.x", "a")
+    ]
+
+
+def test_an_action_run_at_a_branch_or_channel_is_no_version_of_the_file() -> None:
+    # one workflow's jobs run dtolnay/rust-toolchain at several channels side by side
+    assert triples(".github/workflows/ci.yml:\n      - uses: dtolnay/rust-toolchain@nightly") == []
+    assert triples(".github/workflows/ci.yml:\n      - uses: actions/checkout@v4") == [
+        ("actions/checkout", "version in .github/workflows/ci.yml", "v4")
+    ]

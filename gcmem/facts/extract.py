@@ -1263,6 +1263,10 @@ def _manifest_facts(line: str) -> list[Fact] | None:
         return [fact] if fact else []
     m = _YAML_REF.match(line)
     if m is not None:
+        if not any(ch.isdigit() for ch in m.group("ref")):
+            # a branch or channel (``dtolnay/rust-toolchain@nightly``, ``@master``) is which
+            # variant a step runs, and one workflow's jobs run several: no version of the file
+            return []
         fact = _fact(m.group("name"), "version", m.group("ref"))
         return [fact] if fact else []
     m = _INLINE_TABLE.match(line)

@@ -536,7 +536,8 @@ def _keyed(path: str | None, indent: int, item: bool, rooted: bool, sectioned: b
     the same keys) nor one whose enclosing blocks the excerpt does not show (it may be in
     one); in JSON the same, where a closer shows such a block (``describe``); in an INI file
     (every key in a section) only under a section header the excerpt shows (``commands =``
-    is in every ``[testenv:*]`` of a ``tox.ini``). Elsewhere (and outside file excerpts) yes."""
+    is in every ``[testenv:*]`` of a ``tox.ini``); in TOML there or at indent 0. Elsewhere
+    (and outside file excerpts) yes."""
     if path is None:
         return True
     if is_code_path(path):
@@ -545,6 +546,10 @@ def _keyed(path: str | None, indent: int, item: bool, rooted: bool, sectioned: b
         return rooted and not item
     if _extension(path) in _INI_EXTENSIONS:
         return sectioned
+    if _extension(path) == "toml":
+        # an indented key sits in a table the excerpt does not show, most often one element
+        # of an array of tables (``[[tool.towncrier.type]]`` / ``    name = "Bug fixes"``)
+        return sectioned or indent == 0
     return True
 
 
