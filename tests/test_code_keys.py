@@ -553,3 +553,14 @@ def test_a_line_every_item_has_places_no_key() -> None:
         "    rev: v0.15.15\n    hooks:"
     )
     assert key_changes(query, hooks, ruff) == []
+
+
+def test_two_same_lines_around_place_a_line_of_an_unseen_block() -> None:
+    # jinja's dependabot rule: the list's key and its first item's opener above the line
+    rule = (
+        ".dependabot/config.yml:\n    ignored_updates:\n      - match:\n"
+        '          dependency_name: "{}"'
+    )
+    query = "What is dependency_name in .dependabot/config.yml?"
+    (change,) = key_changes(query, rule.format("pytest"), rule.format("sphinx"))
+    assert (change.old, change.new) == ("pytest", "sphinx")

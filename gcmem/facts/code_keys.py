@@ -443,12 +443,14 @@ def _numbers(value: str) -> list[int]:
 
 
 def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
-    """Whether a line right before or right after the two units is the same line, one that
-    names something (``node_exporter:`` names a workflow; ``hooks:`` is in every item of a
-    pre-commit config, and ``}`` closes anything)."""
+    """Whether the two units stand at one place: a line right before or right after them is
+    the same line and names something (``node_exporter:`` names a workflow), or two lines
+    around them are the same and none that both excerpts show differs (``ignored_updates:`` /
+    ``- match:`` above a dependabot rule). ``hooks:`` alone is in every item of a pre-commit
+    config, and ``}`` closes anything."""
     a, b = units_of(older), units_of(newer)
 
-    def beside(units: list[Unit], at: int, step: int) -> str | None:
+    def beside(units: list[Unit], at: int, step: int) -> Unit | None:
         j = at + step
         if (
             not 0 <= j < len(units)
@@ -456,14 +458,23 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
             or units[j].text.rstrip(":") == units[j].path
         ):
             return None  # the excerpt's edge, or its path header
-        words = [t.norm for t in units[j].tokens if t.norm and not t.punct]
-        named = sum(ch.isalnum() for w in words for ch in w) >= MIN_ANCHOR_CHARS
-        return units[j].text if named else None
+        return units[j]
 
-    return any(
-        (x := beside(a, old_index, step)) is not None and x == beside(b, new_index, step)
-        for step in (-1, 1)
-    )
+    def named(unit: Unit) -> bool:
+        words = [t.norm for t in unit.tokens if t.norm and not t.punct]
+        return sum(ch.isalnum() for w in words for ch in w) >= MIN_ANCHOR_CHARS
+
+    same = 0
+    for step in (-2, -1, 1, 2):
+        x, y = beside(a, old_index, step), beside(b, new_index, step)
+        if x is None or y is None:
+            continue
+        if x.text != y.text:
+            return False
+        if abs(step) == 1 and named(x):
+            return True
+        same += 1
+    return same >= 2
 
 
 def _list_element(kv: KeyValue) -> bool:
