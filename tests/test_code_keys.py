@@ -564,3 +564,10 @@ def test_two_same_lines_around_place_a_line_of_an_unseen_block() -> None:
     query = "What is dependency_name in .dependabot/config.yml?"
     (change,) = key_changes(query, rule.format("pytest"), rule.format("sphinx"))
     assert (change.old, change.new) == ("pytest", "sphinx")
+
+
+def test_a_named_line_beside_places_a_line_whatever_differs_further_off() -> None:
+    block = ".circleci/config.yml:\n  schedule: {}\n  node_exporter:\n    version: {}"
+    query = "What is version in .circleci/config.yml?"
+    (change,) = key_changes(query, block.format("daily", 2), block.format("weekly", 3))
+    assert (change.old, change.new) == ("2", "3")

@@ -464,17 +464,14 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
         words = [t.norm for t in unit.tokens if t.norm and not t.punct]
         return sum(ch.isalnum() for w in words for ch in w) >= MIN_ANCHOR_CHARS
 
-    same = 0
+    shown: list[tuple[Unit, Unit, int]] = []
     for step in (-2, -1, 1, 2):
         x, y = beside(a, old_index, step), beside(b, new_index, step)
-        if x is None or y is None:
-            continue
-        if x.text != y.text:
-            return False
-        if abs(step) == 1 and named(x):
-            return True
-        same += 1
-    return same >= 2
+        if x is not None and y is not None:
+            shown.append((x, y, step))
+    if any(abs(step) == 1 and x.text == y.text and named(x) for x, y, step in shown):
+        return True
+    return len(shown) >= 2 and all(x.text == y.text for x, y, _ in shown)
 
 
 def _list_element(kv: KeyValue) -> bool:
