@@ -2218,10 +2218,20 @@ def _excerpt_path(units: Sequence[Unit]) -> str | None:
     return path
 
 
+def alnum_count(words: Iterable[str]) -> int:
+    """Letters and digits in the words (what a line holds besides punctuation)."""
+    return sum(ch.isalnum() for w in words for ch in w)
+
+
+def names_something(unit: Unit) -> bool:
+    """Whether the unit's words hold ``MIN_ANCHOR_CHARS`` letters or digits (``node_exporter:``
+    does; ``hooks:`` and ``}`` do not)."""
+    return alnum_count(t.norm for t in unit.tokens if t.norm and not t.punct) >= MIN_ANCHOR_CHARS
+
+
 def _anchor(unit: Unit) -> bool:
     words = [t.norm for t in unit.tokens if t.norm and not t.punct]
-    chars = sum(sum(ch.isalnum() for ch in w) for w in words)
-    return unit.content and len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
+    return unit.content and len(words) >= MIN_ANCHOR_TOKENS and names_something(unit)
 
 
 def _section_header(unit: Unit) -> bool:
@@ -2542,8 +2552,7 @@ def _say_something(units: Sequence[Unit]) -> bool:
     different words and ``MIN_ANCHOR_CHARS`` letters or digits in them (closers hold none,
     and a word repeated, ``end`` / ``end``, counts once)."""
     words = {t.norm for u in units for t in u.tokens if t.norm and not t.punct}
-    chars = sum(sum(ch.isalnum() for ch in w) for w in words)
-    return len(words) >= MIN_ANCHOR_TOKENS and chars >= MIN_ANCHOR_CHARS
+    return len(words) >= MIN_ANCHOR_TOKENS and alnum_count(words) >= MIN_ANCHOR_CHARS
 
 
 def _edited(old: Unit, new: Unit) -> str | None:
@@ -2567,8 +2576,7 @@ def _edited(old: Unit, new: Unit) -> str | None:
     if not sx or not sy or max(len(sx), len(sy)) > MAX_SPAN:
         return None
     shared = [*x[:p], *x[len(x) - s :]]
-    words = [t.norm for t in shared if t.norm and not t.punct]
-    chars = sum(sum(ch.isalnum() for ch in w) for w in words)
+    chars = alnum_count(t.norm for t in shared if t.norm and not t.punct)
     if max(chars, _kept_chars(old.text, new.text)) < MIN_ANCHOR_CHARS:
         return None  # what stays is punctuation or a short word: not the same statement
     if len(shared) <= max(len(sx), len(sy)):

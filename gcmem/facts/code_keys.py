@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import MIN_ANCHOR_CHARS, Unit, units_of
+from gcmem.facts.align import Unit, names_something, units_of
 from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
@@ -460,16 +460,12 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
             return None  # the excerpt's edge, or its path header
         return units[j]
 
-    def named(unit: Unit) -> bool:
-        words = [t.norm for t in unit.tokens if t.norm and not t.punct]
-        return sum(ch.isalnum() for w in words for ch in w) >= MIN_ANCHOR_CHARS
-
     shown: list[tuple[Unit, Unit, int]] = []
     for step in (-2, -1, 1, 2):
         x, y = beside(a, old_index, step), beside(b, new_index, step)
         if x is not None and y is not None:
             shown.append((x, y, step))
-    if any(abs(step) == 1 and x.text == y.text and named(x) for x, y, step in shown):
+    if any(abs(step) == 1 and x.text == y.text and names_something(x) for x, y, step in shown):
         return True
     return len(shown) >= 2 and all(x.text == y.text for x, y, _ in shown)
 

@@ -348,9 +348,11 @@ def _mentioned(
     """``older``'s other statements that repeat the old value of an announced change made
     after it (``mentions_old_value``), each marked with the latest such change."""
     out: list[StaleSentence] = []
+    # each unit's own keys, read only where a change the ledger recorded may be mentioned
     own: dict[int, set[tuple[str, str]]] = defaultdict(set)
-    for index, fact in unit_facts(older.chunk.text):
-        own[index].add((fact.subject, fact.relation))
+    if any(d.ledger_key is not None for d in decided):
+        for index, fact in unit_facts(older.chunk.text):
+            own[index].add((fact.subject, fact.relation))
     for unit in units:
         if unit.index in marked:
             continue
