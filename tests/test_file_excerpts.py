@@ -1374,6 +1374,10 @@ def test_an_indented_toml_key_names_nothing_outside_a_table_the_excerpt_shows() 
     assert triples('pyproject.toml:\n[tool.x]\n  name = "a"') == [
         ("name", "is in pyproject.toml > tool.x", "a")
     ]
+    # an indented array element assigns no key: its line aligns with the same element's
+    old = excerpt("pyproject.toml", ['    "pyyaml",', '    "httpx>=0.22.0",', "]"])
+    new = excerpt("pyproject.toml", ['    "pyyaml",', '    "httpx>=0.27.0,<0.29.0",', "]"])
+    assert replaced(old, new) == [('"httpx>=0.22.0",', '"httpx>=0.27.0,<0.29.0",')]
 
 
 def test_an_action_run_at_a_branch_or_channel_is_no_version_of_the_file() -> None:

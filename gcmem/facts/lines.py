@@ -106,6 +106,8 @@ _DIFF_HUNK = re.compile(r"^@@ ")
 _DIFF_FENCE = re.compile(r"^\s*(?:```|~~~)\s*(?:diff|patch)\s*$", re.IGNORECASE)
 _DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
+# a TOML assignment (``name = "Bug fixes"``), not an array element (``"httpx==0.22.0",``)
+_TOML_ASSIGNMENT = re.compile(r"""^[\w"'.\- ]+?\s*=(?!=)""")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
 _MAPPING_KEY = re.compile(r"^[\"'`]?[\w.\-/@$ ]{1,60}[\"'`]?$")
 # An HCL (Terraform) block: a type and one or two quoted labels (``resource "aws_s3" "logs" {``).
@@ -503,7 +505,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         # a fence's language says the file type where no path does (```python: an indented
         # binding is a class's or a function's, as in a .py file)
         typed = line_path or (f"snippet.{fence}" if fence in _CODE_EXTENSIONS else None)
-        keyed = _keyed(typed, indent, item, rooted, section is not None) and not element
+        assigns = _TOML_ASSIGNMENT.match(body) is not None
+        keyed = _keyed(typed, indent, item, rooted, section is not None, assigns) and not element
         # a comment's words (``# Offense count: 14``) are a note on the lines near it
         keyed = keyed and not is_comment_line(stripped, line_path)
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
@@ -529,15 +532,18 @@ def _opened_at(stack: Sequence[tuple[int, str]], indent: int) -> bool:
     return any(at == indent and not key.endswith("{") for at, key in stack)
 
 
-def _keyed(path: str | None, indent: int, item: bool, rooted: bool, sectioned: bool) -> bool:
+def _keyed(
+    path: str | None, indent: int, item: bool, rooted: bool, sectioned: bool, assigns: bool
+) -> bool:
     """Whether a line's own key (``x = y``, ``key: value``) names one thing in its file. In
     source code only top-level lines: an indented binding is local, and the same file binds
     the name again in every function. In YAML not a line inside a list item (each item has
     the same keys) nor one whose enclosing blocks the excerpt does not show (it may be in
     one); in JSON the same, where a closer shows such a block (``describe``); in an INI file
     (every key in a section) only under a section header the excerpt shows (``commands =``
-    is in every ``[testenv:*]`` of a ``tox.ini``); in TOML there or at indent 0. Elsewhere
-    (and outside file excerpts) yes."""
+    is in every ``[testenv:*]`` of a ``tox.ini``); in TOML there, at indent 0 or where the
+    line assigns no key (an array's element: ``"httpx>=0.22.0",`` names its package).
+    Elsewhere (and outside file excerpts) yes."""
     if path is None:
         return True
     if is_code_path(path):
@@ -549,7 +555,7 @@ def _keyed(path: str | None, indent: int, item: bool, rooted: bool, sectioned: b
     if _extension(path) == "toml":
         # an indented key sits in a table the excerpt does not show, most often one element
         # of an array of tables (``[[tool.towncrier.type]]`` / ``    name = "Bug fixes"``)
-        return sectioned or indent == 0
+        return sectioned or indent == 0 or not assigns
     return True
 
 
