@@ -10,7 +10,14 @@ from types import SimpleNamespace
 import pytest
 
 from gcmem import Memory
-from gcmem.facts.announced import announcement, answers, question_frame, revision
+from gcmem.facts.announced import (
+    AnswerChange,
+    announcement,
+    answers,
+    mentions_old_value,
+    question_frame,
+    revision,
+)
 from gcmem.facts.wording import values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import FilterOutcome, QueryContext
@@ -1496,3 +1503,13 @@ def test_lines_of_one_shape_are_no_revision_of_other_lines() -> None:
     )
     assert revision(frame, wasi, NETBSD) is None
     assert revision(frame, flags, NETBSD) is None
+
+
+def test_a_version_the_new_value_refines_is_no_mention_of_the_old() -> None:
+    # reqwest's log = "0.4" -> "0.4.6": async-compression's "0.4.0" is of both
+    frame = question_frame("What is log in Cargo.toml?")
+    change = AnswerChange.of_objects("0.4", "0.4.6")
+    assert frame is not None
+    other = 'async-compression = { version = "0.4.0", default-features = false }'
+    assert not mentions_old_value(frame, change, other)
+    assert mentions_old_value(frame, change, 'log = "0.4"')

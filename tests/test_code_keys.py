@@ -571,3 +571,13 @@ def test_a_named_line_beside_places_a_line_whatever_differs_further_off() -> Non
     query = "What is version in .circleci/config.yml?"
     (change,) = key_changes(query, block.format("daily", 2), block.format("weekly", 3))
     assert (change.old, change.new) == ("2", "3")
+
+
+def test_two_excerpt_headers_name_two_files() -> None:
+    # meow's package.json and its test fixture's estest/package.json each have a version
+    query = "What is version in package.json?"
+    fixture = 'estest/package.json:\n\t"type": "module",\n\t"version": "1.2.3"\n}'
+    root = 'package.json:\n\t"name": "meow",\n\t"version": "10.1.3",'
+    assert key_changes(query, fixture, root) == []
+    (change,) = key_changes(query, root.replace("10.1.3", "10.1.2"), root)
+    assert (change.old, change.new) == ("10.1.2", "10.1.3")

@@ -565,7 +565,7 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     about the checkout 500s" after search-api moved from Falcon to Atlas) when ``_in_passing``
     says so."""
     found_values = values(sentence)
-    embedded = _embedded(change.old_keys, found_values)
+    embedded = _embedded(change.old_keys, found_values, change.new_keys)
     if (
         not _covers(frame.subject, said_stems(sentence))
         and not _in_passing(frame, change, sentence, found_values, embedded)
@@ -577,7 +577,7 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     found |= {
         text.lower()
         for text in change.old_values
-        if text.lower() in change.old_keys and re.search(rf"\b{re.escape(text)}\b", sentence)
+        if text.lower() in change.old_keys and _says_whole(text, sentence)
     }
     old = change.old_keys
     if not _names_old(old, found) or found & change.new_keys:
@@ -612,8 +612,8 @@ def _owns(old: frozenset[str], sentence: str) -> bool:
 def _says_old(change: AnswerChange, clause: str) -> bool:
     """The clause says an old value (as a value, inside a token, or as written)."""
     found = values(clause)
-    keys = {v.key for v in found} | _embedded(change.old_keys, found)
-    keys |= {t.lower() for t in change.old_values if re.search(rf"\b{re.escape(t)}\b", clause)}
+    keys = {v.key for v in found} | _embedded(change.old_keys, found, change.new_keys)
+    keys |= {t.lower() for t in change.old_values if _says_whole(t, clause)}
     return bool(keys & change.old_keys)
 
 
@@ -622,16 +622,27 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+]*://")
 _FLAG = re.compile(r"(?<!\S)--?[A-Za-z]\b")
 
 
-def _embedded(old: frozenset[str], found: Sequence[Value]) -> set[str]:
+def _says_whole(value: str, text: str) -> bool:
+    """``value`` written whole in ``text``: not the start of a longer version ("0.4" is not
+    said by "0.4.0") nor the end of one."""
+    return re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\w)", text) is not None
+
+
+def _embedded(
+    old: frozenset[str], found: Sequence[Value], new: frozenset[str] = frozenset()
+) -> set[str]:
     """The old keys that could be nothing else (``_names_old``: an identifier, a number of
     three characters or more) said inside a longer token, at its separators:
     "localhost:9100/metrics", "s3://acme-logs-prod/2023/", "v1.27.9" (a patch release of
     1.27); a bucket or URL also without its scheme ("acme-logs-prod" for
-    "s3://acme-logs-prod"). Never inside a longer number or word ("91003", "x9100")."""
+    "s3://acme-logs-prod"). Never inside a longer number or word ("91003", "x9100"), and not
+    where a new value holds the old one so (0.4 -> 0.4.6: "0.4.0" is of both)."""
     out: set[str] = set()
     for key in old:
         inside = _inside(key)
-        if inside is not None and any(v.key != key and inside.search(v.key) for v in found):
+        if inside is None or any(inside.search(n) for n in new):
+            continue
+        if any(v.key != key and inside.search(v.key) for v in found):
             out.add(key)
     return out
 

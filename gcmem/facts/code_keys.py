@@ -562,6 +562,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         old_file, new_file = old.path or named_file(older), new.path or named_file(newer)
         if old_file and new_file and not same_file(old_file, new_file):
             continue  # the same key in two files (a base file and its override)
+        if old.path and new.path and old.path.removeprefix("./") != new.path.removeprefix("./"):
+            continue  # two excerpts' headers name two files (package.json, estest/package.json)
         # each unit's owner is named by the other text ("auth-service: request_timeout" is not
         # "billing-service: ..."); the environments agree
         if not (_named_by(_owner(query, new), older) and _named_by(_owner(query, old), newer)):
