@@ -588,6 +588,22 @@ def test_an_excerpt_of_a_twin_block_is_no_restatement_of_a_longer_one() -> None:
     assert placed(keyed + "\nretries: 2\nworkers: 4", keyed, "timeout: 30")
 
 
+def test_a_config_line_with_no_same_line_around_is_no_restatement() -> None:
+    # two rubocop cops: each ``Enabled: 'pending'`` sits under its own ``StyleGuide:``
+    ids = (
+        "config/default.yml:\n  Description: 'Use `ids`.'\n"
+        "  StyleGuide: 'https://rails.rubystyle.guide/#ids'\n  Enabled: 'pending'\n"
+        "  Safe: false\n  VersionAdded: '2.7'"
+    )
+    inquiry = (
+        "config/default.yml:\n  StyleGuide: 'https://rails.rubystyle.guide/#inquiry'\n"
+        "  Enabled: 'pending'\n  VersionAdded: '2.7'"
+    )
+    assert not placed(ids, inquiry, "Enabled: 'pending'")
+    # with a line beside it the same, one window edited around the line
+    assert placed(ids, ids.replace("Safe: false", "Safe: true"), "Enabled: 'pending'")
+
+
 def test_a_changed_line_of_one_job_keeps_its_twin_in_another(memory: Memory) -> None:
     memory.ingest([Turn(id="old", namespace=NS, text=TOOLCHAIN_JOB.format("stable"), ts=T0)])
     memory.ingest([Turn(id="twin", namespace=NS, text=TOOLCHAIN_TWIN, ts=T0 + timedelta(days=1))])
@@ -1386,3 +1402,21 @@ def test_an_action_run_at_a_branch_or_channel_is_no_version_of_the_file() -> Non
     assert triples(".github/workflows/ci.yml:\n      - uses: actions/checkout@v4") == [
         ("actions/checkout", "version in .github/workflows/ci.yml", "v4")
     ]
+
+
+def test_two_keys_of_one_file_that_differ_in_name_are_two_keys() -> None:
+    # libc's hermit.rs: SHUT_RDWR and AF_VSOCK are both 2; neither is the other renamed
+    shut = excerpt("src/hermit.rs", ["pub const SHUT_RDWR: i32 = 2;", "", "pub const X: i32 = 4;"])
+    af = excerpt("src/hermit.rs", ["pub const AF_INET6: i32 = 1;", "pub const AF_VSOCK: i32 = 2;"])
+    assert replaced(shut, af) == []
+    # a value of one key still changes wherever the excerpts sit
+    moved = excerpt("src/hermit.rs", ["pub const AF_INET6: i32 = 1;", "pub const SHUT_RDWR: i32 = 3;"])
+    assert replaced(shut, moved) == [("pub const SHUT_RDWR: i32 = 2;", "pub const SHUT_RDWR: i32 = 3;")]
+
+
+def test_a_table_and_a_scalar_of_one_key_name_are_two_tables_keys() -> None:
+    # retrofit's libs.versions.toml names robovm in [versions] and in [libraries]
+    lib = 'robovm = { module = "com.mobidevelop.robovm:robovm-rt", version.ref = "robovm" }'
+    libraries = excerpt("gradle/libs.versions.toml", ['jsoup = "x"', lib])
+    versions = excerpt("gradle/libs.versions.toml", ['kotlin = "2.0.20"', 'robovm = "2.3.14"'])
+    assert replaced(libraries, versions) == []

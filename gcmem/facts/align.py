@@ -2091,6 +2091,31 @@ def series_titles(old: Sequence[Unit], new: Sequence[Unit], frame: FrameMatch) -
     return _title(old[frame.old_unit], old) and _title(new[frame.new_unit], new)
 
 
+def _renames_line_key(unit: Unit, frame: str) -> bool:
+    """A file line's slot before its key operator is the key itself: ``pub const SHUT_RDWR:
+    i32 = 2;`` and ``pub const AF_VSOCK: i32 = 2;`` are two constants of one file, wherever
+    they sit. A key renamed in place is ``excerpt_replacements``'s (the lines around place it)."""
+    if not (unit.line and unit.path is not None):
+        return False
+    words = frame.split()
+    if SLOT not in words:
+        return False
+    at = words.index(SLOT)
+    return any(w in _KEY_OPERATORS for w in words[at + 1 :]) and not any(
+        w in _KEY_OPERATORS for w in words[:at]
+    )
+
+
+def _reshaped(unit: Unit, old_value: str, new_value: str) -> bool:
+    """A file line's value that is a table or list on one side and a scalar on the other:
+    ``robovm = { module = "...", version.ref = "robovm" }`` under ``[libraries]`` and
+    ``robovm = "2.3.14"`` under ``[versions]`` are two tables' keys of one name. A value
+    reshaped in place is ``excerpt_replacements``'s."""
+    if not (unit.line and unit.path is not None):
+        return False
+    return old_value.lstrip().startswith(("{", "[")) != new_value.lstrip().startswith(("{", "["))
+
+
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     """Every restated unit and every one-value frame between an older and a newer chunk."""
     old, new = _in_named_file(old, new), _in_named_file(new, old)
@@ -2116,7 +2141,11 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             if not n.content or not n.keyed or n.key == o.key or not comparable(o, n):
                 continue
             found = align_pair(o, n)
-            if found is not None and _sets_another_key(*found):
+            if found is not None and (
+                _sets_another_key(*found)
+                or _renames_line_key(o, found[0])
+                or _reshaped(o, found[1], found[2])
+            ):
                 continue
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
@@ -2192,20 +2221,26 @@ def placed_restatement(
         return not 0 <= i < len(units) or _path_header(units[i])
 
     replaced = {(f.old_unit, f.new_unit) for f in frames.frames}
-    around = 0
+    around = same = 0
     ends = []  # per side, how the identical run stops: "both", "one" excerpt ends, or "differ"
     for step in (-1, 1):
         i, j = o + step, n + step
         while not (edge(old, i) or edge(new, j)) and (
             old[i].line and new[j].line and (old[i].key == new[j].key or (i, j) in replaced)
         ):
+            same += old[i].key == new[j].key
             around, i, j = around + 1, i + step, j + step
         at_edge = edge(old, i), edge(new, j)
         ends.append("both" if all(at_edge) else "one" if any(at_edge) else "differ")
+    if around >= MIN_CONTEXT_LINES:
+        return True
     # one excerpt lies within the other: nothing around the line tells its place from a
-    # twin's (where a neighbour differs, the two are one window edited around the line)
+    # twin's (where a neighbour differs, the two are one window edited around the line);
+    # in a config file nor does a window none of whose lines around is the same: every
+    # block has the same keys (rubocop's cops each have an ``Enabled: 'pending'`` under a
+    # ``StyleGuide:`` line of their own)
     inside = "differ" not in ends and "one" in ends
-    return around >= MIN_CONTEXT_LINES or not inside
+    return not inside and (same > 0 or is_code_path(unit.path))
 
 
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
