@@ -581,3 +581,17 @@ def test_two_excerpt_headers_name_two_files() -> None:
     assert key_changes(query, fixture, root) == []
     (change,) = key_changes(query, root.replace("10.1.3", "10.1.2"), root)
     assert (change.old, change.new) == ("10.1.2", "10.1.3")
+
+
+def test_an_excerpt_inside_another_does_not_place_a_line() -> None:
+    # mio's ci.yml: two jobs set up the toolchain with the same three lines
+    query = "What is toolchain in .github/workflows/ci.yml?"
+    twin = ".github/workflows/ci.yml:\n        profile: minimal\n        toolchain: stable\n"
+    twin += "        override: true"
+    job = (
+        ".github/workflows/ci.yml:\n      with:\n        profile: minimal\n"
+        "        toolchain: nightly\n        override: true\n    - name: Install minimal versions"
+    )
+    assert key_changes(query, twin, job) == []
+    (change,) = key_changes(query, job.replace("nightly", "stable"), job)
+    assert (change.old, change.new) == ("stable", "nightly")

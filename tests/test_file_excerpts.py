@@ -1420,3 +1420,15 @@ def test_a_table_and_a_scalar_of_one_key_name_are_two_tables_keys() -> None:
     libraries = excerpt("gradle/libs.versions.toml", ['jsoup = "x"', lib])
     versions = excerpt("gradle/libs.versions.toml", ['kotlin = "2.0.20"', 'robovm = "2.3.14"'])
     assert replaced(libraries, versions) == []
+
+
+def test_a_json_member_two_levels_deep_without_its_opener_names_nothing() -> None:
+    # conf's package.json: the author's "name", not the package's
+    author = 'package.json:\n    "name": "Sindre Sorhus",\n    "email": "sindresorhus@gmail.com",'
+    assert triples(author) == []
+    assert triples('package.json:\n\t\t"name": "Sindre Sorhus",') == []
+    # one level deep it is the file's own, and its opener shown names its block
+    assert triples('package.json:\n  "name": "conf",') == [("name", "is in package.json", "conf")]
+    assert triples('package.json:\n  "author": {\n    "name": "Sindre Sorhus",') == [
+        ("name", "is in package.json > author", "Sindre Sorhus")
+    ]

@@ -228,3 +228,15 @@ def test_a_sentence_naming_the_block_by_one_word_still_states_its_key(memory: Me
     )
     result = memory.retrieve("which runner does build-web run on", namespace=NS, k=10)
     assert stale_lines(result)["old"] == ["runs-on: ubuntu-22.04"]
+
+
+def test_a_window_of_the_same_file_without_the_header_states_no_scoped_key(
+    memory: Memory,
+) -> None:
+    # quart's pyproject.toml: a dependabot group's description, not the project's
+    project = 'pyproject.toml:\n[project]\nname = "Quart"\ndescription = "An ASGI web framework"'
+    group = 'pyproject.toml:\ndescription = "update GitHub Actions pins"\nlabels = ["update"]'
+    memory.ingest([turn("old", project, 0), turn("group", group, 20)])
+    result = memory.retrieve("description in pyproject.toml", namespace=NS, k=10)
+    assert outcome(result) == {"old": "kept", "group": "kept"}
+    assert stale_lines(result) == {"old": [], "group": []}

@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import Unit, names_something, units_of
+from gcmem.facts.align import MIN_CONTEXT_LINES, Unit, names_something, units_of
 from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
@@ -460,6 +460,8 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
             return None  # the excerpt's edge, or its path header
         return units[j]
 
+    if _within(a, old_index, b, new_index):
+        return False
     shown: list[tuple[Unit, Unit, int]] = []
     for step in (-2, -1, 1, 2):
         x, y = beside(a, old_index, step), beside(b, new_index, step)
@@ -468,6 +470,25 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
     if any(abs(step) == 1 and x.text == y.text and names_something(x) for x, y, step in shown):
         return True
     return len(shown) >= 2 and all(x.text == y.text for x, y, _ in shown)
+
+
+def _within(a: list[Unit], i: int, b: list[Unit], j: int) -> bool:
+    """Whether one excerpt lies within the other around the two units, with fewer than
+    ``MIN_CONTEXT_LINES`` same lines: its every line is the other's, and the other goes on
+    where it ends. Two jobs of one workflow both have ``profile: minimal`` / ``toolchain:
+    stable`` / ``override: true``: an excerpt of just those lines fits either."""
+
+    def edge(units: list[Unit], k: int) -> bool:
+        return not 0 <= k < len(units) or units[k].text.rstrip(":") == units[k].path
+
+    around, ends = 0, []
+    for step in (-1, 1):
+        x, y = i + step, j + step
+        while not (edge(a, x) or edge(b, y)) and a[x].text == b[y].text:
+            around, x, y = around + 1, x + step, y + step
+        ends.append((edge(a, x), edge(b, y)))
+    one_side = [e for e in ends if e[0] != e[1]]
+    return around < MIN_CONTEXT_LINES and all(any(e) for e in ends) and bool(one_side)
 
 
 def _list_element(kv: KeyValue) -> bool:

@@ -512,6 +512,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
         if json_member and _JSON_PIN.match(stripped) is None:
             braced_lines.append((len(out), excerpt, indent, stack[0][0] if stack else None))
+            # a member two levels deep whose excerpt shows no opener is a nested object's
+            # (the ``"name"`` of package.json's ``"author": {``, a primer.json project's
+            # ``"git_clone_url"``), not the file's own
+            keyed = bool(stack) or indent < (2 if raw.startswith("\t") else 4)
         out.append(ExcerptLine(stripped, indent, context, content, line_path, item, keyed))
     # A JSON excerpt cut from inside a nested object shows a closer (``},``) whose opener it
     # does not: the lines deeper than that closer sit in a block the excerpt does not name

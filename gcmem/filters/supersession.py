@@ -75,6 +75,7 @@ from gcmem.facts.extract import (
 from gcmem.facts.lines import (
     array_tables,
     fence_language,
+    file_header,
     is_path,
     named_file,
     qualifier,
@@ -978,6 +979,11 @@ def _scope_references(
                         continue  # "android build ... `runs-on: ...`" is not ``build-ios``'s
                     context, within = theirs[1], scope
                     if ou.path is not None and ou.path == nu.path:
+                        if nu.line and file_header(newer.text.partition("\n")[0]) == nu.path:
+                            # two excerpts of one file: a window that does not reach the
+                            # block's header shows nothing of which block it is in (quart's
+                            # ``description`` of a dependabot group, not [project]'s)
+                            continue
                         # one file on both sides: its blocks are compared, the path opens both
                         context, within = context[1:], scope[1:]
                     deeper = len(context) > len(within) or (owner is not None and context == within)
