@@ -602,6 +602,11 @@ def test_a_config_line_with_no_same_line_around_is_no_restatement() -> None:
     assert not placed(ids, inquiry, "Enabled: 'pending'")
     # with a line beside it the same, one window edited around the line
     assert placed(ids, ids.replace("Safe: false", "Safe: true"), "Enabled: 'pending'")
+    # a value that names its own thing (a repository's URL) has no twin in other blocks
+    repo = "  - repo: https://github.com/asottile/reorder_python_imports"
+    intro = f".pre-commit-config.yaml:\n    hooks:\n      - id: pyupgrade\n{repo}\n    rev: v2.2.0"
+    later = f'.pre-commit-config.yaml:\n        args: ["--py37-plus"]\n{repo}\n    rev: v2.6.0'
+    assert placed(intro, later, repo.strip())
 
 
 def test_a_changed_line_of_one_job_keeps_its_twin_in_another(memory: Memory) -> None:

@@ -18,7 +18,7 @@ from bench.real_history.criteria import (
     value_kind,
 )
 from bench.real_history.instances import build
-from bench.real_history.mine import licence_files, mine_repo, select, spdx_of
+from bench.real_history.mine import licence_files, mine_repo, nearest, placed, select, spdx_of
 
 
 def _span(path: str, old: str, new: str) -> Span:
@@ -334,3 +334,28 @@ def test_every_committed_transition_set_is_well_formed() -> None:
             assert r["old_value"] in r["old_line"] and r["new_value"] in r["new_line"]
             # one transition belongs to one set: a development set never holds a held-out one
             assert seen.setdefault(r["id"], path.parent.name) == path.parent.name, r["id"]
+
+
+def test_a_line_that_recurs_in_its_file_is_placed_by_the_lines_around_it() -> None:
+    # black's primer.json: every project has "expect_formatting_changes": true
+    def block(name: str) -> list[str]:
+        return [
+            f'  "{name}": {{',
+            '    "cli_arguments": [],',
+            '    "expect": true,',
+            f'    "git_clone_url": "https://github.com/{name}.git",',
+            "  },",
+        ]
+
+    parent = block("tox") + block("virtualenv")
+    later = block("attrs") + block("tox") + block("virtualenv")  # a project added above
+    # the nearest occurrence to the old line number is attrs's; the lines around say tox's
+    assert nearest(later, '    "expect": true,', 2) == 2
+    assert placed(later, '    "expect": true,', parent, 2) == 7
+    # no occurrence with a line around it the same: not placed
+    assert (
+        placed(block("a") + block("b"), '    "expect": true,', ["x", "y", '    "expect": true,'], 2)
+        is None
+    )
+    # a line the file has once is where it is
+    assert placed(["a", "b", "DEFAULT_POOLSIZE = 10"], "DEFAULT_POOLSIZE = 10", ["z"], 0) == 2

@@ -89,6 +89,24 @@ def _count(values: Any) -> dict[str, int]:
 
 
 @app.command()
+def restate(
+    repo: Annotated[list[Path], typer.Option(help="Bare git dir of a repository (repeatable).")],
+    transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
+) -> None:
+    """Re-derive the restatements of these repositories' transitions in the JSONL with the
+    current miner (pinned by each record's shas; the selection and every other field stay)."""
+    from bench.real_history.mine import restate as restate_records
+
+    records = read_transitions(transitions)
+    changed = {str(path): restate_records(path, records) for path in repo}
+    with transitions.open("w") as f:
+        for r in records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    for path, n in changed.items():
+        typer.echo(f"{path}: {n} transitions' restatements changed")
+
+
+@app.command()
 def run(
     transitions: Annotated[Path, typer.Option(help="Transitions JSONL.")] = TRANSITIONS_JSONL,
     out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT,

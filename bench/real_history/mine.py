@@ -223,6 +223,37 @@ def nearest(lines: Sequence[str], text: str, around: int) -> int | None:
     return min(hits, key=lambda i: abs(i - around)) if hits else None
 
 
+PLACE_RADIUS = 8  # lines either side compared to place a line that recurs in its file
+
+
+def placed(lines: Sequence[str], text: str, reference: Sequence[str], at: int) -> int | None:
+    """Where ``reference[at]`` (the old line at the change's parent) is in another version of
+    the file: among the lines equal to ``text``, the one with the most lines around it the
+    same as around ``reference[at]`` (at the same offsets, ``PLACE_RADIUS`` either side), the
+    nearest of those. A line that recurs (``"expect_formatting_changes": true,`` in every
+    project of black's primer.json, ``@property``) is otherwise another block's; with no
+    line around any occurrence the same, only a line the file has once is placed."""
+    hits = [i for i, ln in enumerate(lines) if ln == text]
+    if len(hits) <= 1:
+        return hits[0] if hits else None
+
+    def same_around(i: int) -> int:
+        return sum(
+            0 <= i + d < len(lines)
+            and 0 <= at + d < len(reference)
+            and bool(lines[i + d].strip())
+            and lines[i + d] == reference[at + d]
+            for d in range(-PLACE_RADIUS, PLACE_RADIUS + 1)
+            if d
+        )
+
+    scores = {i: same_around(i) for i in hits}
+    best = max(scores.values())
+    if best == 0:
+        return None
+    return min((i for i in hits if scores[i] == best), key=lambda i: abs(i - at))
+
+
 def _substantive(block: Sequence[str]) -> bool:
     real = [ln for ln in block if len(ln.strip()) >= 8]
     return len(real) >= 2 and all(len(ln) <= 200 for ln in block)
@@ -293,13 +324,18 @@ def restatements(
         step = len(touched) / RESTATEMENTS
         touched = [touched[int(i * step)] for i in range(RESTATEMENTS)]
     out: list[dict[str, Any]] = []
+    parent_lines = blobs.lines(parent, path)
     for sha, ts in touched:
         lines = blobs.lines(sha, path)
-        idx = nearest(lines, old_line, old_no - 1) if lines else None
-        if lines is None or idx is None:
+        if lines is None:
+            continue
+        if parent_lines is not None and 0 <= old_no - 1 < len(parent_lines):
+            idx = placed(lines, old_line, parent_lines, old_no - 1)
+        else:
+            idx = nearest(lines, old_line, old_no - 1)
+        if idx is None:
             continue
         out.append({"sha": sha, "time": iso(ts), "real": True, **window(lines, idx)})
-    parent_lines = blobs.lines(parent, path)
     filler = window(parent_lines, old_no - 1) if parent_lines else {"lines": [old_line], "index": 0}
     missing = RESTATEMENTS - len(out)
     taken = {r["time"] for r in out}
@@ -468,3 +504,28 @@ def select(records: Sequence[dict[str, Any]], per_repo: int) -> list[dict[str, A
                 taken.append(fresh)
         out.extend(sorted(taken, key=lambda r: (r["time"], r["sha"])))
     return out
+
+
+def restate(repo: Path, records: Sequence[dict[str, Any]]) -> int:
+    """Re-derive, in place, the restatements of ``records`` mined from ``repo`` (matched by
+    name) with the current miner, each pinned by its recorded shas (nothing else changes, so
+    a miner fix reaches committed sets without re-selecting them). Returns how many changed."""
+    name, blobs, changed = repo_name(repo), Blobs(repo), 0
+    for r in records:
+        if r["repo"] != name:
+            continue
+        found = restatements(
+            repo,
+            blobs,
+            intro=r["intro_sha"],
+            intro_time=int(datetime.fromisoformat(r["intro_time"]).timestamp()),
+            parent=r["parent"],
+            path=r["path"],
+            old_line=r["old_line"],
+            old_no=r["old_line_no"],
+            new_time=int(datetime.fromisoformat(r["time"]).timestamp()),
+        )
+        if found != r["restatements"]:
+            r["restatements"] = found
+            changed += 1
+    return changed

@@ -2236,11 +2236,24 @@ def placed_restatement(
         return True
     # one excerpt lies within the other: nothing around the line tells its place from a
     # twin's (where a neighbour differs, the two are one window edited around the line);
-    # in a config file nor does a window none of whose lines around is the same: every
-    # block has the same keys (rubocop's cops each have an ``Enabled: 'pending'`` under a
-    # ``StyleGuide:`` line of their own)
+    # in a config file nor does a window none of whose lines around is the same, where the
+    # line's value is a short word every block may have (rubocop's cops each have an
+    # ``Enabled: 'pending'`` under a ``StyleGuide:`` line of their own; a pre-commit
+    # repository's URL is its own)
     inside = "differ" not in ends and "one" in ends
-    return not inside and (same > 0 or is_code_path(unit.path))
+    return not inside and (same > 0 or is_code_path(unit.path) or _names_its_own(unit))
+
+
+# letters and digits a config line's value holds to name one thing of its file (a URL, a
+# path, a long identifier), not a setting many blocks share (``'pending'``, ``stable``)
+MIN_OWN_VALUE_CHARS = 16
+
+
+def _names_its_own(unit: Unit) -> bool:
+    words = [t.norm for t in unit.tokens if t.norm]
+    at = next((i for i, w in enumerate(words) if w in _KEY_OPERATORS), -1)
+    value = [w for w in words[at + 1 :] if w not in _KEY_OPERATORS]
+    return alnum_count(value) >= MIN_OWN_VALUE_CHARS
 
 
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
