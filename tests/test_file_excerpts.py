@@ -691,6 +691,13 @@ def test_a_renamed_section_is_replaced_and_its_lines_are_the_same_lines() -> Non
     found = align_units(units_of(yaml), units_of(yaml.replace("lnstall:", "install:"))).frames
     assert (found[0].old_value, found[0].new_value) == ("lnstall:", "install:")
     assert len(found) == 2
+    # a list's key: jsonschema's format_nongpl extra renamed format-nongpl
+    extra = 'pyproject.toml:\n  "webcolors>=1.11",\n]\nformat_nongpl = [\n  "fqdn",\n  "idna",'
+    renamed = align_units(units_of(extra), units_of(extra.replace("_nongpl", "-nongpl"))).frames
+    assert (renamed[0].old_value, renamed[0].new_value) == (
+        "format_nongpl = [",
+        "format-nongpl = [",
+    )
     # another change elsewhere in the excerpt: not one renamed block
     other = new.replace("max-line-length=99", "max-line-length=120")
     assert [f.old_value for f in align_units(units_of(old), units_of(other)).frames] == ["99"]
@@ -1415,8 +1422,12 @@ def test_two_keys_of_one_file_that_differ_in_name_are_two_keys() -> None:
     af = excerpt("src/hermit.rs", ["pub const AF_INET6: i32 = 1;", "pub const AF_VSOCK: i32 = 2;"])
     assert replaced(shut, af) == []
     # a value of one key still changes wherever the excerpts sit
-    moved = excerpt("src/hermit.rs", ["pub const AF_INET6: i32 = 1;", "pub const SHUT_RDWR: i32 = 3;"])
-    assert replaced(shut, moved) == [("pub const SHUT_RDWR: i32 = 2;", "pub const SHUT_RDWR: i32 = 3;")]
+    moved = excerpt(
+        "src/hermit.rs", ["pub const AF_INET6: i32 = 1;", "pub const SHUT_RDWR: i32 = 3;"]
+    )
+    assert replaced(shut, moved) == [
+        ("pub const SHUT_RDWR: i32 = 2;", "pub const SHUT_RDWR: i32 = 3;")
+    ]
 
 
 def test_a_table_and_a_scalar_of_one_key_name_are_two_tables_keys() -> None:
@@ -1437,3 +1448,19 @@ def test_a_json_member_two_levels_deep_without_its_opener_names_nothing() -> Non
     assert triples('package.json:\n  "author": {\n    "name": "Sindre Sorhus",') == [
         ("name", "is in package.json > author", "Sindre Sorhus")
     ]
+
+
+def test_a_yaml_key_with_a_slash_is_a_key_of_the_file_not_another_file() -> None:
+    # rubocop's cops: ``Lint/EndAlignment:`` opens a block of .rubocop.yml
+    old = excerpt(
+        ".rubocop.yml", ["Lint/EndAlignment:", "  Enabled: true", "  AlignWith: variable"]
+    )
+    assert {u.path for u in old} == {".rubocop.yml"}
+    new = excerpt(
+        ".rubocop.yml",
+        ["Lint/EndAlignment:", "  Enabled: true", "  EnforcedStyleAlignWith: variable"],
+    )
+    assert replaced(old, new) == [("AlignWith: variable", "EnforcedStyleAlignWith: variable")]
+    # a file's name still heads the next excerpt
+    two = units_of("a.yml:\nx: 1\nb/c.yml:\ny: 2")
+    assert [u.path for u in two] == ["a.yml", "a.yml", "b/c.yml", "b/c.yml"]

@@ -2444,10 +2444,11 @@ def renamed_block(file: SameFile) -> list[FrameMatch]:
 
 
 def _opener(unit: Unit) -> bool:
-    """A line that names a section or opens a block and states nothing itself."""
+    """A line that names a section or opens a block and states nothing itself (a list's
+    key too: ``format_nongpl = [``)."""
     text = unit.text.strip()
     section = text.startswith("[") and text.endswith("]")
-    return not unit.content and (section or text.endswith((":", "{")))
+    return not unit.content and (section or text.endswith((":", "{", "[")))
 
 
 @dataclass(frozen=True)

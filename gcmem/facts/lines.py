@@ -422,6 +422,9 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         header = file_header(raw) if opens else None
         if header is None and opens:
             header = bare_header(raw)
+        if header is not None and is_yaml_path(path) and not _known_name(header.rsplit("/")[-1]):
+            # in a YAML file ``Lint/EndAlignment:`` is a key (a rubocop cop), not a file
+            header = None
         if header is not None:
             path, stack, section = header, [], None
             element = False
