@@ -698,6 +698,11 @@ def test_a_renamed_section_is_replaced_and_its_lines_are_the_same_lines() -> Non
         "format_nongpl = [",
         "format-nongpl = [",
     )
+    # a key whose case changed (rubocop's include: -> Include:): its line is replaced too
+    cop = "config/default.yml:\n  Enabled: false\n  VersionAdded: '2.10'\n  include:\n    - db/*.rb"
+    cased = align_units(units_of(cop), units_of(cop.replace("include", "Include")))
+    assert [f.new_value for f in cased.frames] == ["Include:", "Include: - db/*.rb"]
+    assert cased.restated == [(1, 1), (2, 2)]
     # another change elsewhere in the excerpt: not one renamed block
     other = new.replace("max-line-length=99", "max-line-length=120")
     assert [f.old_value for f in align_units(units_of(old), units_of(other)).frames] == ["99"]

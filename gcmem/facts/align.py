@@ -2152,7 +2152,11 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
     file = SameFile.of(old, new)
     if file is not None:
         out.frames.extend(excerpt_replacements(file, out))
-        out.frames.extend(renamed_block(file))
+        renamed = renamed_block(file)
+        out.frames.extend(renamed)
+        # a line under a renamed block is replaced, not restated (its words stay the same)
+        moved = {f.old_unit for f in renamed}
+        out.restated = [(o, n) for o, n in out.restated if o not in moved]
     out.frames.extend(_quoted_crontab_changes(old, new))
     return out
 
@@ -2438,9 +2442,17 @@ def renamed_block(file: SameFile) -> list[FrameMatch]:
         for tag, p1, p2, q1, q2 in ops
         if tag == "equal"
         for x, y in zip(a[p1:p2], b[q1:q2], strict=True)
-        if x is not None and y is not None and x.content and x.key != y.key
+        if x is not None and y is not None and x.content and (x.key != y.key or _under(x, o))
     ]
     return frames
+
+
+def _under(line: Unit, opener: Unit) -> bool:
+    """Whether ``line`` sits in the block ``opener`` opens (its context names the opener, as
+    keys do, case folded: ``Include:`` renamed from ``include:`` keeps its lines' keys)."""
+    at = len(opener.context)
+    name = opener.text.strip().rstrip(":{[=").strip().casefold()
+    return len(line.context) > at and line.context[at].casefold() == name
 
 
 def _opener(unit: Unit) -> bool:
