@@ -534,9 +534,10 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("git remote add _", True),  # what is added is one more
         ("plug _ in init.vim", True),  # a plugin manager's line
         ("signed up at _", False),  # a gym joined: the member's one gym
-        # a file line's place: the lines around it are no relation of its value
+        # a file line's place: the line there is replaced, and the lines around it are no
+        # relation of its value
         ("app.py > line after helper factory . before scopefunc parameter was added", False),
-        ("x.sh > edited line git remote add _ after set -e before exit 0", True),
+        ("ci.yml > edited line - rustup component add _ after script: before - cargo", False),
     ],
 )
 def test_known_multi_valued_relations(relation: str, many: bool) -> None:

@@ -87,18 +87,19 @@ _GROUP_LABEL = re.compile(
 
 # A file line's place (``... > line after X before Y``, ``... > edited line Z after X before
 # Y``): X and Y are the lines around it, no relation of its value.
-_PLACE = re.compile(r"(?:^|> )(?:(?:line|block) after |edited line (?P<line>.+?) after )")
+_PLACE = re.compile(r"(?:^|> )(?:(?:edited )?line|block) .*after .* before ")
 
 
 def multi_valued(relation: str) -> bool:
     """Whether a normalised relation (or frame) ends on, or slots its value after, a
     relation that holds many values at once (``MULTI_VALUED``), or is a label naming a group
     with the slot after its colon (``GROUPS``), or is a line of a directive its file repeats
-    (``REPEATED_DIRECTIVES``). Of a line's place only the edited line itself counts (a
-    docstring's next line "the parameter was added" adds nothing)."""
-    places = list(_PLACE.finditer(relation))
-    if places:
-        relation = places[-1].group("line") or ""
+    (``REPEATED_DIRECTIVES``). Never a file line's place: the line there was replaced
+    (``rustup component add clippy-preview`` -> ``... add clippy`` at one place of a CI
+    script), and the lines around it (a docstring's next line, "the parameter was added")
+    are no relation of its value."""
+    if _PLACE.search(relation):
+        return False
     return (
         _MULTI_VALUED.search(relation) is not None
         or _GROUP_LABEL.search(relation) is not None
