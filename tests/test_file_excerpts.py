@@ -1448,6 +1448,8 @@ def test_a_json_member_two_levels_deep_without_its_opener_names_nothing() -> Non
     author = 'package.json:\n    "name": "Sindre Sorhus",\n    "email": "sindresorhus@gmail.com",'
     assert triples(author) == []
     assert triples('package.json:\n\t\t"name": "Sindre Sorhus",') == []
+    # a version pin names its package wherever it sits (comma-first style too)
+    assert units_of('package.json:\n    , "nopt": "1"')[1].keyed
     # one level deep it is the file's own, and its opener shown names its block
     assert triples('package.json:\n  "name": "conf",') == [("name", "is in package.json", "conf")]
     assert triples('package.json:\n  "author": {\n    "name": "Sindre Sorhus",') == [
