@@ -595,3 +595,12 @@ def test_an_excerpt_inside_another_does_not_place_a_line() -> None:
     assert key_changes(query, twin, job) == []
     (change,) = key_changes(query, job.replace("nightly", "stable"), job)
     assert (change.old, change.new) == ("stable", "nightly")
+
+
+def test_an_excerpt_ending_at_the_line_is_the_window_that_goes_on() -> None:
+    # multidict's CI: the older excerpt stops at the changed line, the newer goes on
+    query = "What is path in .github/workflows/ci.yml?"
+    old = ".github/workflows/ci.yml:\n      with:\n        name: dist\n        path: dist"
+    new = old.replace("path: dist", "path: /ws/wheelhouse") + "\n\n  build-binary:"
+    (change,) = key_changes(query, old, new)
+    assert (change.old, change.new) == ("dist", "/ws/wheelhouse")

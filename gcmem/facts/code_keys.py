@@ -473,10 +473,11 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
 
 
 def _within(a: list[Unit], i: int, b: list[Unit], j: int) -> bool:
-    """Whether one excerpt lies within the other around the two units, with fewer than
-    ``MIN_CONTEXT_LINES`` same lines: its every line is the other's, and the other goes on
-    where it ends. Two jobs of one workflow both have ``profile: minimal`` / ``toolchain:
-    stable`` / ``override: true``: an excerpt of just those lines fits either."""
+    """Whether one excerpt lies strictly within the other around the two units, with fewer
+    than ``MIN_CONTEXT_LINES`` same lines: its every line is the other's, and the other goes
+    on past both its ends. Two jobs of one workflow both have ``profile: minimal`` /
+    ``toolchain: stable`` / ``override: true``: an excerpt of just those lines fits either.
+    (Two excerpts that start at the same line, one ending at the unit, are one window.)"""
 
     def edge(units: list[Unit], k: int) -> bool:
         return not 0 <= k < len(units) or units[k].text.rstrip(":") == units[k].path
@@ -487,8 +488,7 @@ def _within(a: list[Unit], i: int, b: list[Unit], j: int) -> bool:
         while not (edge(a, x) or edge(b, y)) and a[x].text == b[y].text:
             around, x, y = around + 1, x + step, y + step
         ends.append((edge(a, x), edge(b, y)))
-    one_side = [e for e in ends if e[0] != e[1]]
-    return around < MIN_CONTEXT_LINES and all(any(e) for e in ends) and bool(one_side)
+    return around < MIN_CONTEXT_LINES and len(set(ends)) == 1 and ends[0][0] != ends[0][1]
 
 
 def _list_element(kv: KeyValue) -> bool:
