@@ -89,9 +89,7 @@ _INI_EXTENSIONS = frozenset({"ini", "cfg", "flake8", "coveragerc", "pylintrc"})
 # A JSON member that pins a version (``"through2": "^4.0.0"``): its key is a package, which a
 # manifest lists once, whatever block the excerpt cut it from.
 # (comma-first style too: ``, "nopt": "1"``)
-_JSON_PIN = re.compile(
-    r'^(?:,\s*)?"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$'
-)
+_JSON_PIN = re.compile(r'^(?:,\s*)?"[^"]+"\s*:\s*"[\^~=<>v]*\d+(?:\.[\dx*]+)*(?:[-+][\w.\-]+)?",?$')
 _PATH = re.compile(r"^[\w.\-@+~]+(?:/[\w.\-@+~]+)*$")
 _HEADER_LINE = re.compile(r"^\s*(?P<path>\S+):\s*$")
 # A line that only names the file it heads, bare or as a comment ("charts/gateway/values.yaml",
