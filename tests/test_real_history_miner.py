@@ -18,7 +18,15 @@ from bench.real_history.criteria import (
     value_kind,
 )
 from bench.real_history.instances import build
-from bench.real_history.mine import licence_files, mine_repo, nearest, placed, select, spdx_of
+from bench.real_history.mine import (
+    licence_files,
+    mine_repo,
+    nearest,
+    placed,
+    restate,
+    select,
+    spdx_of,
+)
 
 
 def _span(path: str, old: str, new: str) -> Span:
@@ -298,6 +306,18 @@ def test_miner_finds_the_atomic_commit_only(history: Path) -> None:
     # selection: kinds round-robin in a fixed order ("name" before "number"), capped per repo
     assert [r["kind"] for r in select(records, 1)] == ["name"]
     assert len(select(records, 5)) == 2
+
+
+def test_restate_re_derives_only_the_restatements(history: Path) -> None:
+    records, _, _ = mine_repo(history, max_commits=100, progress=False)
+    mined = [dict(r) for r in records]
+    rec = max(records, key=lambda r: r["time"])
+    rec["restatements"] = [{"sha": "x", "time": rec["time"], "real": True, "lines": ["y"]}]
+    other = {**rec, "repo": "another/repo", "restatements": []}
+    assert restate(history, [*records, other]) == 1
+    assert records == mined  # every field as mined, the restatements re-derived
+    assert other["restatements"] == []  # another repository's records are left alone
+    assert restate(history, records) == 0
 
 
 def test_instances_vary_the_accumulation_ratio(history: Path) -> None:
