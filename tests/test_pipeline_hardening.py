@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import statistics
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -344,7 +345,11 @@ async def test_slow_queries_get_504_a_full_pool_503_and_health_stays_fast(
         for _status, seconds, payload in late:
             assert 0.9 < seconds < 2.0, seconds  # at the deadline, not when the thread ends
             assert payload["kind"] == "timeout" and "GCMEM_QUERY_DEADLINE_S" in payload["error"]
-        assert max(health_latencies) < 0.5, max(health_latencies)
+        # /healthz never waits behind the engine: a probe blocked by the 2.5 s query would
+        # take seconds; the bound leaves room for a busy machine's scheduling (a 2-core CI
+        # box once took 0.87 s for one probe), the median stays that of an idle endpoint
+        assert max(health_latencies) < 1.5, max(health_latencies)
+        assert statistics.median(health_latencies) < 0.1, health_latencies
         health = (await http.get("/healthz")).json()
         assert "queries_in_flight" in health
         # After the abandoned threads end, the pool takes queries again.
