@@ -2091,28 +2091,22 @@ def series_titles(old: Sequence[Unit], new: Sequence[Unit], frame: FrameMatch) -
     return _title(old[frame.old_unit], old) and _title(new[frame.new_unit], new)
 
 
-def _renames_line_key(unit: Unit, frame: str) -> bool:
-    """A file line's slot before its key operator is the key itself: ``pub const SHUT_RDWR:
-    i32 = 2;`` and ``pub const AF_VSOCK: i32 = 2;`` are two constants of one file, wherever
-    they sit. A key renamed in place is ``excerpt_replacements``'s (the lines around place it)."""
+def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str) -> bool:
+    """Two lines of a file, wherever they sit, that assign two keys: the slot sits before the
+    line's key operator (the key itself: ``pub const SHUT_RDWR: i32 = 2;`` and ``pub const
+    AF_VSOCK: i32 = 2;`` are two constants), or the value is a table or list on one side and
+    a scalar on the other (``robovm = { module = ... }`` under ``[libraries]``, ``robovm =
+    "2.3.14"`` under ``[versions]``). A key renamed or a value reshaped in place is
+    ``excerpt_replacements``'s (the lines around place it)."""
     if not (unit.line and unit.path is not None):
         return False
     words = frame.split()
-    if SLOT not in words:
-        return False
-    at = words.index(SLOT)
-    return any(w in _KEY_OPERATORS for w in words[at + 1 :]) and not any(
-        w in _KEY_OPERATORS for w in words[:at]
-    )
-
-
-def _reshaped(unit: Unit, old_value: str, new_value: str) -> bool:
-    """A file line's value that is a table or list on one side and a scalar on the other:
-    ``robovm = { module = "...", version.ref = "robovm" }`` under ``[libraries]`` and
-    ``robovm = "2.3.14"`` under ``[versions]`` are two tables' keys of one name. A value
-    reshaped in place is ``excerpt_replacements``'s."""
-    if not (unit.line and unit.path is not None):
-        return False
+    if SLOT in words:
+        at = words.index(SLOT)
+        if any(w in _KEY_OPERATORS for w in words[at + 1 :]) and not any(
+            w in _KEY_OPERATORS for w in words[:at]
+        ):
+            return True
     return old_value.lstrip().startswith(("{", "[")) != new_value.lstrip().startswith(("{", "["))
 
 
@@ -2141,11 +2135,7 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
             if not n.content or not n.keyed or n.key == o.key or not comparable(o, n):
                 continue
             found = align_pair(o, n)
-            if found is not None and (
-                _sets_another_key(*found)
-                or _renames_line_key(o, found[0])
-                or _reshaped(o, found[1], found[2])
-            ):
+            if found is not None and (_sets_another_key(*found) or _another_key_of_file(o, *found)):
                 continue
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))
@@ -2221,20 +2211,17 @@ def placed_restatement(
     if o > 0 and n > 0 and old[o - 1].key == new[n - 1].key and _root_opener(old[o - 1]):
         return True  # the first line of a block its file has once
 
-    def edge(units: Sequence[Unit], i: int) -> bool:
-        return not 0 <= i < len(units) or _path_header(units[i])
-
     replaced = {(f.old_unit, f.new_unit) for f in frames.frames}
     around = same = 0
     ends = []  # per side, how the identical run stops: "both", "one" excerpt ends, or "differ"
     for step in (-1, 1):
         i, j = o + step, n + step
-        while not (edge(old, i) or edge(new, j)) and (
+        while not (excerpt_edge(old, i) or excerpt_edge(new, j)) and (
             old[i].line and new[j].line and (old[i].key == new[j].key or (i, j) in replaced)
         ):
             same += old[i].key == new[j].key
             around, i, j = around + 1, i + step, j + step
-        at_edge = edge(old, i), edge(new, j)
+        at_edge = excerpt_edge(old, i), excerpt_edge(new, j)
         ends.append("both" if all(at_edge) else "one" if any(at_edge) else "differ")
     if around >= MIN_CONTEXT_LINES:
         return True
@@ -2294,6 +2281,11 @@ def _section_header(unit: Unit) -> bool:
 def _path_header(unit: Unit) -> bool:
     """The ``path:`` line that opens a file excerpt: it names the file, no place in it."""
     return unit.text.rstrip(":") == unit.path
+
+
+def excerpt_edge(units: Sequence[Unit], i: int) -> bool:
+    """Whether position ``i`` is past an excerpt's lines: outside it, or its path header."""
+    return not 0 <= i < len(units) or _path_header(units[i])
 
 
 def _root_opener(unit: Unit) -> bool:

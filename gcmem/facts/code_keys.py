@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gcmem.facts.align import MIN_CONTEXT_LINES, Unit, names_something, units_of
+from gcmem.facts.align import MIN_CONTEXT_LINES, Unit, excerpt_edge, names_something, units_of
 from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
@@ -452,13 +452,7 @@ def _same_place(older: str, old_index: int, newer: str, new_index: int) -> bool:
 
     def beside(units: list[Unit], at: int, step: int) -> Unit | None:
         j = at + step
-        if (
-            not 0 <= j < len(units)
-            or not units[j].line
-            or units[j].text.rstrip(":") == units[j].path
-        ):
-            return None  # the excerpt's edge, or its path header
-        return units[j]
+        return None if excerpt_edge(units, j) or not units[j].line else units[j]
 
     if _within(a, old_index, b, new_index):
         return False
@@ -478,16 +472,12 @@ def _within(a: list[Unit], i: int, b: list[Unit], j: int) -> bool:
     on past both its ends. Two jobs of one workflow both have ``profile: minimal`` /
     ``toolchain: stable`` / ``override: true``: an excerpt of just those lines fits either.
     (Two excerpts that start at the same line, one ending at the unit, are one window.)"""
-
-    def edge(units: list[Unit], k: int) -> bool:
-        return not 0 <= k < len(units) or units[k].text.rstrip(":") == units[k].path
-
     around, ends = 0, []
     for step in (-1, 1):
         x, y = i + step, j + step
-        while not (edge(a, x) or edge(b, y)) and a[x].text == b[y].text:
+        while not (excerpt_edge(a, x) or excerpt_edge(b, y)) and a[x].text == b[y].text:
             around, x, y = around + 1, x + step, y + step
-        ends.append((edge(a, x), edge(b, y)))
+        ends.append((excerpt_edge(a, x), excerpt_edge(b, y)))
     return around < MIN_CONTEXT_LINES and len(set(ends)) == 1 and ends[0][0] != ends[0][1]
 
 
@@ -565,7 +555,9 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
             continue  # each element of a list has its own (``- go: "1.8.x"``, ``- go: tip``)
         if old.block and new.block and old.block.lower() != new.block.lower():
             continue  # ``timeout-minutes`` of the ``unit`` job and of the ``integration`` job
-        if old.path and new.path and same_file(old.path, new.path):
+        if old.path and new.path:
+            if old.path.removeprefix("./") != new.path.removeprefix("./"):
+                continue  # two excerpts' headers name two files (package.json, estest/...)
             if old.unkeyed != new.unkeyed:
                 # in one file, a line of a block its excerpt does not show and one whose block
                 # it shows are two keys' (``version: 2`` under an unseen ``workflows:``, the
@@ -583,8 +575,6 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         old_file, new_file = old.path or named_file(older), new.path or named_file(newer)
         if old_file and new_file and not same_file(old_file, new_file):
             continue  # the same key in two files (a base file and its override)
-        if old.path and new.path and old.path.removeprefix("./") != new.path.removeprefix("./"):
-            continue  # two excerpts' headers name two files (package.json, estest/package.json)
         # each unit's owner is named by the other text ("auth-service: request_timeout" is not
         # "billing-service: ..."); the environments agree
         if not (_named_by(_owner(query, new), older) and _named_by(_owner(query, old), newer)):

@@ -132,10 +132,15 @@ def is_path(text: str) -> bool:
     """A file path: no spaces, and a directory part or a file type (``retry.py``, ``go.mod``)."""
     if not _PATH.match(text) or not any(ch.isalpha() for ch in text):
         return False
-    name = text.rsplit("/", 1)[-1].lower()
+    name = _file_name(text)
     if _known_name(name):
         return True
     return "." not in name and "/" in text and not text.endswith("/")
+
+
+def _file_name(path: str) -> str:
+    """A path's last part, lower-cased as ``_known_name`` reads it (``Dockerfile``)."""
+    return path.rsplit("/", 1)[-1].lower()
 
 
 # Names files have whatever follows (``Dockerfile.dev``, ``requirements-dev.txt``).
@@ -423,7 +428,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         header = file_header(raw) if opens else None
         if header is None and opens:
             header = bare_header(raw)
-        if header is not None and is_yaml_path(path) and not _known_name(header.rsplit("/")[-1]):
+        if header is not None and is_yaml_path(path) and not _known_name(_file_name(header)):
             # in a YAML file ``Lint/EndAlignment:`` is a key (a rubocop cop), not a file
             header = None
         if header is not None:
@@ -509,8 +514,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         # a fence's language says the file type where no path does (```python: an indented
         # binding is a class's or a function's, as in a .py file)
         typed = line_path or (f"snippet.{fence}" if fence in _CODE_EXTENSIONS else None)
-        assigns = _TOML_ASSIGNMENT.match(body) is not None
-        keyed = _keyed(typed, indent, item, rooted, section is not None, assigns) and not element
+        keyed = _keyed(typed, indent, item, rooted, section is not None, body) and not element
         # a comment's words (``# Offense count: 14``) are a note on the lines near it
         keyed = keyed and not is_comment_line(stripped, line_path)
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
@@ -541,7 +545,7 @@ def _opened_at(stack: Sequence[tuple[int, str]], indent: int) -> bool:
 
 
 def _keyed(
-    path: str | None, indent: int, item: bool, rooted: bool, sectioned: bool, assigns: bool
+    path: str | None, indent: int, item: bool, rooted: bool, sectioned: bool, body: str
 ) -> bool:
     """Whether a line's own key (``x = y``, ``key: value``) names one thing in its file. In
     source code only top-level lines: an indented binding is local, and the same file binds
@@ -563,7 +567,7 @@ def _keyed(
     if _extension(path) == "toml":
         # an indented key sits in a table the excerpt does not show, most often one element
         # of an array of tables (``[[tool.towncrier.type]]`` / ``    name = "Bug fixes"``)
-        return sectioned or indent == 0 or not assigns
+        return sectioned or indent == 0 or _TOML_ASSIGNMENT.match(body) is None
     return True
 
 
