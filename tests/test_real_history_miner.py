@@ -320,6 +320,25 @@ def test_restate_re_derives_only_the_restatements(history: Path) -> None:
     assert restate(history, records) == 0
 
 
+def test_restate_refuses_a_path_that_is_no_snapshot_of_the_set(
+    history: Path, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from bench.real_history.__main__ import app
+
+    records, _, _ = mine_repo(history, max_commits=100, progress=False)
+    jsonl = tmp_path / "t.jsonl"
+    jsonl.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+    before = jsonl.read_text()
+    for bad in (tmp_path / "nope", history.parent.parent / "work"):
+        out = CliRunner().invoke(app, ["restate", "--repo", str(bad), "--transitions", str(jsonl)])
+        assert out.exit_code == 2, out.output
+        assert jsonl.read_text() == before
+    out = CliRunner().invoke(app, ["restate", "--repo", str(history), "--transitions", str(jsonl)])
+    assert out.exit_code == 0 and "0 transitions' restatements changed" in out.output
+
+
 def test_instances_vary_the_accumulation_ratio(history: Path) -> None:
     records, _, _ = mine_repo(history, max_commits=100, progress=False)
     rec = max(records, key=lambda r: r["time"])

@@ -95,9 +95,16 @@ def restate(
 ) -> None:
     """Re-derive the restatements of these repositories' transitions in the JSONL with the
     current miner (pinned by each record's shas; the selection and every other field stay)."""
+    from bench.real_history.mine import repo_name
     from bench.real_history.mine import restate as restate_records
 
     records = read_transitions(transitions)
+    for path in repo:
+        if not (path / "HEAD").is_file():
+            raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
+        if not any(r["repo"] == repo_name(path) for r in records):
+            raise typer.BadParameter(f"no transition of {repo_name(path)} in {transitions}")
+    # every repository checked before anything is written: a bad one leaves the file as it was
     changed = {str(path): restate_records(path, records) for path in repo}
     with transitions.open("w") as f:
         for r in records:
