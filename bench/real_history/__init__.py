@@ -10,3 +10,4 @@ from pathlib import Path
 DATA_DIR = Path(__file__).resolve().parent / "data"
 TRANSITIONS_JSONL = DATA_DIR / "transitions.jsonl"
 MINING_JSON = DATA_DIR / "mining.json"
+TWINS_DIR = DATA_DIR / "twins"

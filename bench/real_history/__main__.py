@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bench.real_history import MINING_JSON, TRANSITIONS_JSONL
+from bench.real_history import MINING_JSON, TRANSITIONS_JSONL, TWINS_DIR
 from bench.real_history.split import SPLITS, select
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
@@ -187,6 +187,80 @@ def run(
         f"gcmem {g['still_true_dropped']}/{g['still_true_in_candidates']} (kept with a line "
         f"excised {g['still_true_excised']}) -> {out}"
     )
+
+
+@app.command("twins-mine")
+def twins_mine(
+    repo: Annotated[list[Path], typer.Option(help="Bare git dir of a repository (repeatable).")],
+    out: Annotated[Path, typer.Option(help="Twin pairs JSONL.")],
+    per_repo: Annotated[int, typer.Option(help="Pairs kept per repository.")] = 15,
+) -> None:
+    """Mine twin pairs (two lines of one file at one commit differing in one span) from
+    fetched snapshots' HEAD (deterministic)."""
+    from bench.real_history.twins import mine_twins
+
+    for path in repo:
+        if not (path / "HEAD").is_file():
+            raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
+    records = []
+    for path in repo:
+        found = mine_twins(path, per_repo=per_repo)
+        records.extend(found)
+        typer.echo(f"{path}: {len(found)} twin pairs")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w") as f:
+        for r in records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    typer.echo(f"{len(records)} twin pairs from {len(repo)} repositories -> {out}")
+
+
+@app.command()
+def twins(
+    pairs: Annotated[Path, typer.Option(help="Twin pairs JSONL (twins-mine).")] = TWINS_DIR
+    / "dev.jsonl",
+    out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT / "twins",
+    smoke: Annotated[bool, typer.Option(help=f"First {SMOKE_TRANSITIONS} pairs only.")] = False,
+    nli_model: Annotated[
+        str | None, typer.Option(help="NLI checkpoint (default: $GCMEM_NLI_MODEL).")
+    ] = None,
+    progress: bool = True,
+) -> None:
+    """Precision on real files: how often each chain hides one of two still-true twin lines."""
+    import tempfile
+
+    from bench.real_history.run import RunConfig, Runner
+    from bench.real_history.twins import measure, summarize
+
+    model = nli_model or os.environ.get("GCMEM_NLI_MODEL")
+    if not model:
+        raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
+    records = read_transitions(pairs)
+    if smoke:
+        records = records[:SMOKE_TRANSITIONS]
+    with tempfile.TemporaryDirectory(prefix="gcmem-twins-") as tmp:
+        runner = Runner.open(RunConfig(nli_model=model), Path(tmp))
+        try:
+            chains = {n: runner.chains[n] for n in ("rag", "supersession", "gcmem")}
+            rows = measure(records, runner.memory, chains, progress=progress)
+        finally:
+            runner.close()
+    summary = summarize(rows)
+    hidden = [
+        {"id": r["id"], "conditions": [c for c, v in r["conditions"].items() if any(v.values())]}
+        for r in rows
+        if any(any(v.values()) for v in r["conditions"].values())
+    ]
+    out.mkdir(parents=True, exist_ok=True)
+    results = {"pairs_file": str(pairs), "repositories": len({r["repo"] for r in records})}
+    results |= {"summary": summary, "hidden": hidden}
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    with gzip.open(out / "pairs.jsonl.gz", "wt") as f:
+        for r in rows:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    cells = ", ".join(
+        f"{c} {summary[c]['pairs_hidden']}" for c in ("rag", "supersession", "gcmem", "best")
+    )
+    typer.echo(f"{len(rows)} twin pairs; pairs with a still-true twin hidden: {cells} -> {out}")
 
 
 @app.command()

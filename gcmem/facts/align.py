@@ -2097,9 +2097,12 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
     AF_VSOCK: i32 = 2;`` are two constants), or the value is a table or list on one side and
     a scalar on the other (``robovm = { module = ... }`` under ``[libraries]``, ``robovm =
     "2.3.14"`` under ``[versions]``). A key renamed or a value reshaped in place is
-    ``excerpt_replacements``'s (the lines around place it)."""
+    ``excerpt_replacements``'s (the lines around place it). In code, so is a slot that no key
+    operator outside brackets precedes (``_slot_assigned``)."""
     if not (unit.line and unit.path is not None):
         return False
+    if is_code_path(unit.path) and not _slot_assigned(unit, frame):
+        return not _declared_outside(unit, old_value)
     words = frame.split()
     if SLOT in words:
         at = words.index(SLOT)
@@ -2108,6 +2111,41 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
         ):
             return True
     return old_value.lstrip().startswith(("{", "[")) != new_value.lstrip().startswith(("{", "["))
+
+
+def _slot_assigned(unit: Unit, frame: str) -> bool:
+    """Whether the frame's slot follows a key operator outside brackets (``TIMEOUT = _``,
+    ``port: _``). Anywhere else in a line of code the slot names which thing the line
+    declares, imports, calls or tags (``def _(arbiter, worker):``, ``impl _ for Shell``,
+    ``use _;``, ``#[cfg(feature = _)]``, ``app.get(_, handler)``): a file has many such lines
+    side by side, each true, and two of them are two things, not one thing's two values."""
+    words = frame.split(" > ", len(unit.context))[-1].split()
+    if SLOT not in words:
+        return True
+    depth = 0
+    for w in words[: words.index(SLOT)]:
+        if w in _KEY_OPERATORS and depth == 0:
+            return True
+        depth = max(0, depth + sum(w.count(c) for c in _OPEN) - sum(w.count(c) for c in _CLOSE))
+    return False
+
+
+# the name a line of code declares or imports (``class ClientDisconnected(...)``, ``type
+# Termios ...``, ``from uvicorn.main import Server``)
+_DECLARED = re.compile(
+    r"\b(?:class|struct|type|interface|trait|enum|def|fn|func|function|const|let|var|import)"
+    r"\s+(?P<name>[A-Za-z_$][\w$]*)"
+)
+
+
+def _declared_outside(unit: Unit, value: str) -> bool:
+    """Whether the line declares or imports a name outside the changed span: the name is the
+    line's identity (a file declares a class, a type or an imported name once), so what
+    changes beside it is its value (a base class, a type's definition, a module path)."""
+    return any(
+        not re.search(rf"(?<![\w$.]){re.escape(m['name'])}(?![\w$])", value)
+        for m in _DECLARED.finditer(unit.text)
+    )
 
 
 def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
@@ -2380,7 +2418,13 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
         body = _definition_opening(old_block, new_block, context, file.path) or _section_opening(
             a[:i1], old_block, new_block, context, b[j2:]
         )
-        pairs = [whole] if whole is not None else _edited_pairs(old_block, new_block, context, body)
+        # at an excerpt's edge: between the block and the edge, lines identical or edited
+        edge = _edited_through(a, b, ops[:k] if not context.before else ops[k + 1 :])
+        pairs = (
+            [whole]
+            if whole is not None
+            else _edited_pairs(old_block, new_block, context, body, edge=edge)
+        )
         for o, n, frame in pairs:
             if o.index in framed_old or n.index in framed_new:
                 continue
@@ -2653,21 +2697,47 @@ def _kept_chars(old: str, new: str) -> int:
     return sum(ch.isalnum() for ch in kept)
 
 
+def _edited_through(
+    a: Sequence[Unit | None],
+    b: Sequence[Unit | None],
+    ops: Sequence[tuple[str, int, int, int, int]],
+) -> bool:
+    """Whether the two excerpts' lines in these difflib opcodes are identical or, line for
+    line, each edited in one span (``_edited``): the same lines, changed in place."""
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            return False
+        for x, y in zip(a[i1:i2], b[j1:j2], strict=True):
+            if x is None or y is None or _edited(x, y) is None:
+                return False
+    return True
+
+
 def _edited_pairs(
     old: Sequence[Unit | None],
     new: Sequence[Unit | None],
     context: Context,
     body: bool = False,
+    *,
+    edge: bool = True,
 ) -> list[tuple[Unit, Unit, str]]:
     """The block's lines each edited in one span into one new line of the block (see
     ``excerpt_replacements``); ``body``: the block opens a top-level function's body
-    (``_definition_opening``), which its definition line places whatever the line count."""
+    (``_definition_opening``), which its definition line places whatever the line count.
+    ``edge``: without statements on one side, the lines between the block and that edge of
+    both excerpts are identical or each edited in place (``_edited_through``): a line that
+    differs otherwise beyond it (``}`` above one twin, ``var c string`` above the other, in
+    two branches of one function) is no edge but a sign of another place."""
     if not body:
         if context.before and context.after:
             if context.lines < MIN_CONTEXT_LINES:
                 return []
         elif len(context.before or context.after) < MIN_EDGE_CONTEXT_LINES:
             return []  # an edge (or only blank lines) on one side: statements on the other
+        elif not edge:
+            return []
     edits = [
         (o, n, m)
         for o in old
