@@ -1372,3 +1372,97 @@ def test_clefts_instructions_and_objects_of_take_are_values(
 )
 def test_subjects_and_hedges_outside_those_stay(old: str, new: str) -> None:
     assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # two functions, two impls, two imports, two feature gates of one file: each true
+        (
+            "gunicorn_conf.py:\ndef dirty_worker_exit(arbiter, worker):\n    pass",
+            "gunicorn_conf.py:\ndef dirty_post_fork(arbiter, worker):\n    pass",
+        ),
+        (
+            "src/shell.rs:\nimpl FromStr for Shell {\n    type Err = String;",
+            "src/shell.rs:\nimpl Display for Shell {\n    fn fmt(&self) {",
+        ),
+        (
+            "alembic/compare.py:\nfrom . import check_constraints\nimport logging",
+            "alembic/compare.py:\nfrom . import tables\nfrom . import util",
+        ),
+        (
+            'src/date.rs:\n#[cfg(feature = "http2")]\nuse std::time;',
+            'src/date.rs:\n#[cfg(feature = "http1")]\nuse std::fmt;',
+        ),
+        (
+            "cmd/container.go:\nfunc (c *ContainerContext) Labels() string {\n\treturn c.l",
+            "cmd/container.go:\nfunc (c *ContainerContext) Service() string {\n\treturn c.s",
+        ),
+    ],
+)
+def test_a_code_line_whose_slot_names_which_thing_is_not_a_value(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "values"),
+    [
+        # the declared or imported name stays: what changes beside it is its value
+        (
+            "uvicorn/workers.py:\nfrom uvicorn.main import Server",
+            "uvicorn/workers.py:\nfrom uvicorn.server import Server",
+            ("uvicorn.main", "uvicorn.server"),
+        ),
+        (
+            "terminal_linux.go:\ntype Termios syscall.Termios",
+            "terminal_linux.go:\ntype Termios unix.Termios",
+            ("syscall.Termios", "unix.Termios"),
+        ),
+        (
+            "protocols/utils.py:\nclass ClientDisconnected(IOError): ...",
+            "protocols/utils.py:\nclass ClientDisconnected(OSError): ...",
+            ("IOError", "OSError"),
+        ),
+        # a key operator outside brackets: the slot is the key's value
+        ("settings.py:\nDEFAULT_TIMEOUT = 30", "settings.py:\nDEFAULT_TIMEOUT = 60", ("30", "60")),
+    ],
+)
+def test_a_code_line_keeps_its_value_change(old: str, new: str, values: tuple[str, str]) -> None:
+    assert [f[1:] for f in frames(old, new)] == [values]
+
+
+_TWIN_OLD = """translations/zh_tw/zh_tw.go:
+					}
+
+					c, err = ut.C("lt-items-item", f64, digits, ut.FmtNumber(f64, digits))
+					if err != nil {
+						goto END"""
+_TWIN_NEW = """translations/zh_tw/zh_tw.go:
+					var c string
+
+					c, err = ut.C("len-items-item", f64, digits, ut.FmtNumber(f64, digits))
+					if err != nil {
+						goto END"""
+
+
+def test_an_edited_line_with_another_line_beyond_it_is_no_edge() -> None:
+    # two branches of one function: the lines below match, the line above differs outright
+    assert frames(_TWIN_OLD, _TWIN_NEW) == []
+    # with that line the same, the excerpt's start is one place
+    same_start = _TWIN_NEW.replace("var c string", "}")
+    assert len(frames(_TWIN_OLD, same_start)) == 1
+
+
+def test_lines_beyond_an_edge_edited_in_place_keep_it_an_edge() -> None:
+    old = '''httpx/models.py:
+            await self.close()
+
+    async def next(self) -> "Response":
+        """
+        Get the next response from a redirect response.'''
+    new = old.replace("self.close()", "self.aclose()").replace("def next(", "def anext(")
+    found = frames(old, new)
+    assert [v for f in found for v in f[1:] if "def" in v] == [
+        'async def next(self) -> "Response":',
+        'async def anext(self) -> "Response":',
+    ]
