@@ -257,6 +257,18 @@ def twins(
     with gzip.open(out / "pairs.jsonl.gz", "wt") as f:
         for r in rows:
             f.write(json.dumps(r, sort_keys=True) + "\n")
+    table = [
+        f"Twin pairs: {summary['pairs']} from {results['repositories']} repositories (`{pairs}`)",
+        "",
+        "| condition | pairs with a twin hidden | hide rate | earlier hidden | later hidden |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {c} | {summary[c]['pairs_hidden']} | {summary[c]['hide_rate']:.3f} | "
+            f"{summary[c]['older_hidden']} | {summary[c]['newer_hidden']} |"
+            for c in ("rag", "supersession", "gcmem", "best")
+        ),
+    ]
+    (out / "results.md").write_text("\n".join(table) + "\n")
     cells = ", ".join(
         f"{c} {summary[c]['pairs_hidden']}" for c in ("rag", "supersession", "gcmem", "best")
     )

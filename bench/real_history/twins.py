@@ -21,7 +21,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +46,10 @@ _BLANKISH = re.compile(r"^[\W_]*$")
 
 
 def twin_pairs(path: str, lines: Sequence[str]) -> Iterator[tuple[int, int, Span]]:
-    """Pairs (i, j), i < j, of lines of one file that differ in one span (``check_pair``), far
-    enough apart that neither window shows the other line, found through buckets of lines sharing their first or their last two tokens (a line
-    changed in one span keeps one end unless the span is most of it)."""
+    """Pairs (i, j), i < j, of lines of one file that differ in one span (``check_pair``),
+    far enough apart that neither window shows the other line, found through buckets of
+    lines sharing their first or their last two tokens (a line changed in one span keeps
+    one end unless the span is most of it)."""
     buckets: dict[tuple[str, tuple[str, ...]], list[int]] = {}
     for i, line in enumerate(lines):
         toks = TOKEN.findall(line)
@@ -74,7 +75,7 @@ def mine_twins(repo: Path, *, per_repo: int, seed: int = 0) -> list[dict[str, An
     name = repo_name(repo)
     licence = repo_license(repo, head)
     when = datetime.fromtimestamp(
-        int(git(repo, "show", "-s", "--format=%ct", head).strip()), tz=timezone.utc
+        int(git(repo, "show", "-s", "--format=%ct", head).strip()), tz=UTC
     )
     rng = random.Random(f"{name}:{seed}")
     blobs = Blobs(repo)
