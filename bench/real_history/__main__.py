@@ -19,6 +19,21 @@ SMOKE_TRANSITIONS = 4
 INSTANCES = "instances.jsonl.gz"  # one row per instance: every condition's metrics
 
 
+NliModel = Annotated[str | None, typer.Option(help="NLI checkpoint (default: $GCMEM_NLI_MODEL).")]
+
+
+def _nli_model(given: str | None) -> str:
+    model = given or os.environ.get("GCMEM_NLI_MODEL")
+    if not model:
+        raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
+    return model
+
+
+def _snapshot(path: Path) -> None:
+    if not (path / "HEAD").is_file():
+        raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
+
+
 def read_transitions(path: Path) -> list[dict[str, Any]]:
     with path.open() as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -100,8 +115,7 @@ def restate(
 
     records = read_transitions(transitions)
     for path in repo:
-        if not (path / "HEAD").is_file():
-            raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
+        _snapshot(path)
         if not any(r["repo"] == repo_name(path) for r in records):
             raise typer.BadParameter(f"no transition of {repo_name(path)} in {transitions}")
     # every repository checked before anything is written: a bad one leaves the file as it was
@@ -126,17 +140,13 @@ def run(
     ] = "all",
     ratios: Annotated[str, typer.Option(help="Accumulation ratios, comma-separated.")] = "1,3,10",
     formats: Annotated[str, typer.Option(help="Memory formats: snippet,line.")] = "snippet,line",
-    nli_model: Annotated[
-        str | None, typer.Option(help="NLI checkpoint (default: $GCMEM_NLI_MODEL).")
-    ] = None,
+    nli_model: NliModel = None,
     progress: bool = True,
 ) -> None:
     """Run the benchmark from the committed JSONL (offline)."""
     from bench.real_history.run import RunConfig, aggregate, engagement_table, run_all
 
-    model = nli_model or os.environ.get("GCMEM_NLI_MODEL")
-    if not model:
-        raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
+    model = _nli_model(nli_model)
     if split not in SPLITS:
         raise typer.BadParameter(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     records = select(read_transitions(transitions), split)
@@ -200,8 +210,7 @@ def twins_mine(
     from bench.real_history.twins import mine_twins
 
     for path in repo:
-        if not (path / "HEAD").is_file():
-            raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
+        _snapshot(path)
     records = []
     for path in repo:
         found = mine_twins(path, per_repo=per_repo)
@@ -220,9 +229,7 @@ def twins(
     / "dev.jsonl",
     out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT / "twins",
     smoke: Annotated[bool, typer.Option(help=f"First {SMOKE_TRANSITIONS} pairs only.")] = False,
-    nli_model: Annotated[
-        str | None, typer.Option(help="NLI checkpoint (default: $GCMEM_NLI_MODEL).")
-    ] = None,
+    nli_model: NliModel = None,
     progress: bool = True,
 ) -> None:
     """Precision on real files: how often each chain hides one of two still-true twin lines."""
@@ -231,9 +238,7 @@ def twins(
     from bench.real_history.run import RunConfig, Runner
     from bench.real_history.twins import measure, summarize
 
-    model = nli_model or os.environ.get("GCMEM_NLI_MODEL")
-    if not model:
-        raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
+    model = _nli_model(nli_model)
     records = read_transitions(pairs)
     if smoke:
         records = records[:SMOKE_TRANSITIONS]
