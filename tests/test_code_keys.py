@@ -604,3 +604,14 @@ def test_an_excerpt_ending_at_the_line_is_the_window_that_goes_on() -> None:
     new = old.replace("path: dist", "path: /ws/wheelhouse") + "\n\n  build-binary:"
     (change,) = key_changes(query, old, new)
     assert (change.old, change.new) == ("dist", "/ws/wheelhouse")
+
+
+def test_a_key_under_a_block_and_the_same_key_at_the_top_are_two_keys() -> None:
+    # a workflow's job ``name: Lint`` and the workflow's own ``name: ci``, both shown
+    older = ".github/workflows/ci.yml:\njobs:\n  lint:\n    name: Lint\n    runs-on: ubuntu-latest"
+    newer = ".github/workflows/ci.yml:\nname: ci\n\non:\n  push:"
+    question = "In .github/workflows/ci.yml, what is name?"
+    assert key_changes(question, older, newer) == []
+    # the job's name renamed under the same job is its change
+    renamed = older.replace("name: Lint", "name: Linters")
+    assert [(c.old, c.new) for c in key_changes(question, older, renamed)] == [("Lint", "Linters")]

@@ -607,6 +607,11 @@ def test_a_config_line_with_no_same_line_around_is_no_restatement() -> None:
     intro = f".pre-commit-config.yaml:\n    hooks:\n      - id: pyupgrade\n{repo}\n    rev: v2.2.0"
     later = f'.pre-commit-config.yaml:\n        args: ["--py37-plus"]\n{repo}\n    rev: v2.6.0'
     assert placed(intro, later, repo.strip())
+    # and so does a requirement pin, however short: it names its package (tqdm's tox deps)
+    pin = "    tf: tensorflow!=2.5.0"
+    intro = f"tox.ini:\n    numpy\n    pandas\n{pin}\n    !py27-keras: keras"
+    later = f"tox.ini:\n    pandas\n    rich\n{pin}\n    keras: keras\ncommands="
+    assert placed(intro, later, pin.strip())
 
 
 def test_a_changed_line_of_one_job_keeps_its_twin_in_another(memory: Memory) -> None:

@@ -2278,11 +2278,17 @@ def placed_restatement(
 MIN_OWN_VALUE_CHARS = 16
 
 
+# a requirement pin (``tensorflow!=2.5.0``, ``requests>=2.31``): it names its package
+_PIN_VALUE = re.compile(
+    r"(?:^|[\s:=])[A-Za-z][\w.\-]*(?:\[[\w,\-]+\])?\s*(?:==|!=|>=|<=|~=)\s*v?\d"
+)
+
+
 def _names_its_own(unit: Unit) -> bool:
     words = [t.norm for t in unit.tokens if t.norm]
     at = next((i for i, w in enumerate(words) if w in _KEY_OPERATORS), -1)
     value = [w for w in words[at + 1 :] if w not in _KEY_OPERATORS]
-    return alnum_count(value) >= MIN_OWN_VALUE_CHARS
+    return alnum_count(value) >= MIN_OWN_VALUE_CHARS or _PIN_VALUE.search(unit.text) is not None
 
 
 def _excerpt_path(units: Sequence[Unit]) -> str | None:

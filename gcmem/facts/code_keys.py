@@ -558,6 +558,12 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         if old.path and new.path:
             if old.path.removeprefix("./") != new.path.removeprefix("./"):
                 continue  # two excerpts' headers name two files (package.json, estest/...)
+            if (
+                is_yaml_path(old.path)
+                and not (old.unkeyed or new.unkeyed)
+                and (old.block or "").lower() != (new.block or "").lower()
+            ):
+                continue  # a job's ``name: Lint`` and the workflow's top-level ``name: ci``
             if old.unkeyed != new.unkeyed:
                 # in one file, a line of a block its excerpt does not show and one whose block
                 # it shows are two keys' (``version: 2`` under an unseen ``workflows:``, the
