@@ -1398,6 +1398,12 @@ def test_subjects_and_hedges_outside_those_stay(old: str, new: str) -> None:
             "cmd/container.go:\nfunc (c *ContainerContext) Labels() string {\n\treturn c.l",
             "cmd/container.go:\nfunc (c *ContainerContext) Service() string {\n\treturn c.s",
         ),
+        # a key inside a call's object literal: two registrations' options, the line read
+        # whole (its clause alone, ``prefix: _``, would look like a key)
+        (
+            "examples/route-prefix.js:\n  done()\n}, { prefix: '/english' })\nfastify.register(a)",
+            "examples/route-prefix.js:\n  done()\n}, { prefix: '/italian' })\nfastify.listen(b)",
+        ),
     ],
 )
 def test_a_code_line_whose_slot_names_which_thing_is_not_a_value(old: str, new: str) -> None:
@@ -1466,3 +1472,31 @@ def test_lines_beyond_an_edge_edited_in_place_keep_it_an_edge() -> None:
         'async def next(self) -> "Response":',
         'async def anext(self) -> "Response":',
     ]
+
+
+def test_two_elements_of_an_array_are_two_values() -> None:
+    # two classifiers of one list (its key not shown): both true
+    old = "\n".join(
+        [
+            "pyproject.toml:",
+            '    "Programming Language :: Python :: 3.13",',
+            '    "Programming Language :: Python :: 3.14",',
+            '    "Typing :: Typed",',
+            "]",
+        ]
+    )
+    new = "\n".join(
+        [
+            "pyproject.toml:",
+            '    "Operating System :: POSIX :: Linux",',
+            '    "Programming Language :: Python :: 3.8",',
+            '    "Programming Language :: Python :: 3.9",',
+        ]
+    )
+    assert frames(old, new) == []
+    # a requirement's pin names its package: a new pin is its change
+    pins = 'pyproject.toml:\n    "python-multipart",\n    "pyyaml",\n    "httpx>=0.22.0",\n]'
+    bumped = pins.replace("0.22.0", "0.27.0,<0.29.0").replace(
+        '"python-multipart"', '"python-multipart>=0.0.18"'
+    )
+    assert [f[1:] for f in frames(pins, bumped)] == [("0.22.0", "0.27.0,<0.29.0")]

@@ -2101,8 +2101,11 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
     operator outside brackets precedes (``_slot_assigned``)."""
     if not (unit.line and unit.path is not None):
         return False
-    if is_code_path(unit.path) and not _slot_assigned(unit, frame):
+    if is_code_path(unit.path) and not _slot_assigned(unit, frame, old_value):
         return not _declared_outside(unit, old_value)
+    if _QUOTED_ELEMENT.match(unit.text):
+        # a requirement's pin names its package (``"httpx>=0.22.0",``): that is its key
+        return not _PIN_VALUE.search(unit.text.strip().strip("\"',"))
     words = frame.split()
     if SLOT in words:
         at = words.index(SLOT)
@@ -2113,17 +2116,29 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
     return old_value.lstrip().startswith(("{", "[")) != new_value.lstrip().startswith(("{", "["))
 
 
-def _slot_assigned(unit: Unit, frame: str) -> bool:
-    """Whether the frame's slot follows a key operator outside brackets (``TIMEOUT = _``,
-    ``port: _``). Anywhere else in a line of code the slot names which thing the line
-    declares, imports, calls or tags (``def _(arbiter, worker):``, ``impl _ for Shell``,
-    ``use _;``, ``#[cfg(feature = _)]``, ``app.get(_, handler)``): a file has many such lines
-    side by side, each true, and two of them are two things, not one thing's two values."""
-    words = frame.split(" > ", len(unit.context))[-1].split()
-    if SLOT not in words:
-        return True
+# a line that is one quoted string (an array's element: ``"Programming Language :: Python ::
+# 3.14",``): what it says is a value of its list, no key's, unless it pins a requirement
+_QUOTED_ELEMENT = re.compile(r"""^\s*(["'])[^"']*\1\s*,?\s*$""")
+
+
+def _slot_assigned(unit: Unit, frame: str, value: str) -> bool:
+    """Whether the slot follows a key operator outside brackets in its line (``TIMEOUT =
+    _``, ``port: _``; the line read up to the value, else the frame's words up to the slot).
+    Anywhere else in a line of code the slot names which thing the line declares, imports,
+    calls or tags (``def _(arbiter, worker):``, ``impl _ for Shell``, ``use _;``,
+    ``#[cfg(feature = _)]``, ``app.get(_, handler)``, ``}, { prefix: _ })``): a file has
+    many such lines side by side, each true, and two of them are two things, not one thing's
+    two values."""
+    at = unit.text.find(value)
+    if at >= 0:
+        words = [t.norm or "" for t in unit.tokens if t.end <= at]
+    else:
+        masked = frame.split(" > ", len(unit.context))[-1].split()
+        if SLOT not in masked:
+            return True
+        words = masked[: masked.index(SLOT)]
     depth = 0
-    for w in words[: words.index(SLOT)]:
+    for w in words:
         if w in _KEY_OPERATORS and depth == 0:
             return True
         depth = max(0, depth + sum(w.count(c) for c in _OPEN) - sum(w.count(c) for c in _CLOSE))
