@@ -2098,7 +2098,8 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
     a scalar on the other (``robovm = { module = ... }`` under ``[libraries]``, ``robovm =
     "2.3.14"`` under ``[versions]``). A key renamed or a value reshaped in place is
     ``excerpt_replacements``'s (the lines around place it). In code, so is a slot that no key
-    operator outside brackets precedes (``_slot_assigned``)."""
+    operator outside brackets precedes (``_slot_assigned``); and a line that is one quoted
+    string is an array's element, its list's value, unless it pins a requirement."""
     if not (unit.line and unit.path is not None):
         return False
     if is_code_path(unit.path) and not _slot_assigned(unit, frame, old_value):
@@ -2114,6 +2115,12 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
         ):
             return True
     return old_value.lstrip().startswith(("{", "[")) != new_value.lstrip().startswith(("{", "["))
+
+
+# a requirement pin (``tensorflow!=2.5.0``, ``requests>=2.31``): it names its package
+_PIN_VALUE = re.compile(
+    r"(?:^|[\s:=])[A-Za-z][\w.\-]*(?:\[[\w,\-]+\])?\s*(?:==|!=|>=|<=|~=)\s*v?\d"
+)
 
 
 # a line that is one quoted string (an array's element: ``"Programming Language :: Python ::
@@ -2291,12 +2298,6 @@ def placed_restatement(
 # letters and digits a config line's value holds to name one thing of its file (a URL, a
 # path, a long identifier), not a setting many blocks share (``'pending'``, ``stable``)
 MIN_OWN_VALUE_CHARS = 16
-
-
-# a requirement pin (``tensorflow!=2.5.0``, ``requests>=2.31``): it names its package
-_PIN_VALUE = re.compile(
-    r"(?:^|[\s:=])[A-Za-z][\w.\-]*(?:\[[\w,\-]+\])?\s*(?:==|!=|>=|<=|~=)\s*v?\d"
-)
 
 
 def _names_its_own(unit: Unit) -> bool:
