@@ -138,7 +138,11 @@ def test_twins_cli_on_the_real_parts(
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     results = json.loads((out / "results.json").read_text())
-    summary = results["summary"]
-    assert summary["pairs"] == 4
-    assert set(summary) >= {"rag", "supersession", "gcmem", "best"}
-    assert summary["rag"]["pairs_hidden"] == 0  # plain retrieval hides nothing
+    assert results["headline_format"] == "snippet"
+    assert results["summary"] == results["by_format"]["snippet"]
+    for summary in results["by_format"].values():  # the windows, and each line alone
+        assert summary["pairs"] == 4
+        assert set(summary) >= {"rag", "supersession", "gcmem", "best"}
+        assert summary["rag"]["pairs_hidden"] == 0  # plain retrieval hides nothing
+    assert set(results["by_format"]) == {"snippet", "line"}
+    assert "| line | gcmem |" in (out / "results.md").read_text()

@@ -6,11 +6,12 @@ import gzip
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
 from bench.real_history import MINING_JSON, TRANSITIONS_JSONL, TWINS_DIR
+from bench.real_history.instances import FORMATS, Format
 from bench.real_history.split import SPLITS, select
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
@@ -27,6 +28,13 @@ def _nli_model(given: str | None) -> str:
     if not model:
         raise typer.BadParameter("set --nli-model or GCMEM_NLI_MODEL (an offline checkpoint)")
     return model
+
+
+def _formats(given: str) -> tuple[Format, ...]:
+    fmts = tuple(f.strip() for f in given.split(",") if f.strip())
+    if not fmts or any(f not in FORMATS for f in fmts):
+        raise typer.BadParameter(f"unknown format in {given!r}: one of {', '.join(FORMATS)}")
+    return cast(tuple[Format, ...], fmts)
 
 
 def _snapshot(path: Path) -> None:
@@ -153,13 +161,9 @@ def run(
     cap = SMOKE_TRANSITIONS if smoke else limit
     if cap is not None:
         records = _spread(records, cap)
-    fmts = tuple(f.strip() for f in formats.split(",") if f.strip())
-    if any(f not in ("snippet", "line") for f in fmts):
-        raise typer.BadParameter(f"unknown format in {formats!r}")
+    fmts = _formats(formats)
     config = RunConfig(
-        nli_model=model,
-        ratios=tuple(int(r) for r in ratios.split(",")),
-        formats=fmts,  # type: ignore[arg-type]
+        nli_model=model, ratios=tuple(int(r) for r in ratios.split(",")), formats=fmts
     )
     rows, info = run_all(records, config, progress=progress)
     # The mining summary beside the JSONL, else the committed one (a subset of its transitions).
@@ -228,6 +232,7 @@ def twins(
     pairs: Annotated[Path, typer.Option(help="Twin pairs JSONL (twins-mine).")] = TWINS_DIR
     / "dev.jsonl",
     out: Annotated[Path, typer.Option(help="Results directory.")] = DEFAULT_OUT / "twins",
+    formats: Annotated[str, typer.Option(help="Memory formats: snippet,line.")] = "snippet,line",
     smoke: Annotated[bool, typer.Option(help=f"First {SMOKE_TRANSITIONS} pairs only.")] = False,
     nli_model: NliModel = None,
     progress: bool = True,
@@ -239,45 +244,57 @@ def twins(
     from bench.real_history.twins import measure, summarize
 
     model = _nli_model(nli_model)
+    fmts = _formats(formats)
     records = read_transitions(pairs)
     if smoke:
         records = records[:SMOKE_TRANSITIONS]
+    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="gcmem-twins-") as tmp:
         runner = Runner.open(RunConfig(nli_model=model), Path(tmp))
         try:
             chains = {n: runner.chains[n] for n in ("rag", "supersession", "gcmem")}
-            rows = measure(records, runner.memory, chains, progress=progress)
+            for fmt in fmts:
+                found = measure(records, runner.memory, chains, fmt=fmt, progress=progress)
+                rows.extend({**r, "format": fmt} for r in found)
         finally:
             runner.close()
-    summary = summarize(rows)
+    by_format = {fmt: summarize([r for r in rows if r["format"] == fmt]) for fmt in fmts}
     hidden = [
-        {"id": r["id"], "conditions": [c for c, v in r["conditions"].items() if any(v.values())]}
+        {
+            "id": r["id"],
+            "format": r["format"],
+            "conditions": [c for c, v in r["conditions"].items() if any(v.values())],
+        }
         for r in rows
         if any(any(v.values()) for v in r["conditions"].values())
     ]
     out.mkdir(parents=True, exist_ok=True)
     results = {"pairs_file": str(pairs), "repositories": len({r["repo"] for r in records})}
-    results |= {"summary": summary, "hidden": hidden}
+    results |= {"headline_format": fmts[0], "summary": by_format[fmts[0]]}
+    results |= {"by_format": by_format, "hidden": hidden}
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     with gzip.open(out / "pairs.jsonl.gz", "wt") as f:
         for r in rows:
             f.write(json.dumps(r, sort_keys=True) + "\n")
+    conditions = ("rag", "supersession", "gcmem", "best")
     table = [
-        f"Twin pairs: {summary['pairs']} from {results['repositories']} repositories (`{pairs}`)",
+        f"Twin pairs: {len(records)} from {results['repositories']} repositories (`{pairs}`)",
         "",
-        "| condition | pairs with a twin hidden | hide rate | earlier hidden | later hidden |",
-        "|---|---|---|---|---|",
+        "| format | condition | pairs with a twin hidden | hide rate | earlier | later |",
+        "|---|---|---|---|---|---|",
         *(
-            f"| {c} | {summary[c]['pairs_hidden']} | {summary[c]['hide_rate']:.3f} | "
-            f"{summary[c]['older_hidden']} | {summary[c]['newer_hidden']} |"
-            for c in ("rag", "supersession", "gcmem", "best")
+            f"| {fmt} | {c} | {m[c]['pairs_hidden']} | {m[c]['hide_rate']:.3f} | "
+            f"{m[c]['older_hidden']} | {m[c]['newer_hidden']} |"
+            for fmt, m in by_format.items()
+            for c in conditions
         ),
     ]
     (out / "results.md").write_text("\n".join(table) + "\n")
-    cells = ", ".join(
-        f"{c} {summary[c]['pairs_hidden']}" for c in ("rag", "supersession", "gcmem", "best")
+    cells = "; ".join(
+        f"{fmt}: " + ", ".join(f"{c} {m[c]['pairs_hidden']}" for c in conditions)
+        for fmt, m in by_format.items()
     )
-    typer.echo(f"{len(rows)} twin pairs; pairs with a still-true twin hidden: {cells} -> {out}")
+    typer.echo(f"{len(records)} twin pairs; pairs with a still-true twin hidden: {cells} -> {out}")
 
 
 @app.command()

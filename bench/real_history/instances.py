@@ -63,11 +63,11 @@ def _ts(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def _snippet(path: str, lines: list[str]) -> str:
+def snippet_text(path: str, lines: list[str]) -> str:
     return f"{path}:\n" + "\n".join(lines)
 
 
-def _line(path: str, line: str) -> str:
+def line_text(path: str, line: str) -> str:
     return f"{path}: {line.strip()}"
 
 
@@ -94,14 +94,16 @@ def build(record: dict[str, Any], index: int, ratio: int, fmt: Format) -> Instan
     items: list[MemoryItem] = []
     for j, w in enumerate(old_windows):
         text = (
-            _snippet(path, w["lines"]) if fmt == "snippet" else _line(path, w["lines"][w["index"]])
+            snippet_text(path, w["lines"])
+            if fmt == "snippet"
+            else line_text(path, w["lines"][w["index"]])
         )
         items.append(MemoryItem(f"{tid}-old{j}", text, _ts(w["time"]), "old", record["old_value"]))
     new = record["new_context"]
     new_text = (
-        _snippet(path, new["lines"])
+        snippet_text(path, new["lines"])
         if fmt == "snippet"
-        else _line(path, new["lines"][new["index"]])
+        else line_text(path, new["lines"][new["index"]])
     )
     items.append(MemoryItem(f"{tid}-new", new_text, change, "new", record["new_value"]))
     windows = record["distractors"]
@@ -109,13 +111,17 @@ def build(record: dict[str, Any], index: int, ratio: int, fmt: Format) -> Instan
         ts = intro + (change - intro) * (j + 1) / (len(windows) + 1)
         if fmt == "snippet":
             items.append(
-                MemoryItem(f"{tid}-d{j}", _snippet(d["path"], d["lines"]), ts, "distractor", None)
+                MemoryItem(
+                    f"{tid}-d{j}", snippet_text(d["path"], d["lines"]), ts, "distractor", None
+                )
             )
             continue
         for i, line in enumerate(d["lines"]):
             if len(line.strip()) >= 3:
                 items.append(
-                    MemoryItem(f"{tid}-d{j}.{i}", _line(d["path"], line), ts, "distractor", None)
+                    MemoryItem(
+                        f"{tid}-d{j}.{i}", line_text(d["path"], line), ts, "distractor", None
+                    )
                 )
     return Instance(
         id=f"{tid}|r{ratio}|{fmt}",

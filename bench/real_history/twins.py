@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.real_history.criteria import TOKEN, Span, check_pair, question_for
+from bench.real_history.instances import Format, line_text, snippet_text
 from bench.real_history.mine import (
     CONTEXT,
     Blobs,
@@ -123,15 +124,20 @@ def mine_twins(repo: Path, *, per_repo: int, seed: int = 0) -> list[dict[str, An
     return out[:per_repo]
 
 
-def turns(record: dict[str, Any], namespace: str) -> list[dict[str, Any]]:
-    """The two windows as dated memories (``path:`` then the real lines, as a transition's
-    snippet memories read)."""
+def turns(record: dict[str, Any], namespace: str, fmt: Format = "snippet") -> list[dict[str, Any]]:
+    """The two twins as dated memories, read as a transition's memories are
+    (``instances.snippet_text``: ``path:`` then the window's real lines; ``instances.line_text``:
+    ``path: line``, the line alone)."""
     path = record["path"]
     return [
         {
             "id": f"{namespace}-{which}",
             "namespace": namespace,
-            "text": f"{path}:\n" + "\n".join(record[f"{which}_context"]["lines"]),
+            "text": (
+                snippet_text(path, record[f"{which}_context"]["lines"])
+                if fmt == "snippet"
+                else line_text(path, record[f"{which}_line"])
+            ),
             "ts": datetime.fromisoformat(record[f"{which}_time"]),
         }
         for which in ("older", "newer")
@@ -177,6 +183,7 @@ def measure(
     memory: Any,
     chains: dict[str, list[Any]],
     *,
+    fmt: Format = "snippet",
     progress: bool = True,
 ) -> list[dict[str, Any]]:
     """Every pair through ``memory`` (its own namespace), each chain on the same candidates;
@@ -186,8 +193,8 @@ def measure(
 
     rows = []
     for k, rec in enumerate(tqdm(records, desc="twins", unit="pair", disable=not progress)):
-        ns = f"twin-{k:05d}"
-        memory.ingest(turns(rec, ns))
+        ns = f"twin-{fmt}-{k:05d}"
+        memory.ingest(turns(rec, ns, fmt))
         ids = {"older": f"{ns}-older", "newer": f"{ns}-newer"}
         cands = memory.candidates(rec["question"], namespace=ns, stm=False, as_of=asked_at(rec))
         pool = [c.chunk.turn_id for c in cands.candidates]
