@@ -375,7 +375,7 @@ def build_transition(
         {"path": path, "lines": w, "same_file": True}
         for w in distractor_windows(new_lines, rng, SAME_FILE_DISTRACTORS, new_no - 1)
     ]
-    others = [p for p in _candidate_files(repo, commit.sha) if p != path]
+    others = [p for p in candidate_files(repo, commit.sha) if p != path]
     rng.shuffle(others)
     for other in others:
         if len(distractors) >= SAME_FILE_DISTRACTORS + OTHER_FILE_DISTRACTORS:
@@ -422,7 +422,7 @@ def build_transition(
     }
 
 
-def _candidate_files(repo: Path, rev: str) -> list[str]:
+def candidate_files(repo: Path, rev: str) -> list[str]:
     names = git(repo, "ls-tree", "-r", "--name-only", rev).split("\n")
     return sorted(n for n in names if n and classify_path(n) == "candidate")
 

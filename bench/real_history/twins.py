@@ -30,7 +30,7 @@ from bench.real_history.instances import Format, line_text, snippet_text
 from bench.real_history.mine import (
     CONTEXT,
     Blobs,
-    _candidate_files,
+    candidate_files,
     git,
     repo_license,
     repo_name,
@@ -80,7 +80,7 @@ def mine_twins(repo: Path, *, per_repo: int, seed: int = 0) -> list[dict[str, An
     )
     rng = random.Random(f"{name}:{seed}")
     blobs = Blobs(repo)
-    files = _candidate_files(repo, head)
+    files = candidate_files(repo, head)
     rng.shuffle(files)
     out: list[dict[str, Any]] = []
     for path in files:
