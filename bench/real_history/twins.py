@@ -98,7 +98,10 @@ def mine_twins(repo: Path, *, per_repo: int, seed: int = 0) -> list[dict[str, An
             # which twin the memory saw first is the RNG's: the question is about it
             if rng.random() < 0.5:
                 i, j, older, newer = j, i, newer, older
-                span = check_pair(path, lines[i], lines[j])  # type: ignore[assignment]
+                swapped = check_pair(path, lines[i], lines[j])
+                if isinstance(swapped, str):
+                    continue  # (the criteria read a pair alike both ways)
+                span = swapped
             out.append(
                 {
                     "id": f"{name}@{head[:10]}:{path}:{i + 1}:{j + 1}",

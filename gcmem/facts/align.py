@@ -58,6 +58,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
+from gcmem.facts.extract import quoted_requirement, requirement_spec
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
 from gcmem.facts.lines import (
     CRON_ENTRY,
@@ -2106,7 +2107,7 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
         return not _declared_outside(unit, old_value)
     if _QUOTED_ELEMENT.match(unit.text):
         # a requirement's pin names its package (``"httpx>=0.22.0",``): that is its key
-        return not _PIN_VALUE.search(unit.text.strip().strip("\"',"))
+        return quoted_requirement(unit.text.strip()) is None
     words = frame.split()
     if SLOT in words:
         at = words.index(SLOT)
@@ -2115,12 +2116,6 @@ def _another_key_of_file(unit: Unit, frame: str, old_value: str, new_value: str)
         ):
             return True
     return old_value.lstrip().startswith(("{", "[")) != new_value.lstrip().startswith(("{", "["))
-
-
-# a requirement pin (``tensorflow!=2.5.0``, ``requests>=2.31``): it names its package
-_PIN_VALUE = re.compile(
-    r"(?:^|[\s:=])[A-Za-z][\w.\-]*(?:\[[\w,\-]+\])?\s*(?:==|!=|>=|<=|~=)\s*v?\d"
-)
 
 
 # a line that is one quoted string (an array's element: ``"Programming Language :: Python ::
@@ -2301,10 +2296,16 @@ MIN_OWN_VALUE_CHARS = 16
 
 
 def _names_its_own(unit: Unit) -> bool:
-    words = [t.norm for t in unit.tokens if t.norm]
-    at = next((i for i, w in enumerate(words) if w in _KEY_OPERATORS), -1)
-    value = [w for w in words[at + 1 :] if w not in _KEY_OPERATORS]
-    return alnum_count(value) >= MIN_OWN_VALUE_CHARS or _PIN_VALUE.search(unit.text) is not None
+    """Whether the line's value names one thing of its file: ``MIN_OWN_VALUE_CHARS`` letters
+    and digits, or a requirement pin however short (``tf: tensorflow!=2.5.0`` names its
+    package)."""
+    operator = next((t for t in unit.tokens if t.norm in _KEY_OPERATORS), None)
+    after = [t for t in unit.tokens if operator is None or t.start >= operator.end]
+    value = [t.norm for t in after if t.norm and t.norm not in _KEY_OPERATORS]
+    if alnum_count(value) >= MIN_OWN_VALUE_CHARS:
+        return True
+    raw = unit.text[operator.end :] if operator is not None else unit.text
+    return requirement_spec(raw.strip()) is not None
 
 
 def _excerpt_path(units: Sequence[Unit]) -> str | None:
@@ -2440,13 +2441,13 @@ def excerpt_replacements(file: SameFile, found: PairAlignment) -> list[FrameMatc
         body = _definition_opening(old_block, new_block, context, file.path) or _section_opening(
             a[:i1], old_block, new_block, context, b[j2:]
         )
-        # at an excerpt's edge: between the block and the edge, lines identical or edited
-        edge = _edited_through(a, b, ops[:k] if not context.before else ops[k + 1 :])
-        pairs = (
-            [whole]
-            if whole is not None
-            else _edited_pairs(old_block, new_block, context, body, edge=edge)
-        )
+        if whole is not None:
+            pairs = [whole]
+        else:
+            # at one edge only: between the block and that edge, lines identical or edited
+            beyond = ops[:k] if not context.before else ops[k + 1 :]
+            edge = bool(context.before and context.after) or _edited_through(a, b, beyond)
+            pairs = _edited_pairs(old_block, new_block, context, body, edge=edge)
         for o, n, frame in pairs:
             if o.index in framed_old or n.index in framed_new:
                 continue

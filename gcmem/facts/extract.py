@@ -729,7 +729,7 @@ def _with_qualifiers(relation: str, qualifiers: Sequence[str]) -> str:
     return " ".join([relation, *qualifiers])
 
 
-def _spec(token: str) -> tuple[str, str] | None:
+def requirement_spec(token: str) -> tuple[str, str] | None:
     """``name==ver`` -> (name, ver); other operators keep theirs: ``numpy>=1.26`` -> ``>=1.26``."""
     m = _SPEC_RE.match(token)
     if m is None:
@@ -754,7 +754,7 @@ def _finish(
         return None
     value, quals = parsed.value, (*lead_qualifiers, *parsed.qualifiers)
     tokens = value.split()
-    spec = _spec(value) if len(tokens) == 1 else None
+    spec = requirement_spec(value) if len(tokens) == 1 else None
     if spec is not None and form.versioned != "no":
         return _fact(spec[0], _with_qualifiers("version", quals), spec[1])
     if form.need_version:
@@ -861,7 +861,7 @@ def _try_we(s: _Sentence, lead_qualifiers: Sequence[str]) -> list[Fact]:
     rest = s.cut(m.end())
     tokens = rest.strip().tokens()
     if tokens and verb in {"pin", "lock"}:
-        spec = _spec(tokens[0][0])
+        spec = requirement_spec(tokens[0][0])
         if spec is not None:
             parsed = _parse_value(_Sentence.of(" ".join(["x", *[t[0] for t in tokens[1:]]])))
             quals = (*lead_qualifiers, *(parsed.qualifiers if parsed else ()))
@@ -1011,7 +1011,7 @@ def _try_specs(s: _Sentence) -> list[Fact] | None:
     tokens = [t[0].rstrip(",") for t in s.tokens()]
     if not tokens:
         return None
-    specs = [_spec(t) for t in tokens]
+    specs = [requirement_spec(t) for t in tokens]
     if all(sp is not None for sp in specs):
         facts = [_fact(n, "version", v) for n, v in specs if n and v]  # type: ignore[misc]
         return [f for f in facts if f is not None]
@@ -1246,11 +1246,16 @@ _QUOTED_SPEC = re.compile(
 )
 
 
+def quoted_requirement(line: str) -> tuple[str, str] | None:
+    """A quoted requirement line's ``requirement_spec`` (``"click>=7.0",``), else None."""
+    m = _QUOTED_SPEC.match(line)
+    return None if m is None else requirement_spec(m.group("spec"))
+
+
 def _manifest_facts(line: str) -> list[Fact] | None:
     """Facts of a manifest line form (go.mod require, Dockerfile FROM, a YAML ``uses:
     owner/repo@ref``, a TOML inline table, a quoted requirement), else None."""
-    m = _QUOTED_SPEC.match(line)
-    if m is not None and (spec := _spec(m.group("spec"))) is not None:
+    if (spec := quoted_requirement(line)) is not None:
         fact = _fact(spec[0], "version", spec[1])
         return [fact] if fact else []
     m = _GO_REQUIRE.match(line)
