@@ -146,3 +146,21 @@ def test_twins_cli_on_the_real_parts(
         assert summary["rag"]["pairs_hidden"] == 0  # plain retrieval hides nothing
     assert set(results["by_format"]) == {"snippet", "line"}
     assert "| line | gcmem |" in (out / "results.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--formats", "snippet,diff"], "unknown format"),
+        (["--pairs", "no/such/pairs.jsonl"], "no twin pairs file"),
+    ],
+)
+def test_twins_cli_refuses_bad_input_before_running(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["twins", "--out", str(out), "--nli-model", "unused", *args, "--no-progress"]
+    )
+    assert result.exit_code != 0 and message in result.output
+    assert not out.exists()  # nothing written

@@ -245,6 +245,10 @@ def twins(
 
     model = _nli_model(nli_model)
     fmts = _formats(formats)
+    if not pairs.is_file():
+        raise typer.BadParameter(
+            f"no twin pairs file {pairs} (python -m bench.real_history twins-mine)"
+        )
     records = read_transitions(pairs)
     if smoke:
         records = records[:SMOKE_TRANSITIONS]
