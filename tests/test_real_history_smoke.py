@@ -1,5 +1,6 @@
 """The real-history benchmark end to end on two committed transitions, on the real parts: MiniLM
-embedder, embedded Qdrant and Redis, the supersession ledger, the offline NLI checkpoint."""
+embedder, embedded Qdrant and Redis (and the Redis server, ``--redis-url``), the supersession
+ledger, the offline NLI checkpoint."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+import redis
 from typer.testing import CliRunner
 
 from bench.real_history import TRANSITIONS_JSONL
 from bench.real_history.__main__ import app
 from bench.real_history.run import CONDITIONS
+from tests.conftest import require_real_redis
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
@@ -64,3 +67,36 @@ def test_run_from_the_committed_jsonl(
         assert r["conditions"]["gcmem"]["still_true_in_candidates"] - gone <= kept_true
     assert (out / "stale_error_vs_ratio.png").stat().st_size > 0
     assert "| plain RAG |" in (out / "results.md").read_text()
+
+
+def test_run_on_a_redis_server_leaves_it_as_it_found_it(
+    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--redis-url``: the ledger and the verdict log on the server the pipeline deploys
+    with, the same decision as embedded, and the run's keys deleted at its end."""
+    url = require_real_redis()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    server = redis.Redis.from_url(url)
+    records = [json.loads(line) for line in TRANSITIONS_JSONL.read_text().splitlines()]
+    data = tmp_path / "transitions.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records if r["id"] == IDS[0]))
+    out = tmp_path / "out"
+    before = server.info("stats")["total_commands_processed"]
+    args = [
+        "run", "--transitions", str(data), "--out", str(out), "--ratios", "3",
+        "--formats", "snippet", "--nli-model", nli_model_path, "--redis-url", url,
+        "--no-progress",
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    # the ledger's scripts and the verdict log ran on the server
+    assert server.info("stats")["total_commands_processed"] - before > 50
+    assert not list(server.scan_iter(match="gcmem-rh-*"))  # nothing of the run left
+    results = json.loads((out / "results.json").read_text())
+    assert results["run"]["settings"]["redis"] == "server"
+    with gzip.open(out / "instances.jsonl.gz", "rt") as f:
+        (row,) = [json.loads(line) for line in f]
+    pre = row["conditions"]["supersession"]
+    assert pre["stale_in_candidates"] >= 1 and pre["stale_dropped"] == pre["stale_in_candidates"]
+    assert row["conditions"]["gcmem"]["stale_answer_majority"] == 0.0

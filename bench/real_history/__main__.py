@@ -21,6 +21,10 @@ INSTANCES = "instances.jsonl.gz"  # one row per instance: every condition's metr
 
 
 NliModel = Annotated[str | None, typer.Option(help="NLI checkpoint (default: $GCMEM_NLI_MODEL).")]
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(help="A Redis server for the ledger and verdict log (default: the embedded one)."),
+]
 
 
 def _nli_model(given: str | None) -> str:
@@ -149,6 +153,7 @@ def run(
     ratios: Annotated[str, typer.Option(help="Accumulation ratios, comma-separated.")] = "1,3,10",
     formats: Annotated[str, typer.Option(help="Memory formats: snippet,line.")] = "snippet,line",
     nli_model: NliModel = None,
+    redis_url: RedisUrl = None,
     progress: bool = True,
 ) -> None:
     """Run the benchmark from the committed JSONL (offline)."""
@@ -163,7 +168,10 @@ def run(
         records = _spread(records, cap)
     fmts = _formats(formats)
     config = RunConfig(
-        nli_model=model, ratios=tuple(int(r) for r in ratios.split(",")), formats=fmts
+        nli_model=model,
+        ratios=tuple(int(r) for r in ratios.split(",")),
+        formats=fmts,
+        redis_url=redis_url,
     )
     rows, info = run_all(records, config, progress=progress)
     # The mining summary beside the JSONL, else the committed one (a subset of its transitions).
@@ -235,6 +243,7 @@ def twins(
     formats: Annotated[str, typer.Option(help="Memory formats: snippet,line.")] = "snippet,line",
     smoke: Annotated[bool, typer.Option(help=f"First {SMOKE_TRANSITIONS} pairs only.")] = False,
     nli_model: NliModel = None,
+    redis_url: RedisUrl = None,
     progress: bool = True,
 ) -> None:
     """Precision on real files: how often each chain hides one of two still-true twin lines."""
@@ -254,7 +263,7 @@ def twins(
         records = records[:SMOKE_TRANSITIONS]
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="gcmem-twins-") as tmp:
-        runner = Runner.open(RunConfig(nli_model=model), Path(tmp))
+        runner = Runner.open(RunConfig(nli_model=model, redis_url=redis_url), Path(tmp))
         try:
             chains = {n: runner.chains[n] for n in ("rag", "supersession", "gcmem")}
             for fmt in fmts:
@@ -274,6 +283,7 @@ def twins(
     ]
     out.mkdir(parents=True, exist_ok=True)
     results = {"pairs_file": str(pairs), "repositories": len({r["repo"] for r in records})}
+    results |= {"redis": "server" if redis_url else "embedded"}
     results |= {"headline_format": fmts[0], "summary": by_format[fmts[0]]}
     results |= {"by_format": by_format, "hidden": hidden}
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")

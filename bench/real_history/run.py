@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.cleanup import delete_matching
 from bench.embedding import CachedEmbedder
 from bench.real_history.instances import Format, Instance, build
 from bench.sweep.metrics import InstanceLabels, context_metrics, dedupe
@@ -114,14 +115,18 @@ class RunConfig:
     top_k: int = 10
     rerank_k: int = 5
     device: str = "cpu"
+    # the ledger, verdict log and short-term buffer on this Redis server (the pipeline's
+    # deployment) instead of the embedded one; the run's keys are deleted at its end
+    redis_url: str | None = None
 
 
 def make_settings(data_dir: Path, config: RunConfig) -> Settings:
-    """Embedded engines, nothing persisted, the library's default filter chain."""
+    """Embedded engines (Redis: the configured server, if any), nothing persisted, the
+    library's default filter chain."""
     return load_settings(
         data_dir=data_dir,
         ephemeral=True,
-        redis_url=None,
+        redis_url=config.redis_url,
         qdrant_url=None,
         key_prefix=f"gcmem-rh-{uuid.uuid4().hex[:8]}",
         nli_model=config.nli_model,
@@ -291,6 +296,8 @@ class Runner:
         return cls(config, settings, memory, oracle, chains)
 
     def close(self) -> None:
+        if self.config.redis_url:
+            delete_matching(self.memory.redis, self.memory.keys.pattern())  # the run's own keys
         self.memory.close()
 
     def run(self, inst: Instance) -> dict[str, Any]:
@@ -426,6 +433,7 @@ def run_all(
             "dominance_confirm_threshold": runner.settings.dominance.confirm_threshold,
             "dominance_cosine_floor": runner.settings.dominance.cosine_floor,
             "supersession_gc": runner.settings.supersession.gc,
+            "redis": "server" if config.redis_url else "embedded",
             "chunk_max_chars": runner.settings.memory.chunk_max_chars,
             "nli_model": Path(config.nli_model).name,
             "embedder": runner.settings.models.embedder,
