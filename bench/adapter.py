@@ -21,6 +21,14 @@ sha256, hyper-parameters, the cross-validation table).
 
     python -m bench adapter cv        # 4 folds, about 20 min each on 2 CPU cores
     python -m bench adapter train     # about 25 min on 2 CPU cores
+
+``question``: whether reading the query's question helps. An adapter trained on every other
+development split scores every time-ordered turn pair of held-out writers' splits
+(``QUESTION_HELD_OUT``), reading (older, newer) or (question + older, newer); run it once each
+way on the same data and compare the tables (per family, at the threshold that reaches the
+precision target). The offline NLI checkpoint's own P(contradiction) is scored beside it.
+
+    python -m bench adapter question [--no-question]   # about 40 min on 2 CPU cores
 """
 
 from __future__ import annotations
@@ -66,6 +74,10 @@ MAX_PAIRS_PER_SPLIT = 1500
 PRECISION = 0.98
 GENERATED = 0
 NOTE_PRECISION = 0.6
+# Held out by ``question``: splits written after the adapter's folds, by other helpers (five
+# families each, and one draw each of changed habits and restated keyed changes).
+QUESTION_HELD_OUT = ("dev29", "dev31", "dev33", "dev34", "dev35", "dev37", "dev38")
+QUESTION_PRECISION = 0.97  # the no-harm target of a drop's pair precision
 
 app = typer.Typer(no_args_is_help=True, help=__doc__.split("\n\n")[0])
 
@@ -288,6 +300,122 @@ def cv(
     if not smoke:
         _plot(rows, drop, note, out / "pr.png")
     typer.echo(_markdown(report))
+
+
+def development_splits() -> list[str]:
+    """Every helper-written development split (a change or a trap set, or both)."""
+    return sorted(
+        {p.stem for kind in ("changes", "static") for p in (DATA_DIR / kind).glob("dev*.jsonl")}
+    )
+
+
+def turn_pairs(split: str) -> list[dict[str, Any]]:
+    """Every time-ordered turn pair of the split's instances with the instance's question,
+    labelled as ``cv`` labels κ pairs: ``justified`` (older stale, newer current), ``harmful``
+    (older still true or current), ``other`` (older stale, newer not current)."""
+    rows = []
+    for inst in instances(split):
+        turns = sorted(inst.turns, key=lambda t: t.ts)
+        for a, b in itertools.combinations(turns, 2):
+            if a.ts == b.ts:
+                continue
+            if a.id in inst.stale_turns:
+                label = "justified" if b.id in inst.current_turns else "other"
+            else:
+                label = "harmful"
+            rows.append(
+                {
+                    "split": split,
+                    "family": inst.family,
+                    "question": inst.query,
+                    "older": a.text,
+                    "newer": b.text,
+                    "label": label,
+                }
+            )
+    return rows
+
+
+def asked(row: dict[str, Any], with_question: bool) -> str:
+    """The older statement as the adapter reads it: after the question, when it reads one."""
+    return f"{row['question']} || {row['older']}" if with_question else row["older"]
+
+
+@app.command("question")
+def question(
+    with_question: bool = typer.Option(True, "--question/--no-question"),
+    held_out: list[str] = typer.Option(list(QUESTION_HELD_OUT), help="Held-out splits."),
+    cap: int = typer.Option(300, help="Training pairs sampled per split."),
+    epochs: int = typer.Option(2),
+    rank: int = typer.Option(8),
+    threads: int = typer.Option(2),
+    precision: float = typer.Option(QUESTION_PRECISION, help="Pair precision target."),
+    out: Path = typer.Option(RESULTS),
+    smoke: bool = typer.Option(False, help="Tiny data: 5 pairs a split, one epoch, rank 2 (CI)."),
+) -> None:
+    """Whether reading the question helps the adapter: out-of-writer pair precision and
+    recall per family, beside the NLI checkpoint's own score."""
+    from gcmem.oracle.adapter_train import TrainConfig, score_pairs, train_adapter
+    from gcmem.oracle.cross_encoder import CrossEncoderOracle
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    base, weights = base_model()
+    if smoke:
+        cap, epochs, rank, held_out = 5, 1, 2, held_out[:1]
+    train_splits = [s for s in development_splits() if s not in held_out]
+    data: list[LabelledPair] = []
+    for split in train_splits:
+        rows = turn_pairs(split)
+        rows = random.Random(0).sample(rows, cap) if len(rows) > cap else rows
+        data += [
+            LabelledPair(asked(r, with_question), r["newer"], r["label"] == "justified", split)
+            for r in rows
+        ]
+    held = [r for s in held_out for r in turn_pairs(s)][: 60 if smoke else None]
+    typer.echo(f"{len(data)} training pairs from {len(train_splits)} splits, {len(held)} held out")
+    config = TrainConfig(rank=rank, epochs=epochs, threads=threads, max_length=160)
+    adapter = train_adapter(base, data, config, weights_sha256=weights, log=typer.echo)
+    scores = score_pairs(base, adapter, [(asked(r, with_question), r["newer"]) for r in held])
+    nli = CrossEncoderOracle(base, device="cpu").score([(r["older"], r["newer"]) for r in held])
+    variant = ("question" if with_question else "pair") + ("-smoke" if smoke else "")
+    report: dict[str, Any] = {
+        "variant": variant,
+        "held_out": list(held_out),
+        "trained_on": train_splits,
+        "training_pairs": len(data),
+        "precision_target": precision,
+        "config": {"cap": cap, "epochs": epochs, "rank": rank, "max_length": 160},
+    }
+    for name, values in (("adapter", scores), ("nli", [float(x) for x in nli])):
+        rows = [{**r, "score": float(v)} for r, v in zip(held, values, strict=True)]
+        t = drop_threshold(rows, precision)
+        report[name] = {
+            "threshold": t,
+            "pooled": table(rows, sorted({0.5, 0.9, 0.95, 0.98, 0.99, t})),
+            "per_family": {
+                fam: table([r for r in rows if r["family"] == fam], [t])[0]
+                for fam in sorted({r["family"] for r in rows})
+            },
+        }
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"question-{variant}.json").write_text(json.dumps(report, indent=2) + "\n")
+    lines = [f"# Adapter reading {variant}s: held out {', '.join(held_out)}", ""]
+    for name in ("adapter", "nli"):
+        r = report[name]
+        lines += [
+            f"## {name}: threshold {r['threshold']:.4f} (pair precision >= {precision})",
+            "",
+            "| family | justified pairs | dropped justified | dropped harmful | precision |",
+            "|---|---|---|---|---|",
+        ]
+        for fam, c in r["per_family"].items():
+            total = sum(x["label"] == "justified" for x in held if x["family"] == fam)
+            lines.append(
+                f"| {fam} | {total} | {c['justified']} | {c['harmful']} | {_fmt(c['precision'])} |"
+            )
+        lines.append("")
+    (out / f"question-{variant}.md").write_text("\n".join(lines))
+    typer.echo("\n".join(lines))
 
 
 @app.command("train")

@@ -74,3 +74,51 @@ def test_adapter_cv_smoke(
     # the fold adapter is a loadable adapter file of the checkpoint
     [fold_adapter] = (tmp_path / "folds-smoke").glob("*.safetensors")
     assert json.loads(fold_adapter.with_suffix(".json").read_text())["rank"] == 2
+
+
+def test_turn_pairs_label_each_time_ordered_pair_by_the_older_turn() -> None:
+    rows = bench_adapter.turn_pairs("dev38")
+    inst = bench_adapter.instances("dev38")[0]
+    mine = [r for r in rows if r["question"] == inst.query]
+    text = {t.id: t.text for t in inst.turns}
+    stale = {text[t] for t in inst.stale_turns}
+    current = {text[t] for t in inst.current_turns}
+    assert mine and all(r["family"] == inst.family for r in mine)
+    for r in mine:
+        if r["older"] not in stale:
+            assert r["label"] == "harmful"  # dropping a still-true or current turn loses it
+        else:
+            assert r["label"] == ("justified" if r["newer"] in current else "other")
+    assert {"justified", "harmful", "other"} <= {r["label"] for r in mine}
+    row = mine[0]
+    assert bench_adapter.asked(row, True) == f"{inst.query} || {row['older']}"
+    assert bench_adapter.asked(row, False) == row["older"]
+
+
+@pytest.mark.model
+@pytest.mark.slow
+def test_adapter_question_smoke(
+    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GCMEM_NLI_MODEL", nli_model_path)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    bench_adapter.question(
+        with_question=True,
+        held_out=["dev38"],
+        cap=300,
+        epochs=2,
+        rank=8,
+        threads=1,
+        precision=bench_adapter.QUESTION_PRECISION,
+        out=tmp_path,
+        smoke=True,
+    )
+    report = json.loads((tmp_path / "question-question-smoke.json").read_text())
+    assert report["held_out"] == ["dev38"] and "dev38" not in report["trained_on"]
+    assert report["config"]["epochs"] == 1 and report["config"]["cap"] == 5
+    for name in ("adapter", "nli"):
+        r = report[name]
+        assert 0.0 <= r["threshold"] <= 1.0
+        fam = r["per_family"]["keyed_restated"]
+        assert fam["justified"] + fam["harmful"] + fam["other"] == fam["drops"] <= 60
+    assert (tmp_path / "question-question-smoke.md").read_text().startswith("# Adapter reading")
