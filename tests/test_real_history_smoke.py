@@ -69,6 +69,7 @@ def test_run_from_the_committed_jsonl(
     assert "| plain RAG |" in (out / "results.md").read_text()
 
 
+@pytest.mark.redis
 def test_run_on_a_redis_server_leaves_it_as_it_found_it(
     tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
