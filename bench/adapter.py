@@ -92,18 +92,50 @@ def instances(split: str) -> list[Instance]:
     return [inst for path in split_files(split) for inst in load_jsonl(path)]
 
 
-def training_pairs(splits: Iterable[str], *, cap: int = MAX_PAIRS_PER_SPLIT) -> list[LabelledPair]:
-    """Every time-ordered turn pair of the splits' instances, labelled."""
+def turn_pairs(split: str) -> list[dict[str, Any]]:
+    """Every time-ordered turn pair of the split's instances with the instance's question,
+    labelled as ``cv`` labels κ pairs: ``justified`` (older stale, newer current), ``harmful``
+    (older still true or current), ``other`` (older stale, newer not current)."""
+    rows = []
+    for inst in instances(split):
+        turns = sorted(inst.turns, key=lambda t: t.ts)
+        for a, b in itertools.combinations(turns, 2):
+            if a.ts == b.ts:
+                continue
+            if a.id in inst.stale_turns:
+                label = "justified" if b.id in inst.current_turns else "other"
+            else:
+                label = "harmful"
+            rows.append(
+                {
+                    "split": split,
+                    "family": inst.family,
+                    "question": inst.query,
+                    "older": a.text,
+                    "newer": b.text,
+                    "label": label,
+                }
+            )
+    return rows
+
+
+def asked(row: dict[str, Any], with_question: bool) -> str:
+    """The older statement as the adapter reads it: after the question, when it reads one."""
+    return f"{row['question']} || {row['older']}" if with_question else row["older"]
+
+
+def training_pairs(
+    splits: Iterable[str], *, cap: int = MAX_PAIRS_PER_SPLIT, with_question: bool = False
+) -> list[LabelledPair]:
+    """Every time-ordered turn pair of the splits' instances (``turn_pairs``), *supersedes*
+    when justified; at most ``cap`` a split (a seeded sample). ``with_question``: the older
+    statement after the instance's question (``asked``)."""
     out: list[LabelledPair] = []
     for split in splits:
-        rows: list[LabelledPair] = []
-        for inst in instances(split):
-            turns = sorted(inst.turns, key=lambda t: t.ts)
-            for a, b in itertools.combinations(turns, 2):
-                if a.ts == b.ts:
-                    continue  # equal times never dominate
-                positive = a.id in inst.stale_turns and b.id in inst.current_turns
-                rows.append(LabelledPair(a.text, b.text, positive, split))
+        rows = [
+            LabelledPair(asked(r, with_question), r["newer"], r["label"] == "justified", split)
+            for r in turn_pairs(split)
+        ]
         if len(rows) > cap:
             rows = random.Random(0).sample(rows, cap)
         out += rows
@@ -309,38 +341,6 @@ def development_splits() -> list[str]:
     )
 
 
-def turn_pairs(split: str) -> list[dict[str, Any]]:
-    """Every time-ordered turn pair of the split's instances with the instance's question,
-    labelled as ``cv`` labels κ pairs: ``justified`` (older stale, newer current), ``harmful``
-    (older still true or current), ``other`` (older stale, newer not current)."""
-    rows = []
-    for inst in instances(split):
-        turns = sorted(inst.turns, key=lambda t: t.ts)
-        for a, b in itertools.combinations(turns, 2):
-            if a.ts == b.ts:
-                continue
-            if a.id in inst.stale_turns:
-                label = "justified" if b.id in inst.current_turns else "other"
-            else:
-                label = "harmful"
-            rows.append(
-                {
-                    "split": split,
-                    "family": inst.family,
-                    "question": inst.query,
-                    "older": a.text,
-                    "newer": b.text,
-                    "label": label,
-                }
-            )
-    return rows
-
-
-def asked(row: dict[str, Any], with_question: bool) -> str:
-    """The older statement as the adapter reads it: after the question, when it reads one."""
-    return f"{row['question']} || {row['older']}" if with_question else row["older"]
-
-
 @app.command("question")
 def question(
     with_question: bool = typer.Option(True, "--question/--no-question"),
@@ -363,14 +363,7 @@ def question(
     if smoke:
         cap, epochs, rank, held_out = 5, 1, 2, held_out[:1]
     train_splits = [s for s in development_splits() if s not in held_out]
-    data: list[LabelledPair] = []
-    for split in train_splits:
-        rows = turn_pairs(split)
-        rows = random.Random(0).sample(rows, cap) if len(rows) > cap else rows
-        data += [
-            LabelledPair(asked(r, with_question), r["newer"], r["label"] == "justified", split)
-            for r in rows
-        ]
+    data = training_pairs(train_splits, cap=cap, with_question=with_question)
     held = [r for s in held_out for r in turn_pairs(s)][: 60 if smoke else None]
     typer.echo(f"{len(data)} training pairs from {len(train_splits)} splits, {len(held)} held out")
     config = TrainConfig(rank=rank, epochs=epochs, threads=threads, max_length=160)
