@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
 
 from bench import alignment
 from bench.heldout import run as no_harm
+from tests.conftest import require_real_redis
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
@@ -21,10 +24,7 @@ def _env(monkeypatch: pytest.MonkeyPatch, nli_model_path: str) -> None:
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
 
 
-def test_no_harm_smoke(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _env(monkeypatch, nli_model_path)
+def _no_harm_smoke(out: Path, redis_url: str | None = None) -> dict[str, Any]:
     no_harm.cli(
         sets=["changes", "static"],
         split="dev",
@@ -32,11 +32,21 @@ def test_no_harm_smoke(
         only=["rag", "default"],
         limit=None,
         k=10,
-        out=tmp_path,
+        out=out,
         tag=None,
         smoke=True,
+        redis_url=redis_url,
     )
-    report = json.loads((tmp_path / "smoke.json").read_text())
+    report: dict[str, Any] = json.loads((out / "smoke.json").read_text())
+    return report
+
+
+def test_no_harm_smoke(
+    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _env(monkeypatch, nli_model_path)
+    report = _no_harm_smoke(tmp_path)
+    assert report["redis"] == "embedded"
     assert report["candidate_sets_mismatched"] == 0  # every chain judged the same R_k
     for set_name in ("changes", "static"):
         per_cond = report["sets"][set_name]
@@ -50,6 +60,43 @@ def test_no_harm_smoke(
     changes = report["sets"]["changes"]
     assert changes["default"]["all"]["stale_exposure"] <= changes["rag"]["all"]["stale_exposure"]
     assert (tmp_path / "smoke.md").read_text().startswith("# No-harm on held-out text (smoke)")
+
+
+@pytest.mark.redis
+def test_no_harm_on_a_redis_server_gives_the_embedded_numbers(
+    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = require_real_redis()
+    _env(monkeypatch, nli_model_path)
+    server = redis.Redis.from_url(url)
+    on_server: list[int] = []  # keys of the run found on the server at its cleanup
+
+    def delete_matching(client: Any, pattern: str) -> int:
+        # what the run left on the server itself, before its cleanup
+        on_server.append(sum(1 for _ in server.scan_iter(match=pattern)))
+        return int(real_delete(client, pattern))
+
+    real_delete = no_harm.delete_matching
+    monkeypatch.setattr(no_harm, "delete_matching", delete_matching)
+    embedded = _no_harm_smoke(tmp_path / "embedded")
+    assert not on_server  # an embedded run cleans up nothing on the server
+    served = _no_harm_smoke(tmp_path / "server", url)
+    # one cleanup per condition; plain RAG writes no ledger, the default chain's keys were there
+    assert len(on_server) == 2 and sum(on_server) > 0
+    assert not list(server.scan_iter(match="noharm-*"))  # and none is left
+    assert served["redis"] == "server"
+
+    def outcome(report: dict[str, Any]) -> dict[str, Any]:
+        keys = ("queries", "still_true_dropped", "current_lost", "stale_exposure", "notes_right")
+        return {
+            (s, c, f): {k: v[k] for k in keys}
+            for s, per_cond in report["sets"].items()
+            for c, fams in per_cond.items()
+            if not c.startswith("_")
+            for f, v in fams.items()
+        }
+
+    assert outcome(served) == outcome(embedded)
 
 
 def test_alignment_smoke(

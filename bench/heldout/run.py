@@ -45,6 +45,7 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
+from bench.cleanup import delete_matching
 from bench.embedding import CachedEmbedder
 from bench.heldout.data import REAL_SETS, WRITTEN_SETS, Instance, load_set
 from gcmem import Memory, Turn
@@ -300,11 +301,17 @@ def write_time_drops(
     return out
 
 
-def _memory(name: str, overrides: Mapping[str, Any], embedder: Embedder, data_dir: Path) -> Memory:
+def _memory(
+    name: str,
+    overrides: Mapping[str, Any],
+    embedder: Embedder,
+    data_dir: Path,
+    redis_url: str | None = None,
+) -> Memory:
     base = {
         "data_dir": data_dir / name,
         "ephemeral": True,
-        "redis_url": None,
+        "redis_url": redis_url,
         "key_prefix": f"noharm-{uuid.uuid4().hex[:10]}",
         "stm_size": 0,
     }
@@ -331,12 +338,17 @@ def evaluate(
     *,
     embedder: Embedder,
     k: int = 10,
+    redis_url: str | None = None,
 ) -> dict[str, Any]:
-    """Every condition over every set: per-family tallies, and whether R_k matched."""
+    """Every condition over every set: per-family tallies, and whether R_k matched.
+    ``redis_url``: each condition's stores on that server (its own key prefix, deleted at the
+    end) instead of the embedded one."""
     out: dict[str, Any] = {"k": k, "conditions": {n: dict(c) for n, c in conditions.items()}}
+    out["redis"] = "server" if redis_url else "embedded"
     with tempfile.TemporaryDirectory(prefix="gcmem-noharm-") as tmp:
         memories = {
-            name: _memory(name, over, embedder, Path(tmp)) for name, over in conditions.items()
+            name: _memory(name, over, embedder, Path(tmp), redis_url)
+            for name, over in conditions.items()
         }
         results: dict[str, Any] = {}
         mismatched = 0
@@ -384,6 +396,8 @@ def evaluate(
                 name: fams["all"].drops[:50] for name, fams in tallies.items() if "all" in fams
             }
         for mem in memories.values():
+            if redis_url:
+                delete_matching(mem.redis, mem.keys.pattern())  # the run's own keys
             mem.close()
     out["sets"] = results
     out["candidate_sets_mismatched"] = mismatched
@@ -465,6 +479,9 @@ def cli(
     out: Path = typer.Option(RESULTS, help="Where results go."),
     tag: str | None = typer.Option(None, help="File name stem (default: the split)."),
     smoke: bool = typer.Option(False, help="A few queries per set (CI)."),
+    redis_url: str | None = typer.Option(
+        None, help="A Redis server for the ledger and verdict log (default: the embedded one)."
+    ),
 ) -> None:
     """Still-true facts dropped, current value lost, stale exposure: per family, per chain."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -477,7 +494,7 @@ def cli(
     n = 6 if smoke else limit
     data = {s: load_set(s, split, limit=n) for s in sets}
     embedder = CachedEmbedder(TransformerEmbedder(Settings().models.embedder))
-    report = evaluate(data, conds, embedder=embedder, k=k)
+    report = evaluate(data, conds, embedder=embedder, k=k, redis_url=redis_url)
     report["split"] = split
     write_report(report, out, tag or ("smoke" if smoke else split))
     for set_name, per_cond in report["sets"].items():
