@@ -28,11 +28,12 @@ BENCHMARKS = {
 for _name, _module in BENCHMARKS.items():
     app.command(_name)(importlib.import_module(_module).cli)
 
-# the supersession adapter shipped for the offline checkpoint (a command group: cv, train)
+# the supersession adapter shipped for the offline checkpoint (a command group: cv, train,
+# thresholds, question)
 app.add_typer(
     importlib.import_module("bench.adapter").app,
     name="adapter",
-    help="The supersession adapter: leave-one-writer-out cross-validation, training.",
+    help="The supersession adapter: cross-validation, training, reading the question.",
 )
 # κ accuracy on agent memory (a command group: data, evaluate)
 app.add_typer(
