@@ -1,6 +1,6 @@
-"""Smoke runs of the no-harm and alignment benchmarks on the real parts (MiniLM, embedded
-Qdrant and Redis, the offline NLI checkpoint for the default chain): a few development
-queries end to end, the report's numbers consistent with each other."""
+"""Smoke runs of the no-harm, no-harm-pairs and alignment benchmarks on the real parts
+(MiniLM, embedded Qdrant and Redis, the offline NLI checkpoint for the default chain): a few
+development queries end to end, the report's numbers consistent with each other."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from bench import alignment
+from bench.heldout import pairs as no_harm_pairs
 from bench.heldout import run as no_harm
 from tests.conftest import require_real_redis
 
@@ -122,3 +123,29 @@ def test_alignment_smoke(
         assert summary["queries"] == 4
         assert summary["ingest_ms_per_turn"] >= 0.0 and summary["embed_ms_per_turn"] > 0.0
     assert (tmp_path / "smoke.md").stat().st_size > 0
+
+
+def test_no_harm_pairs_smoke(
+    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _env(monkeypatch, nli_model_path)
+    no_harm_pairs.cli(
+        sets=["changes"],
+        split="dev",
+        limit=4,
+        k=10,
+        out=tmp_path,
+        table=None,
+        calibration=None,
+    )
+    rows = [json.loads(line) for line in (tmp_path / "pairs-dev.jsonl").read_text().splitlines()]
+    assert rows and {r["set"] for r in rows} == {"changes"}
+    assert {r["label"] for r in rows} <= {"justified", "harmful", "other"}
+    for r in rows:
+        assert 0.0 <= r["fwd"] <= 1.0 and 0.0 <= r["bwd"] <= 1.0
+        assert r["older"] != r["newer"]
+    # the table reads the same file back (the rule choice's input)
+    no_harm_pairs.cli(
+        sets=[], split="dev", limit=None, k=10, out=tmp_path,
+        table=tmp_path / "pairs-dev.jsonl", calibration=None,
+    )  # fmt: skip
