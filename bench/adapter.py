@@ -38,6 +38,7 @@ import itertools
 import json
 import os
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -392,6 +393,7 @@ def question(
         }
     out.mkdir(parents=True, exist_ok=True)
     (out / f"question-{variant}.json").write_text(json.dumps(report, indent=2) + "\n")
+    justified = Counter(r["family"] for r in held if r["label"] == "justified")
     lines = [f"# Adapter reading {variant}s: held out {', '.join(held_out)}", ""]
     for name in ("adapter", "nli"):
         r = report[name]
@@ -402,9 +404,9 @@ def question(
             "|---|---|---|---|---|",
         ]
         for fam, c in r["per_family"].items():
-            total = sum(x["label"] == "justified" for x in held if x["family"] == fam)
             lines.append(
-                f"| {fam} | {total} | {c['justified']} | {c['harmful']} | {_fmt(c['precision'])} |"
+                f"| {fam} | {justified[fam]} | {c['justified']} | {c['harmful']} "
+                f"| {_fmt(c['precision'])} |"
             )
         lines.append("")
     (out / f"question-{variant}.md").write_text("\n".join(lines))

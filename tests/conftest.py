@@ -12,6 +12,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -41,6 +42,24 @@ def require_real_redis() -> str:
     if os.environ.get("GCMEM_TEST_ALLOW_NO_REDIS") == "1":
         pytest.skip(msg)
     pytest.fail(msg)
+
+
+def keys_on_server_at_cleanup(
+    monkeypatch: pytest.MonkeyPatch, module: Any, server: redis.Redis
+) -> list[int]:
+    """Wrap a benchmark module's cleanup (``module.delete_matching``, ``bench.cleanup``): each
+    call first counts the keys of its pattern on ``server`` itself, then deletes as before. The
+    list it returns shows whether a run's keys were on the server, not only in an embedded
+    store the cleanup also empties."""
+    found: list[int] = []
+    delete = module.delete_matching
+
+    def counting(client: Any, pattern: str) -> int:
+        found.append(sum(1 for _ in server.scan_iter(match=pattern)))
+        return int(delete(client, pattern))
+
+    monkeypatch.setattr(module, "delete_matching", counting)
+    return found
 
 
 def make_settings(tmp_path: Path, *, redis_url: str | None = None, **overrides: object) -> Settings:

@@ -14,7 +14,7 @@ import redis
 from bench import alignment
 from bench.heldout import pairs as no_harm_pairs
 from bench.heldout import run as no_harm
-from tests.conftest import require_real_redis
+from tests.conftest import keys_on_server_at_cleanup, require_real_redis
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
@@ -70,15 +70,7 @@ def test_no_harm_on_a_redis_server_gives_the_embedded_numbers(
     url = require_real_redis()
     _env(monkeypatch, nli_model_path)
     server = redis.Redis.from_url(url)
-    on_server: list[int] = []  # keys of the run found on the server at its cleanup
-
-    def delete_matching(client: Any, pattern: str) -> int:
-        # what the run left on the server itself, before its cleanup
-        on_server.append(sum(1 for _ in server.scan_iter(match=pattern)))
-        return int(real_delete(client, pattern))
-
-    real_delete = no_harm.delete_matching
-    monkeypatch.setattr(no_harm, "delete_matching", delete_matching)
+    on_server = keys_on_server_at_cleanup(monkeypatch, no_harm, server)
     embedded = _no_harm_smoke(tmp_path / "embedded")
     assert not on_server  # an embedded run cleans up nothing on the server
     served = _no_harm_smoke(tmp_path / "server", url)

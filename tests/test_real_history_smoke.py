@@ -7,7 +7,6 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
@@ -17,7 +16,7 @@ from bench.real_history import TRANSITIONS_JSONL
 from bench.real_history import run as run_module
 from bench.real_history.__main__ import app
 from bench.real_history.run import CONDITIONS
-from tests.conftest import require_real_redis
+from tests.conftest import keys_on_server_at_cleanup, require_real_redis
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
@@ -81,15 +80,7 @@ def test_run_on_a_redis_server_leaves_it_as_it_found_it(
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     server = redis.Redis.from_url(url)
-    on_server: list[int] = []  # keys of the run found on the server at its cleanup
-
-    def delete_matching(client: Any, pattern: str) -> int:
-        # what the run left on the server itself, before its cleanup
-        on_server.append(sum(1 for _ in server.scan_iter(match=pattern)))
-        return int(real_delete(client, pattern))
-
-    real_delete = run_module.delete_matching
-    monkeypatch.setattr(run_module, "delete_matching", delete_matching)
+    on_server = keys_on_server_at_cleanup(monkeypatch, run_module, server)
     records = [json.loads(line) for line in TRANSITIONS_JSONL.read_text().splitlines()]
     data = tmp_path / "transitions.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in records if r["id"] == IDS[0]))
