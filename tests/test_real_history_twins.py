@@ -153,6 +153,7 @@ def test_twins_cli_on_the_real_parts(
     [
         (["--formats", "snippet,diff"], "unknown format"),
         (["--pairs", "no/such/pairs.jsonl"], "no twin pairs file"),
+        (["--redis-url", "redis://127.0.0.1:1/0"], "cannot use the Redis server"),
     ],
 )
 def test_twins_cli_refuses_bad_input_before_running(

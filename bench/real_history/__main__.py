@@ -41,6 +41,13 @@ def _formats(given: str) -> tuple[Format, ...]:
     return cast(tuple[Format, ...], fmts)
 
 
+def _redis(url: str | None) -> None:
+    from bench.cleanup import server_error
+
+    if url and (why := server_error(url)):
+        raise typer.BadParameter(why)
+
+
 def _snapshot(path: Path) -> None:
     if not (path / "HEAD").is_file():
         raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
@@ -160,6 +167,7 @@ def run(
     from bench.real_history.run import RunConfig, aggregate, engagement_table, run_all
 
     model = _nli_model(nli_model)
+    _redis(redis_url)
     if split not in SPLITS:
         raise typer.BadParameter(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     records = select(read_transitions(transitions), split)
@@ -254,6 +262,7 @@ def twins(
 
     model = _nli_model(nli_model)
     fmts = _formats(formats)
+    _redis(redis_url)
     if not pairs.is_file():
         raise typer.BadParameter(
             f"no twin pairs file {pairs} (python -m bench.real_history twins-mine)"
