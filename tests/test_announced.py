@@ -17,8 +17,9 @@ from gcmem.facts.announced import (
     mentions_old_value,
     question_frame,
     revision,
+    with_names,
 )
-from gcmem.facts.wording import values
+from gcmem.facts.wording import root, values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import build_filters
@@ -1513,3 +1514,112 @@ def test_a_version_the_new_value_refines_is_no_mention_of_the_old() -> None:
     other = 'async-compression = { version = "0.4.0", default-features = false }'
     assert not mentions_old_value(frame, change, other)
     assert mentions_old_value(frame, change, 'log = "0.4"')
+
+
+# The question's subject under another of its names: "my sister Ana" in any candidate makes a
+# question about "my sister" one about Ana, and one about Ana one about "my sister".
+NAMED_ELSEWHERE = [
+    (
+        "Where does my sister live?",
+        "My sister Ana lives in Porto.",
+        "Ana moved to Lisbon.",
+        [],
+    ),
+    (
+        "Which office does Hendrik work from?",
+        "Hendrik works out of the Rotterdam office.",
+        "My boss is based at the Utrecht office now.",
+        ["My boss Hendrik Vos is a stickler for Monday stand-ups."],
+    ),
+    (
+        "Which gym does my brother go to?",
+        "Dmitri goes to Iron Temple Gym.",
+        "My brother joined Pulse Fitness near his office.",
+        ["My brother Dmitri finally ran a sub-25 5k."],
+    ),
+]
+# ... never the same relation of another person, nor a thing that person owns
+NAMED_APART = [
+    (
+        "Which school does my son go to?",
+        "My son Leo goes to Oakwood Primary. My daughter Mia goes to Hillcrest.",
+        "Mia switched to Riverside Academy.",
+    ),
+    (
+        "What does my dog eat?",
+        "My dog Rufus eats Acana kibble.",
+        "Rufus's brother now eats Orijen.",
+    ),
+    (
+        "Where does my sister live?",
+        "My sister Ana lives in Porto.",
+        "Bea moved to Lisbon.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "older", "newer", "others"), NAMED_ELSEWHERE)
+def test_a_subject_named_another_way_announces(
+    question: str, older: str, newer: str, others: list[str]
+) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    assert announcement(frame, older, newer) is None  # no name in common without the others
+    named = with_names(frame, [older, newer, *others])
+    found = announcement(named, older, newer)
+    assert found is not None and set(found.old_values).isdisjoint(found.new_values)
+
+
+@pytest.mark.parametrize(("question", "older", "newer"), NAMED_APART)
+def test_another_person_named_stays_apart(question: str, older: str, newer: str) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    assert announcement(with_names(frame, [older, newer]), older, newer) is None
+
+
+def test_the_stage_reads_names_from_every_candidate() -> None:
+    alias = cand("My boss Hendrik Vos is a stickler for Monday stand-ups.", 0)
+    old = cand("Hendrik works out of the Rotterdam office.", 1)
+    new = cand("My boss is based at the Utrecht office now.", 5)
+    outcome = apply([alias, old, new], "Which office does Hendrik work from?")
+    assert [d.chunk.id for d in outcome.dropped] == [old.id]
+    assert alias.id in {c.id for c in outcome.kept}
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "new"),
+    [
+        ("Tom works at Acme as a designer.", "Tom left Acme and joined Globex.", "Globex"),
+        ("Tom works at Acme.", "Tom left Acme for Globex.", "Globex"),
+    ],
+)
+def test_the_value_given_up_is_the_old_answer(older: str, newer: str, new: str) -> None:
+    frame = question_frame("Where does Tom work?")
+    assert frame is not None
+    found = announcement(frame, older, newer)
+    assert found is not None and found.old_values == ("Acme",) and found.new_values == (new,)
+
+
+@pytest.mark.parametrize(
+    "newer", ["Tom left Acme and is job hunting.", "Tom left the Acme party early."]
+)
+def test_leaving_names_no_new_answer(newer: str) -> None:
+    frame = question_frame("Where does Tom work?")
+    assert frame is not None
+    assert announcement(frame, "Tom works at Acme.", newer) is None
+
+
+def test_a_question_whose_only_word_is_its_verb() -> None:
+    # the user's own verb: the user is the subject
+    work = question_frame("Where do I work?")
+    assert work is not None and work.subject == {"user"} and work.verb == "work"
+    found = announcement(work, "I work at Stripe.", "I started at Shopify last month.")
+    assert found is not None and found.new_values == ("Shopify",)
+    # the type word's modifier: "Postgres" of "What Postgres version ..."
+    pg = question_frame("What Postgres version do we run?")
+    assert pg is not None and pg.subject == {root("postgres")} and pg.head == {"version"}
+    found = announcement(pg, "Our Postgres version is 14.", "We upgraded Postgres to 16.")
+    assert found is not None and found.new_values == ("16",)
+    # not a noun the question ends on ("When do I do my laundry?" asks about laundry)
+    laundry = question_frame("When do I do my laundry?")
+    assert laundry is not None and laundry.subject == {root("laundry")}

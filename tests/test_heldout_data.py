@@ -70,6 +70,7 @@ SPLITS = {
     "dev49": "oldvalues",
     "dev50": "traps3",
     "dev51": "accumulating",
+    "dev52": "named",
     "devconv": "chats",
 }
 

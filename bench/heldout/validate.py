@@ -88,6 +88,13 @@ PROFILES = {
     ),
     # dev38: facts about people (where they live and work, who they report to, when things
     # happen) restated before they change, and still-true facts around them
+    # dev52: people, pets and things named by their relation to the speaker and by name, in
+    # either way at either time ("my sister Ana" ... "Ana"), changed and kept
+    "named": Profile(
+        changes={"keyed_prose": 30, "behavioural": 10},
+        static={"parallel_keys": 16, "elaborations": 12, "same_topic_unrelated": 12},
+        turns=(4, 8),
+    ),
     "people": Profile(
         changes={"keyed_restated": 30},
         static=dict.fromkeys(

@@ -31,11 +31,12 @@ refused on any doubt.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from gcmem.facts.align import FRAME_SUBJECT, Unit, each_lacks, units_of
@@ -55,6 +56,7 @@ from gcmem.facts.wording import (
     PAIR,
     PRONOUNS,
     STOP,
+    TITLES,
     WH,
     WHEN_ASKED,
     Value,
@@ -112,6 +114,7 @@ _CUE = re.compile(
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
     r"relocated|upped|rebooked|handed over|increased|decreased|reduced|"
+    r"(?-i:left|quit)(?= (?:(?:the|his|her|their|my|our|your) )?[A-Z])|"
     r"(?:went|goes|go|gone|going) (?:up|down) to|"
     r"took over|taking over|takes over|taken over|cut over|rolled out|"
     rf"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
@@ -171,6 +174,9 @@ class QuestionFrame:
     owners: frozenset[str] = frozenset()
     # "who" asks for a person
     person: bool = False
+    # the question's subject under its other names in the memory ("my sister" and "Ana" of
+    # "my sister Ana"): ``with_names``
+    also: tuple[QuestionFrame, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -247,6 +253,8 @@ def question_frame(query: str) -> QuestionFrame | None:
         w for w in words if w not in STOP and w not in WH and w not in AUX and w not in FREQUENCY
     ]
     asked = frozenset(root(w) for w in content) - head
+    if asked - TITLES:
+        asked -= TITLES  # "Mr. Delacroix" is Delacroix, with or without the title
     if not asked and FIRST_PERSON.intersection(words):
         asked = frozenset({"user"})  # "What phone plan am I on?": the user's
     if not asked and len(head) > 1:
@@ -280,6 +288,16 @@ def question_frame(query: str) -> QuestionFrame | None:
         if aux in AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last)):
             verb = root(last)
     subject = asked - {verb} if verb else asked
+    if not subject:
+        # the verb is the only word asked: the type word's modifiers are the subject ("What
+        # Postgres version do we run?"), or the user where the verb is theirs ("Where do I
+        # work?"; not "When do I do my laundry?", whose last word is no verb)
+        if len(head) > 1:
+            subject = frozenset(head - {type_word})
+            head = {type_word}
+        elif any(w == "i" and root(n) == verb for w, n in itertools.pairwise(words)):
+            subject = frozenset({"user"})
+        asked |= subject
     # "What's the URL of the staging Grafana?": the attribute is the noun before "of"
     named = _ATTRIBUTE.match(" ".join(words))
     attribute = root(named.group(1).split()[-1]) if named else None
@@ -507,34 +525,77 @@ def announcement(
     frame: QuestionFrame, older: str, newer: str, before: str = ""
 ) -> AnswerChange | None:
     """``newer`` announces a new value for the answer ``older`` gives, or None; ``before`` is
-    the statement that precedes ``newer`` in its text (what a pronoun opening it refers to)."""
-    if not answers(frame, older):
+    the statement that precedes ``newer`` in its text (what a pronoun opening it refers to).
+    Either may name the question's subject by another of its names (``QuestionFrame.also``)."""
+    frames = (frame, *frame.also)
+    answering = next((f for f in frames if answers(f, older)), None)
+    if answering is None:
         return None
     in_older = {t.lower() for t in tokens_of(older)}
     in_newer = {t.lower() for t in tokens_of(newer)}
-    asked = frame.words | frame.head
+    asked = answering.words | answering.head
     answer = [
         v
-        for v in _asked_values(frame, older)
-        if v.kind in frame.kinds and root(v.key) not in asked and not _compound_of(v, frame.verb)
+        for v in _asked_values(answering, older)
+        if v.kind in answering.kinds
+        and root(v.key) not in asked
+        and not _compound_of(v, answering.verb)
     ]
     # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
     # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
-    old = [v for v in answer if v.key not in in_newer]
+    old = [v for v in answer if v.key not in in_newer or _left(v, newer)]
     if not old:
         return None
     kinds = {v.kind for v in old}
-    for clause in _announcing_clauses(frame, newer, before):
-        new = [
-            v
-            for v in _heads(clause, frame)
-            if v.kind in kinds
-            and v.key not in in_older
-            and root(v.key) not in asked  # "Biscuit" asked about, no value
-        ]
-        if new:
-            return AnswerChange.of(old, new)
+    for named in frames:
+        for clause in _announcing_clauses(named, newer, before):
+            new = [
+                v
+                for v in _heads(clause, named)
+                if v.kind in kinds
+                and v.key not in in_older
+                and root(v.key) not in asked | named.words  # "Biscuit" asked about
+            ]
+            if new:
+                return AnswerChange.of(old, new)
     return None
+
+
+# "left Acme", "quit the Harbour Club": the value named as the one given up
+_LEFT = r"\b(?:left|quit|quitting|leaving|leaves)\s+(?:(?:the|his|her|their|my|our|your)\s+)?"
+
+
+def _left(value: Value, newer: str) -> bool:
+    """The newer statement names the old value as the one given up ("Tom left Acme and
+    joined Globex"): it says the old answer, not again."""
+    return re.search(_LEFT + re.escape(value.text) + r"\b", newer, re.I) is not None
+
+
+# "my sister Ana", "our manager, Priya", "my boss Hendrik Vos": a relation to the speaker
+# and the name of the one in it
+_APPOSED = re.compile(
+    r"\b(?i:my|our|his|her|their|your)\s+(?P<rel>[a-z]+(?:[\s-][a-z]+)?)\s*,?\s+"
+    r"(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?(?P<name>[A-Z][a-z]+)\b"
+)
+
+
+def with_names(frame: QuestionFrame, texts: Sequence[str]) -> QuestionFrame:
+    """``frame`` with its subject's other names in ``texts`` (``QuestionFrame.also``): where a
+    text says "my sister Ana", a question about "my sister" is about Ana, and one about Ana
+    is about "my sister"."""
+    alternates: dict[frozenset[str], QuestionFrame] = {}
+    for text in texts:
+        for m in _APPOSED.finditer(text):
+            rel = frozenset(root(w) for w in re.split(r"[\s-]", m.group("rel")))
+            name = frozenset({root(m.group("name").lower())})
+            for mine, other in ((rel, name), (name, rel)):
+                if frame.subject <= mine and other not in alternates:
+                    alternates[other] = replace(
+                        frame,
+                        subject=frozenset(frame.subject - mine | other),
+                        words=frozenset(frame.words - mine | other),
+                    )
+    return replace(frame, also=tuple(alternates.values())) if alternates else frame
 
 
 def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterator[str]:

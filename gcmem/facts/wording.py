@@ -78,6 +78,7 @@ IRREGULAR_PAST = {
         "ride": "rode ridden",
         "begin": "began begun",
         "grow": "grew grown",
+        "leave": "left",
     }.items()
     for past in forms.split()
 }

@@ -59,6 +59,7 @@ from gcmem.facts.announced import (
     question_frame,
     recurring_change,
     revision,
+    with_names,
 )
 from gcmem.facts.code_keys import key_changes, names_key
 from gcmem.facts.extract import unit_facts
@@ -90,6 +91,8 @@ class AnnouncedChangeFilter:
         frame = question_frame(query.query)
         if len(candidates) < 2:
             return FilterOutcome(list(candidates), [])
+        if frame is not None:  # the subject under the other names the candidates give it
+            frame = with_names(frame, [c.chunk.text for c in candidates])
 
         def accumulates(statement: str) -> bool:
             subject, relation = normalize_key(FRAME_SUBJECT, statement)
