@@ -446,3 +446,33 @@ def test_a_crontab_entry_after_a_label_is_no_value_of_the_label() -> None:
     assert triples("crontab on web1: `*/15 * * * * /opt/check_disk.sh`") == []
     # a quoted command of several words stays one value where the label is one setting's
     assert triples("build command: `npm run build`") == [("build command", "is", "npm run build")]
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "key"),
+    [
+        (
+            "The max_connections setting is 100.",
+            "Bumped max_connections to 200.",
+            "max_connections",
+        ),
+        ("The value of MAX_RETRIES is 4.", "MAX_RETRIES = 6", "max_retries"),
+        ("The log.level option is debug.", "log.level: info", "log.level"),
+        ("The FEATURE_X flag is off.", "We set FEATURE_X to on.", "feature_x"),
+    ],
+)
+def test_a_setting_is_keyed_by_its_name_however_it_is_called(
+    older: str, newer: str, key: str
+) -> None:
+    (old,) = extract_triples(older)
+    (new,) = extract_triples(newer)
+    assert (old.subject, old.relation) == (new.subject, new.relation) == (key, "is")
+    assert old.object != new.object
+
+
+def test_a_plain_word_keeps_what_it_is_called() -> None:
+    # "the privacy setting" names no identifier: which setting, the words say
+    (fact,) = extract_triples("The privacy setting is public.")
+    assert fact.subject == "privacy setting"
+    (fact,) = extract_triples("The value of the house is 300k.")
+    assert (fact.subject, fact.relation) == ("house", "value")

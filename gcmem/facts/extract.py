@@ -711,8 +711,26 @@ def _singular(term: str) -> str:
 _WHERE = re.compile(r"^(?:lives|based|located|resides|hosted)\s+(?:in|on|at)\b")
 
 
+# What a setting is called besides its name ("the max_connections setting", "the value of
+# MAX_RETRIES"): the name alone keys it, as "max_connections is 200" does.
+_SETTING_NOUNS = frozenset(
+    str.split("setting option parameter param flag variable constant config field")
+)
+_IDENTIFIER = re.compile(r"[a-z][\w\-]*[_.][\w.\-]*")  # normalised: snake_case, dotted
+
+
+def _setting_name(subject: str, relation: str) -> tuple[str, str]:
+    words = subject.split()
+    if len(words) == 2 and words[1] in _SETTING_NOUNS and _IDENTIFIER.fullmatch(words[0]):
+        return words[0], relation
+    if relation == "value" and len(words) == 1 and _IDENTIFIER.fullmatch(subject):
+        return subject, "is"
+    return subject, relation
+
+
 def _fact(subject: str, relation: str, value: str) -> Fact | None:
     s, r = normalize_key(subject, relation)
+    s, r = _setting_name(s, r)
     r = _WHERE.sub("location", r)
     if subject.split() and subject.split()[-1].islower():  # "Tomas" is a name
         s = _singular(s)
