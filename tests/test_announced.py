@@ -1600,6 +1600,15 @@ def test_the_value_given_up_is_the_old_answer(older: str, newer: str, new: str) 
     assert found is not None and found.old_values == ("Acme",) and found.new_values == (new,)
 
 
+def test_a_cancelled_value_is_the_old_answer() -> None:
+    gym = question_frame("Which gym do I go to?")
+    assert gym is not None
+    older = "My gym membership is at Equinox."
+    found = announcement(gym, older, "Cancelled Equinox, I go to the YMCA now.")
+    assert found is not None and found.old_values == ("Equinox",)
+    assert announcement(gym, older, "I go to Equinox and the YMCA now.") is None
+
+
 @pytest.mark.parametrize(
     "newer", ["Tom left Acme and is job hunting.", "Tom left the Acme party early."]
 )

@@ -561,8 +561,11 @@ def announcement(
     return None
 
 
-# "left Acme", "quit the Harbour Club": the value named as the one given up
-_LEFT = r"\b(?:left|quit|quitting|leaving|leaves)\s+(?:(?:the|his|her|their|my|our|your)\s+)?"
+# "left Acme", "quit the Harbour Club", "cancelled Equinox": the value named as the one given up
+_LEFT = (
+    r"\b(?:left|quit|quitting|leaving|leaves|cancell?ed|cancell?ing|ditched|sold|gave\s+up|"
+    r"moved\s+(?:out\s+of|away\s+from))\s+(?:(?:the|his|her|their|my|our|your)\s+)?"
+)
 
 
 def _left(value: Value, newer: str) -> bool:
