@@ -240,6 +240,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    (
+        # "What does X do?" asks what he does: the city he is said with is no answer to it
+        "What does my brother-in-law Tobias do?",
+        "My brother-in-law Tobias is an architect in Hamburg.",
+        "Tobias designed the new library extension in Altona, just won an award.",
+    ),
     # "this morning" dates a diary entry; it is no new time for the retro
     (
         "When is the retro?",

@@ -71,6 +71,7 @@ SPLITS = {
     "dev50": "traps3",
     "dev51": "accumulating",
     "dev52": "named",
+    "dev53": "named",
     "devconv": "chats",
 }
 

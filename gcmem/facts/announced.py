@@ -287,6 +287,10 @@ def question_frame(query: str) -> QuestionFrame | None:
         last = tail[-1]
         if aux in AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last)):
             verb = root(last)
+    elif verb is None and at is None and len(tail) > 2 and tail[-1] == "do" and aux in AUX_DO:
+        # "What does Tobias do?" asks what he does: no name he is said with ("an architect in
+        # Hamburg") is its answer
+        verb = "do"
     subject = asked - {verb} if verb else asked
     if not subject:
         # the verb is the only word asked: the type word's modifiers are the subject ("What
