@@ -1638,3 +1638,13 @@ def test_a_question_whose_only_word_is_its_verb() -> None:
     # not a noun the question ends on ("When do I do my laundry?" asks about laundry)
     laundry = question_frame("When do I do my laundry?")
     assert laundry is not None and laundry.subject == {root("laundry")}
+
+
+def test_a_person_is_named_with_or_without_a_title() -> None:
+    frame = question_frame("What car does Mr. Delacroix drive?")
+    assert frame is not None and frame.subject == {root("delacroix")}
+    older = "Our neighbour Mr. Delacroix drives a silver Volvo XC60."
+    found = announcement(
+        frame, older, "Delacroix traded in his old motor, he's driving a Mazda now."
+    )
+    assert found is not None and found.new_values == ("Mazda",)
