@@ -10,15 +10,15 @@ local out = {result = 'none', fact = '', closed = closed}
 local gone = expire_due(at, rule)
 if gone then
   out.result, out.fact, out.object = 'expired', gone.fact, gone.object
-  return cjson.encode(out)
+  return reply(out)
 end
 local p = pending_fact()
-if not p then return cjson.encode(out) end
+if not p then return reply(out) end
 local prow = row_of(p)
 if expected ~= '' and prow.object ~= expected then
   -- the caller confirmed a value that is no longer the one held (a race): change nothing
   out.result, out.fact, out.object = 'mismatch', p, prow.object
-  return cjson.encode(out)
+  return reply(out)
 end
 out.fact, out.object = p, prow.object
 if mode == 'confirm' then
@@ -40,4 +40,4 @@ elseif mode == 'reject' then
   out.result = 'rejected'
 end
 out.closed = closed
-return cjson.encode(out)
+return reply(out)

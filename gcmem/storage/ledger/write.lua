@@ -107,7 +107,7 @@ local function latest(aid, t, obj, turn, chunk, src, rule, at, seq, mine)
         action = 'late'
       else
         redis.call('HSET', DATA, 'open', fact)
-        redis.call('HINCRBY', STATS, 'open', 1)
+        count('open', 1)
         if vp then action = 'supersede' else action = 'open' end
       end
       write_row(row, true)
@@ -122,7 +122,7 @@ local function latest(aid, t, obj, turn, chunk, src, rule, at, seq, mine)
         if t == lost.vf then input.rule = 'equal event times: the later recorded wins' end
         decide(at, 'latest', rule, 'superseded', row, lost, input)
         if was_open then
-          redis.call('HINCRBY', STATS, 'open', -1)
+          count('open', -1)
           local _, chunks = provenance(run_of(pf, vp.first))
           for _, c in ipairs(chunks) do table.insert(closed, c) end
         end
@@ -164,7 +164,7 @@ local function accumulate(aid, t, obj, turn, chunk, src, rule, at, seq, mine)
   local row = new_row(fact, obj, t, chunk, turn, mine, at, src)
   write_row(row, true)
   redis.call('ZADD', VER, t, member(seq, fact))
-  redis.call('HINCRBY', STATS, 'open', 1)
+  count('open', 1)
   if other then
     decide(at, 'accumulate', rule, 'coexist', row, row_of(other),
            {rule = 'multi-valued: every value stays current'})
@@ -191,7 +191,7 @@ local function first_open(aid, t, obj, turn, chunk, src, at, seq, mine)
   redis.call('HSET', DATA, 'f:' .. aid, fact, 'open', fact)
   write_row(new_row(fact, obj, t, chunk, turn, mine, at, src), true)
   redis.call('ZADD', VER, t, member(seq, fact))
-  redis.call('HINCRBY', STATS, 'open', 1)
+  count('open', 1)
   return 'open', fact
 end
 
@@ -298,7 +298,7 @@ end
 local function write(aid, t, obj, turn, chunk, chunk_set, pol, rule, src, w, ttl)
   redis.call('SADD', chunk_set, kid .. ':' .. aid)
   if redis.call('HEXISTS', DATA, 'a:' .. aid) == 1 then
-    redis.call('HINCRBY', STATS, 'duplicates', 1)
+    count('duplicates', 1)
     table.insert(results, {aid, 'duplicate', fact_of(aid)})
     return
   end
@@ -309,7 +309,7 @@ local function write(aid, t, obj, turn, chunk, chunk_set, pol, rule, src, w, ttl
   redis.call('HSET', DATA, 'a:' .. aid, cjson.encode(
     {t = t, seq = seq, object = obj, turn = turn, chunk = chunk, rec = fmt(at), src = src,
      w = w, pol = pol}))
-  redis.call('HINCRBY', STATS, 'assertions', 1)
+  count('assertions', 1)
   local action, fact
   if pol == 'accumulate' then
     action, fact = accumulate(aid, t, obj, turn, chunk, src, rule, at, seq, mine)
@@ -328,7 +328,7 @@ for _ = 1, tonumber(ARGV[1]) do
   kid = ARGV[a]
   ASN, VER, DATA = KEYS[k], KEYS[k + 1], KEYS[k + 2]
   if redis.call('HSETNX', KEYIDX, kid, cjson.encode({ARGV[a + 1], ARGV[a + 2]})) == 1 then
-    redis.call('HINCRBY', STATS, 'keys', 1)
+    count('keys', 1)
   end
   local n = tonumber(ARGV[a + 3])
   k, a = k + 3, a + 4
@@ -338,4 +338,4 @@ for _ = 1, tonumber(ARGV[1]) do
     k, a = k + 1, a + 10
   end
 end
-return cjson.encode({results = results, closed = closed})
+return reply({results = results, closed = closed})
