@@ -9,11 +9,17 @@ local function member(seq, id) return string.format('%012d', seq) .. ':' .. id e
 local function id_of(m) return string.sub(m, 14) end
 local function seq_of(m) return tonumber(string.sub(m, 1, 12)) end
 
-local function clock()
+-- The key's next system time (strictly increasing); the caller writes it back as 'sys'.
+local function tick()
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   local last = tonumber(redis.call('HGET', DATA, 'sys') or '0')
   if now <= last then now = last + 1 end
+  return now
+end
+
+local function clock()
+  local now = tick()
   redis.call('HSET', DATA, 'sys', fmt(now))
   return now
 end

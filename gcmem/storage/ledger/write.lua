@@ -302,11 +302,11 @@ local function write(aid, t, obj, turn, chunk, chunk_set, pol, rule, src, w, ttl
     table.insert(results, {aid, 'duplicate', fact_of(aid)})
     return
   end
-  local at = clock()
+  local at = tick()
   local seq = redis.call('HINCRBY', DATA, 'seq', 1)
   local mine = member(seq, aid)
   redis.call('ZADD', ASN, t, mine)
-  redis.call('HSET', DATA, 'a:' .. aid, cjson.encode(
+  redis.call('HSET', DATA, 'sys', fmt(at), 'a:' .. aid, cjson.encode(
     {t = t, seq = seq, object = obj, turn = turn, chunk = chunk, rec = fmt(at), src = src,
      w = w, pol = pol}))
   count('assertions', 1)
