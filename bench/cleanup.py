@@ -5,18 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 import redis
+import typer
+
+from gcmem.settings import load_settings
+from gcmem.storage.redis import connection_kwargs
 
 BATCH = 1000
 
 
-def server_error(url: str) -> str | None:
-    """Why the Redis server at ``url`` cannot take a run (unreachable, a malformed URL), else
-    None: a benchmark asks before it loads a model or writes a file."""
+def require_server(url: str | None) -> None:
+    """A benchmark given ``--redis-url`` asks that server first, before it loads a model or
+    writes a file, with the credentials the run will use (``GCMEM_REDIS_*``): an unreachable
+    server or a malformed URL is a clear ``typer.BadParameter``. Nothing to check without one."""
+    if not url:
+        return
     try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+        storage = load_settings(redis_url=url).storage
+        redis.Redis.from_url(url, socket_connect_timeout=2, **connection_kwargs(storage)).ping()
     except (redis.RedisError, ValueError) as exc:
-        return f"cannot use the Redis server {url}: {exc}"
-    return None
+        raise typer.BadParameter(f"cannot use the Redis server {url}: {exc}") from exc
 
 
 def delete_matching(client: Any, pattern: str) -> int:

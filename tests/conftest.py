@@ -140,3 +140,13 @@ def nli_model_path() -> str:
     if not Path(path).is_dir():
         pytest.fail(f"offline NLI checkpoint not found at {path} (set GCMEM_NLI_MODEL)")
     return path
+
+
+@pytest.fixture
+def offline_nli(nli_model_path: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The offline checkpoint as the configured model, nothing fetched: for benchmark smoke
+    runs, which build their settings from the environment."""
+    monkeypatch.setenv("GCMEM_NLI_MODEL", nli_model_path)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    return nli_model_path

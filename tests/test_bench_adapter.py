@@ -46,11 +46,9 @@ def test_note_threshold_counts_notes_about_a_stale_chunk_below_the_drop_threshol
 @pytest.mark.model
 @pytest.mark.slow
 def test_adapter_cv_smoke(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, offline_nli: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert "adapter" in {group.name for group in bench_app.registered_groups}
-    monkeypatch.setenv("GCMEM_NLI_MODEL", nli_model_path)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setattr(bench_adapter, "CACHE", tmp_path / "cache")
     bench_adapter.cv(
         folds=[],
@@ -97,11 +95,7 @@ def test_turn_pairs_label_each_time_ordered_pair_by_the_older_turn() -> None:
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_adapter_question_smoke(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("GCMEM_NLI_MODEL", nli_model_path)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+def test_adapter_question_smoke(tmp_path: Path, offline_nli: str) -> None:
     bench_adapter.question(
         with_question=True,
         held_out=["dev38"],

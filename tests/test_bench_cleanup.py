@@ -1,4 +1,5 @@
-"""``bench.cleanup.delete_matching`` on a real Redis server: a run's keys go, others stay."""
+"""``bench.cleanup`` on a real Redis server: a run's keys go, others stay; a server is asked
+first, as the run will open it."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import uuid
 
 import pytest
 import redis
+import typer
 
-from bench.cleanup import BATCH, delete_matching
+from bench.cleanup import BATCH, delete_matching, require_server
 from tests.conftest import require_real_redis
 
 
@@ -29,3 +31,14 @@ def test_deletes_only_the_runs_keys_in_batches() -> None:
         assert delete_matching(client, f"{mine}:*") == 0
     finally:
         client.delete(f"{other}:k", f"{mine}x:k")
+
+
+@pytest.mark.redis
+def test_the_server_is_asked_with_the_runs_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = require_real_redis()
+    require_server(url)  # reachable, no password: nothing to say
+    require_server(None)  # no server given: the embedded store, nothing to ask
+    monkeypatch.setenv("GCMEM_REDIS_USERNAME", "no-such-user")
+    monkeypatch.setenv("GCMEM_REDIS_PASSWORD", "not-the-password")
+    with pytest.raises(typer.BadParameter, match="cannot use the Redis server"):
+        require_server(url)

@@ -19,12 +19,6 @@ from tests.conftest import keys_on_server_at_cleanup, require_real_redis
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
 
-def _env(monkeypatch: pytest.MonkeyPatch, nli_model_path: str) -> None:
-    monkeypatch.setenv("GCMEM_NLI_MODEL", nli_model_path)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
-
-
 def _no_harm_smoke(out: Path, redis_url: str | None = None) -> dict[str, Any]:
     no_harm.cli(
         sets=["changes", "static"],
@@ -42,10 +36,7 @@ def _no_harm_smoke(out: Path, redis_url: str | None = None) -> dict[str, Any]:
     return report
 
 
-def test_no_harm_smoke(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _env(monkeypatch, nli_model_path)
+def test_no_harm_smoke(tmp_path: Path, offline_nli: str) -> None:
     report = _no_harm_smoke(tmp_path)
     assert report["redis"] == "embedded"
     assert report["candidate_sets_mismatched"] == 0  # every chain judged the same R_k
@@ -65,10 +56,9 @@ def test_no_harm_smoke(
 
 @pytest.mark.redis
 def test_no_harm_on_a_redis_server_gives_the_embedded_numbers(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, offline_nli: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = require_real_redis()
-    _env(monkeypatch, nli_model_path)
     server = redis.Redis.from_url(url)
     on_server = keys_on_server_at_cleanup(monkeypatch, no_harm, server)
     embedded = _no_harm_smoke(tmp_path / "embedded")
@@ -92,10 +82,7 @@ def test_no_harm_on_a_redis_server_gives_the_embedded_numbers(
     assert outcome(served) == outcome(embedded)
 
 
-def test_alignment_smoke(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _env(monkeypatch, nli_model_path)
+def test_alignment_smoke(tmp_path: Path, offline_nli: str) -> None:
     alignment.cli(
         sets=["changes"],
         split="dev",
@@ -117,10 +104,7 @@ def test_alignment_smoke(
     assert (tmp_path / "smoke.md").stat().st_size > 0
 
 
-def test_no_harm_pairs_smoke(
-    tmp_path: Path, nli_model_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _env(monkeypatch, nli_model_path)
+def test_no_harm_pairs_smoke(tmp_path: Path, offline_nli: str) -> None:
     no_harm_pairs.cli(
         sets=["changes"],
         split="dev",

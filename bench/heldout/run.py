@@ -45,7 +45,7 @@ import numpy as np
 import typer
 from tqdm.auto import tqdm
 
-from bench.cleanup import delete_matching, server_error
+from bench.cleanup import delete_matching, require_server
 from bench.embedding import CachedEmbedder
 from bench.heldout.data import REAL_SETS, WRITTEN_SETS, Instance, load_set
 from gcmem import Memory, Turn
@@ -485,8 +485,7 @@ def cli(
 ) -> None:
     """Still-true facts dropped, current value lost, stale exposure: per family, per chain."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    if redis_url and (why := server_error(redis_url)):
-        raise typer.BadParameter(why)
+    require_server(redis_url)
     conds = dict(CONDITIONS)
     for spec in condition:
         name, _, raw = spec.partition("=")

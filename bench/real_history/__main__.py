@@ -41,13 +41,6 @@ def _formats(given: str) -> tuple[Format, ...]:
     return cast(tuple[Format, ...], fmts)
 
 
-def _redis(url: str | None) -> None:
-    from bench.cleanup import server_error
-
-    if url and (why := server_error(url)):
-        raise typer.BadParameter(why)
-
-
 def _snapshot(path: Path) -> None:
     if not (path / "HEAD").is_file():
         raise typer.BadParameter(f"{path} is not a bare git dir (a fetch snapshot's repo)")
@@ -164,10 +157,11 @@ def run(
     progress: bool = True,
 ) -> None:
     """Run the benchmark from the committed JSONL (offline)."""
+    from bench.cleanup import require_server
     from bench.real_history.run import RunConfig, aggregate, engagement_table, run_all
 
     model = _nli_model(nli_model)
-    _redis(redis_url)
+    require_server(redis_url)
     if split not in SPLITS:
         raise typer.BadParameter(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
     records = select(read_transitions(transitions), split)
@@ -257,12 +251,13 @@ def twins(
     """Precision on real files: how often each chain hides one of two still-true twin lines."""
     import tempfile
 
+    from bench.cleanup import require_server
     from bench.real_history.run import RunConfig, Runner
     from bench.real_history.twins import measure, summarize
 
     model = _nli_model(nli_model)
     fmts = _formats(formats)
-    _redis(redis_url)
+    require_server(redis_url)
     if not pairs.is_file():
         raise typer.BadParameter(
             f"no twin pairs file {pairs} (python -m bench.real_history twins-mine)"
