@@ -195,6 +195,11 @@ def test_negation_and_modality_are_not_value_changes(old: str, new: str) -> None
             "The billing service dropped Redis for sessions.",
         ),
         ("Our team loves the new deploy dashboard.", "Our team hates the new deploy dashboard."),
+        # a lead-in phrase alone is no frame: the rest, its predicate included, is the statement
+        (
+            "From pg_hba.conf on db-reports, that's the VPN range.",
+            "From pg_hba.conf on db-reports, lets Metabase in.",
+        ),
     ],
 )
 def test_a_differing_predicate_is_not_a_value(old: str, new: str) -> None:

@@ -277,6 +277,21 @@ def test_precompute_is_idempotent_on_redelivery(settings: Settings) -> None:
     mem.close()
 
 
+def test_a_key_a_candidate_adds_a_value_to_is_no_keyed_conflict() -> None:
+    # the grammar keys the first and the last the same ("under-12s ..." / "coached by"); the
+    # middle one's "too" says the team has several coaches, so the last replaces nobody
+    texts = [
+        "Under-12s at Millbrook RFC are coached by Dave Ormerod, Level 2 badge.",
+        "Under-12s at Millbrook RFC are coached by Sian Griffiths too, she played rugby.",
+        "Under-12s at Millbrook RFC are coached by Kwame Boateng, he takes the forwards.",
+    ]
+    chunks = [cand(t, 7 * i) for i, t in enumerate(texts)]
+    assert stage_for(ScriptedOracle(), facts=ledger_facts).apply(chunks, ctx()).dropped == []
+    # without the "too" statement the keyed pair decides as before
+    outcome = stage_for(ScriptedOracle(), facts=ledger_facts).apply([chunks[0], chunks[2]], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [chunks[0].id]
+
+
 def test_explicit_facts_reach_the_keyed_path(settings: Settings) -> None:
     """Chunks with explicit facts on the same (subject, relation) never cost an oracle call."""
     mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])

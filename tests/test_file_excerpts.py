@@ -339,6 +339,36 @@ def test_a_case_change_in_a_file_line_is_a_change() -> None:
     assert align_units(units_of("Ship it on Monday."), units_of("ship it on monday.")).frames == []
 
 
+def test_a_word_respelled_is_its_line_edited_beside_one_identical_line() -> None:
+    # a typo fixed at the excerpt's end, one identical statement above it: one line's edit
+    old = ["def when_ready(server):", '    server.log.info("Server is ready. Spwawning workers")']
+    new = ["def when_ready(server):", '    server.log.info("Server is ready. Spawning workers")']
+    assert replaced(excerpt("example_config.py", old), excerpt("example_config.py", new)) == [
+        (old[1].strip(), new[1].strip())
+    ]
+    # separators only: one name spelled two ways
+    ci = ["steps:", "  - run: go build -tags nobdger -trimpath"]
+    fixed = ["steps:", "  - run: go build -tags no_bdger -trimpath"]
+    assert len(replaced(excerpt("ci.yml", ci), excerpt("ci.yml", fixed))) == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('    x = getItem("a")', '    x = setItem("a")'),  # the first letter: another word
+        ("    use handler;", "    use handlers;"),  # the last letter
+        ('    return "encoder"', '    return "decoder"'),  # two letters
+        ("    wait(timeout_ms)", "    wait(timeout_s)"),  # a word of fewer letters
+    ],
+)
+def test_another_word_beside_one_identical_line_is_no_place(old: str, new: str) -> None:
+    # twin lines of one file differ in a word that names another thing: one identical
+    # statement beside them is too little to place them
+    a = excerpt("src/lib.py", ["def handle(self):", old])
+    b = excerpt("src/lib.py", ["def handle(self):", new])
+    assert replaced(a, b) == []
+
+
 def test_a_value_right_of_a_key_operator_is_a_value() -> None:
     [m] = align_units(
         excerpt("pipelines.yml", ["pool:", "  vmImage: $(image)"]),

@@ -72,6 +72,8 @@ SPLITS = {
     "dev51": "accumulating",
     "dev52": "named",
     "dev53": "named",
+    "dev54": "accumulating",
+    "dev55": "accumulating",
     "devconv": "chats",
 }
 

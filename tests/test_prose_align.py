@@ -129,6 +129,14 @@ def test_a_differing_predicate_is_not_a_local_value() -> None:
     )
 
 
+def test_a_lead_in_phrase_alone_is_no_local_frame() -> None:
+    # the statements after "From pg_hba.conf on db-reports," differ whole, predicate and all
+    block = "```\nhost  {}  {}  {}  scram-sha-256\n```\nFrom pg_hba.conf on db-reports, {}."
+    old = block.format("all", "all", "10.8.0.0/24", "that's the VPN range")
+    new = block.format("reports", "metabase", "172.16.4.9/32", "lets Metabase in")
+    assert frames(old, new) == []
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

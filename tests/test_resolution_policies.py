@@ -527,10 +527,17 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("/etc/resolv.conf > nameserver _", True),
         ("upstream payments > server _ ;", True),
         ("nameserver _", True),
+        # ... or quoted in a sentence that names its file
+        ("nameserver _ in resolv.conf on lab vms", True),
+        ("deb _ main in sources.list on ci image", True),
+        ("nameserver _ is quad9", False),  # no file: a sentence about one nameserver
         ("server > client_max_body_size _", False),  # a block's context, not the line
         ("registered as _ in the print server", False),  # a word of a sentence
         ("we swim at the _ pool", False),
         ("zainab's signed up for _ this term", True),  # one more course
+        ("dad / big retirement hobby", True),  # someone's hobbies are several
+        ("dad's big retirement hobby is _", True),
+        ("we're on _ hobby tier", False),  # a plan's name, not a hobby
         ("git remote add _", True),  # what is added is one more
         ("plug _ in init.vim", True),  # a plugin manager's line
         ("signed up at _", False),  # a gym joined: the member's one gym

@@ -129,6 +129,63 @@ def test_guarded_pairs_drop_nothing(memory: Memory, old: str, new: str) -> None:
     assert outcome(result) == {"a": "kept", "b": "kept"}
 
 
+# three coaches of one team: the second said with "too", so the third is one more as well
+COACHES = [
+    "Under-12s at Millbrook RFC are coached by Dave Ormerod, Level 2 badge.",
+    "Under-12s at Millbrook RFC are coached by Sian Griffiths too, she played for the Ospreys.",
+    "Under-12s at Millbrook RFC are coached by Kwame Boateng, he takes the forwards.",
+]
+
+
+@pytest.mark.parametrize("grammar", [True, False])
+def test_a_value_another_statement_adds_with_too_replaces_none(
+    redis_settings: Settings, hashing_embedder: HashingEmbedder, grammar: bool
+) -> None:
+    # the grammar keys these statements ("under-12s at millbrook rfc" / "coached by"); without
+    # it the frame aligns them: either way the "too" between them keeps every coach
+    with make(redis_settings, hashing_embedder, supersession_grammar=grammar) as memory:
+        memory.ingest([turn(f"t{i}", text, 7 * i) for i, text in enumerate(COACHES)])
+        result = memory.retrieve("Which coach takes the forwards?", namespace=NS, k=10)
+        assert outcome(result) == {"t0": "kept", "t1": "kept", "t2": "kept"}
+    # the guard's positive twin: without the "too" statement the third replaces the first
+    with make(redis_settings, hashing_embedder, supersession_grammar=grammar) as memory:
+        memory.ingest([turn("t0", COACHES[0], 0), turn("t2", COACHES[2], 14)])
+        result = memory.retrieve("Which coach takes the forwards?", namespace=NS, k=10)
+        assert outcome(result) == {"t0": "dropped", "t2": "kept"}
+
+
+def test_a_too_that_is_not_the_values_own_adds_nothing(memory: Memory) -> None:
+    # "Told the courier rep too": the lead-in's, not where orders ship out of
+    memory.ingest(
+        [
+            turn("t1", "Online orders ship out of the unit in Castlefield.", 0),
+            turn(
+                "t2",
+                "Told the courier rep too: online orders ship out of the unit in Castlefield.",
+                5,
+            ),
+            turn("t3", "Lease signed! Online orders ship out of the unit in Trafford Park.", 20),
+        ]
+    )
+    result = memory.retrieve("Where do online orders ship out of?", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "dropped", "t2": "dropped", "t3": "kept"}
+
+
+def test_a_value_for_some_cases_replaces_no_value_for_all(memory: Memory) -> None:
+    memory.ingest(
+        [
+            turn("t1", "Checkout alerts go to #checkout-oncall in Slack.", 0),
+            turn(
+                "t2",
+                "Checkout alerts go to PagerDuty service P7XQ2, but only severity=critical.",
+                12,
+            ),
+        ]
+    )
+    result = memory.retrieve("Where do checkout alerts go?", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "kept", "t2": "kept"}
+
+
 PARA = [
     "Casa Alta is a boutique hotel in the old town of Oaxaca.",
     "It has 14 rooms and a rooftop mezcal bar.",

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gcmem.facts.chunking import chunk_turn
-from gcmem.facts.extract import chunk_facts, extract_triples
+from gcmem.facts.extract import added_facts, chunk_facts, extract_triples
 from gcmem.models import Fact, Turn
 from gcmem.normalize import fact_key, normalize_key, normalize_object, normalize_term
 
@@ -476,3 +476,31 @@ def test_a_plain_word_keeps_what_it_is_called() -> None:
     assert fact.subject == "privacy setting"
     (fact,) = extract_triples("The value of the house is 300k.")
     assert (fact.subject, fact.relation) == ("house", "value")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (
+            "Under-12s at Millbrook RFC are coached by Sian Griffiths too, she played rugby.",
+            ("under-12s at millbrook rfc", "coached by"),
+        ),
+        ("Our office is in Leeds as well.", ("office", "is in")),
+    ],
+)
+def test_a_value_added_with_too_states_its_key_there(text: str, key: tuple[str, str]) -> None:
+    assert extract_triples(text) == []  # one more value: nothing keyed, nothing replaced
+    [fact] = added_facts(text)
+    assert normalize_key(fact.subject, fact.relation) == key
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our office is in Leeds.",  # no additive word
+        "Told Ana too: the office is in Leeds.",  # the lead-in's "too"
+        "The package name changed too.",  # a change said of one more thing
+    ],
+)
+def test_no_value_is_added_without_an_additive_word_of_its_own(text: str) -> None:
+    assert added_facts(text) == []

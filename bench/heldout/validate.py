@@ -113,8 +113,8 @@ PROFILES = {
         changes={"keyed_restated": 30},
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
-    # dev41: more multi-valued traps of the frames brief (values that accumulate, said in the
-    # same sentence or line shape), with parallel and hedged ones
+    # dev41, dev51, dev54, dev55: more multi-valued traps of the frames brief (values that
+    # accumulate, said in the same sentence or line shape), with parallel and hedged ones
     "accumulating": Profile(
         changes={},
         static={"frame_multi_valued": 40, "frame_parallel": 10, "frame_negation_modality": 10},

@@ -76,11 +76,14 @@ __all__ = [
     "PairAlignment",
     "Token",
     "Unit",
+    "accumulating",
     "align_units",
     "each_lacks",
     "excerpt_replacements",
     "frame_rank",
     "referents_apart",
+    "restricted",
+    "slot_is_statement",
     "tokenize",
     "units_of",
 ]
@@ -1319,6 +1322,40 @@ def adds_a_value(tokens: Sequence[Token]) -> bool:
     return False
 
 
+_SCOPING = _words("only except excluding")
+
+
+def restricted(tokens: Sequence[Token]) -> bool:
+    """A clause after the statement's own restricts it ("but only for critical alerts",
+    "except on weekends")."""
+    return any(
+        t.norm in _SCOPING and any(u.norm in (",", "but") for u in tokens[max(0, i - 2) : i])
+        for i, t in enumerate(tokens)
+    )
+
+
+def accumulating(frame: str, new: Unit, others: Sequence[Unit]) -> bool:
+    """Whether another statement says the frame's value with "also", "too" or "another"
+    ("Under-12s are coached by Sian Griffiths too" between "... coached by Dave Ormerod" and
+    "... coached by Kwame Boateng"): the attribute has several values, so a later one
+    replaces none of them."""
+    for o in others:
+        if o.line or not adds_a_value(o.tokens):
+            continue
+        found = align_pair(o, new, added=True)
+        if found is None or found[0] != frame:
+            continue
+        # the additive word in the value's own clause ("Told the rep too: orders ship out of
+        # Castlefield" adds nothing to where orders ship out of)
+        at = o.text.find(found[1])
+        cuts = [i for i, t in enumerate(o.tokens) if t.norm in (",", ";", ":")]
+        lo = max((i + 1 for i in cuts if o.tokens[i].start < at), default=0)
+        hi = min((i for i in cuts if o.tokens[i].start >= at), default=len(o.tokens))
+        if adds_a_value(o.tokens[lo:hi]):
+            return True
+    return False
+
+
 def _experienced(left: Sequence[Token]) -> bool:
     """The slot is what someone has been to or visited, in the perfect ("has been to _",
     "we've visited _"): experiences add up, a later one replaces none."""
@@ -1620,16 +1657,23 @@ def _eligible(unit: Unit) -> bool:
     return _to_audience(unit.tokens[:comma]) or after in ("remember", "note")
 
 
-def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
+def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, str] | None:
     """The frame two units share with one differing value, if any (clause runs tried, the
     longest frame kept; at equal frames the shortest values, so a narrating clause after the
-    value is not part of it)."""
+    value is not part of it). ``added``: the frame of a unit that adds its value too (for
+    ``accumulating``), which is no change."""
     if old.context != new.context or not (_eligible(old) and _eligible(new)):
         return None
-    if not (old.line and new.line) and (adds_a_value(old.tokens) or adds_a_value(new.tokens)):
+    if (
+        not added
+        and not (old.line and new.line)
+        and (adds_a_value(old.tokens) or adds_a_value(new.tokens))
+    ):
         return None  # "also", "too", "another": a value added beside the old one
     if members(old, new):
         return None
+    if restricted(old.tokens) != restricted(new.tokens):
+        return None  # "..., but only severity=critical": a value for some cases, not all
     entries = _crontab_entries(old, new)
     if entries is not None and _schedule(entries[0]) != _schedule(entries[1]):
         return _schedule_change(*entries, old.context)
@@ -1664,7 +1708,17 @@ def align_pair(old: Unit, new: Unit) -> tuple[str, str, str] | None:
                     continue
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
-    return best
+    return None if best is None or slot_is_statement(best[0]) else best
+
+
+# A frame that is only a phrase of place or source before a comma: what follows it is the
+# statement, its predicate included ("that's the VPN range" / "lets Metabase in"), no value.
+_LEAD_ONLY = re.compile(r"^(?:from|in|on|at|for|per|via|inside|within|under) [^,]*, _$")
+
+
+def slot_is_statement(frame: str) -> bool:
+    """Whether the frame is only a lead-in phrase ("from pg_hba.conf on db-reports , _")."""
+    return _LEAD_ONLY.match(frame) is not None
 
 
 def _names(unit: Unit, run: tuple[int, int]) -> set[str]:
@@ -2753,14 +2807,6 @@ def _edited_pairs(
     both excerpts are identical or each edited in place (``_edited_through``): a line that
     differs otherwise beyond it (``}`` above one twin, ``var c string`` above the other, in
     two branches of one function) is no edge but a sign of another place."""
-    if not body:
-        if context.before and context.after:
-            if context.lines < MIN_CONTEXT_LINES:
-                return []
-        elif len(context.before or context.after) < MIN_EDGE_CONTEXT_LINES:
-            return []  # an edge (or only blank lines) on one side: statements on the other
-        elif not edge:
-            return []
     edits = [
         (o, n, m)
         for o in old
@@ -2776,7 +2822,63 @@ def _edited_pairs(
     order = [n.index for _, n, _ in sorted(pairs, key=lambda e: e[0].index)]
     if order != sorted(order):
         return []  # crossed pairs: lines moved
+    # a word respelled (a typo fixed, "_" for "-") is one name's line edited: twin lines name
+    # two things, so one identical statement beside it is place enough
+    respelled = bool(pairs) and bool(context.before or context.after)
+    respelled = respelled and all(_respelled(o.text, n.text) for o, n, _ in pairs)
+    if not (body or respelled or _placed_by_context(context, edge)):
+        return []
     return [(o, n, _place(o, context, f"edited line {m}")) for o, n, m in pairs]
+
+
+def _placed_by_context(context: Context, edge: bool) -> bool:
+    """``MIN_CONTEXT_LINES`` identical lines around, or at one edge ``MIN_EDGE_CONTEXT_LINES``
+    statements on the other side with the lines beyond the block placed (``edge``)."""
+    if context.before and context.after:
+        return context.lines >= MIN_CONTEXT_LINES
+    # an edge (or only blank lines) on one side: statements on the other
+    return len(context.before or context.after) >= MIN_EDGE_CONTEXT_LINES and edge
+
+
+# The shortest word whose one-letter respelling is read as a typo fixed, not another word.
+MIN_RESPELLED_CHARS = 6
+_SEPARATORS = re.compile(r"[-_.]")
+
+
+def _respelled(old: str, new: str) -> bool:
+    """Whether the two lines differ in one word spelled two ways: the same letters but for
+    separators ("reorder_python_imports" / "reorder-python-imports"), or one letter added,
+    dropped or replaced inside a word of ``MIN_RESPELLED_CHARS`` letters, no digit in it
+    ("Spwawning" / "Spawning", "dependencues" / "dependencies"). An edit at a word's first or
+    last letter makes another word ("getItem" / "setItem", "handler" / "handlers")."""
+    p = 0
+    while p < min(len(old), len(new)) and old[p] == new[p]:
+        p += 1
+    s = 0
+    while s < min(len(old), len(new)) - p and old[-1 - s] == new[-1 - s]:
+        s += 1
+    # the word around the change, on both sides
+    lo = p
+    while lo > 0 and (old[lo - 1].isalnum() or old[lo - 1] in "-_."):
+        lo -= 1
+    hi_old, hi_new = len(old) - s, len(new) - s
+    while hi_old < len(old) and (old[hi_old].isalnum() or old[hi_old] in "-_."):
+        hi_old += 1
+    hi_new = len(new) - (len(old) - hi_old)
+    a, b = old[lo:hi_old].strip("-_."), new[lo:hi_new].strip("-_.")
+    if a == b or any(ch.isdigit() for ch in a + b):
+        return False
+    if _SEPARATORS.sub("", a).casefold() == _SEPARATORS.sub("", b).casefold():
+        return True
+    if min(len(a), len(b)) < MIN_RESPELLED_CHARS or not (a.isalpha() and b.isalpha()):
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if i == 0 or i == min(len(a), len(b)) or a[-1] != b[-1]:
+        return False  # the first or last letter: another word
+    one = a[i + 1 :] == b[i + 1 :] or a[i + 1 :] == b[i:] or a[i:] == b[i + 1 :]
+    return one
 
 
 # A top-level function definition that opens a brace block: Go ``func`` (with its receiver),

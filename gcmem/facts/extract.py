@@ -61,6 +61,8 @@ from gcmem.normalize import normalize_key, normalize_object, normalize_term
 
 __all__ = [
     "OwnedToken",
+    "added_facts",
+    "added_keys",
     "chunk_facts",
     "config_directive",
     "extract_triples",
@@ -1812,6 +1814,32 @@ def extract_triples(text: str) -> list[Fact]:
         else:
             by_key[key] = fact
     return [f for f in by_key.values() if f is not None]
+
+
+# the additive word itself: "too", "as well", "likewise" closing a clause, "also" before a verb
+_ADDITIVE_WORD = re.compile(
+    r"\s*\b(?:too|as well|likewise)\b(?=\s*(?:[,.;!)]|$))|(?<=\S )also\s+(?=\w)", re.IGNORECASE
+)
+
+
+def added_facts(text: str) -> list[Fact]:
+    """The facts a statement adds a value to with "too", "as well" or "also" (read without
+    the word; ``extract_triples`` keys none of them): the key holds several values at once
+    ("The under-12s are coached by Sian Griffiths too")."""
+    # only the clause the word is in ("Told the rep too: orders ship from Leeds" adds nothing)
+    return [
+        fact
+        for clause in re.split(r"[,:;]\s", text)
+        if _adds_a_value(clause)
+        for fact in extract_triples(_ADDITIVE_WORD.sub("", clause))
+    ]
+
+
+@lru_cache(maxsize=8192)
+def added_keys(text: str) -> frozenset[tuple[str, str]]:
+    """The normalised keys of ``added_facts`` (a neighbour's or a candidate's statements are
+    read again for every chunk compared with them)."""
+    return frozenset(normalize_key(f.subject, f.relation) for f in added_facts(text))
 
 
 def chunk_facts(chunk: Chunk) -> list[Fact]:

@@ -78,7 +78,9 @@ from gcmem.facts.align import (
     labelled_record,
     members,
     referents_apart,
+    restricted,
     series_titles,
+    slot_is_statement,
     topic,
     two_topics,
     units_of,
@@ -262,6 +264,8 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
     old, new = old_prose, new_prose
     if adds_a_value(old.tokens) or adds_a_value(new.tokens) or members(old, new):
         return None  # "also", "too", "another", a collection's members: values side by side
+    if restricted(old.tokens) != restricted(new.tokens):
+        return None  # "..., but only severity=critical": a value for some cases, not all
     if not (_eligible(old) and _eligible(new)):
         return None
     best: tuple[str, str, str] | None = None
@@ -282,7 +286,7 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                 best = found
-    return best
+    return None if best is None or slot_is_statement(best[0]) else best
 
 
 def _compared_runs(unit: Unit) -> Sequence[Sequence[Token]]:

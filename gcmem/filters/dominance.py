@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from gcmem.facts.align import units_of
-from gcmem.facts.extract import unit_facts
+from gcmem.facts.extract import added_keys, unit_facts
 from gcmem.facts.mentions import asserts_value, distinctive
 from gcmem.facts.prose_align import covers
 from gcmem.filters.base import FilterOutcome, QueryContext, has_deadline, past_deadline
@@ -268,6 +268,18 @@ class DominanceReport:
     unscored: int = 0  # pairs that needed κ beyond the pair budget
 
 
+def _differ_only_on(
+    old: ScoredChunk,
+    new: ScoredChunk,
+    facts: Mapping[str, KeyedFacts],
+    keys: frozenset[tuple[str, str]],
+) -> bool:
+    """Every key on which the pair differs is one of ``keys``."""
+    fa, fb = facts.get(old.id, {}), facts.get(new.id, {})
+    differing = {k for k in set(fa) & set(fb) if fa[k] != fb[k]}
+    return bool(differing) and differing <= keys
+
+
 class TemporalDominance:
     """The Φ_T filter stage over κ from the verdict log."""
 
@@ -306,9 +318,15 @@ class TemporalDominance:
             candidates, facts=facts, vectors=query.vectors, cosine_floor=self.cosine_floor
         )
         timings["plan"] = (time.perf_counter() - t0) * 1e3
+        # keys a candidate adds a value to ("... coached by Sian Griffiths too"): several
+        # values at once, so two chunks' different values of them are no conflict
+        added = frozenset().union(*(added_keys(c.chunk.text) for c in candidates))
         verdicts = []
         for old, new, conflict, keys in plan.keyed:
-            if conflict and self._policy_decides(old, new, facts, query.namespace):
+            if conflict and (
+                self._policy_decides(old, new, facts, query.namespace)
+                or _differ_only_on(old, new, facts, added)
+            ):
                 conflict = False
             verdicts.append(
                 PairVerdict(old, new, 1.0 if conflict else 0.0, conflict, "keyed", keys)

@@ -60,12 +60,14 @@ from gcmem.facts.align import (
     FRAME_SUBJECT,
     FrameMatch,
     Unit,
+    accumulating,
     align_units,
     placed_restatement,
     referents_apart,
     units_of,
 )
 from gcmem.facts.extract import (
+    added_keys,
     chunk_facts,
     inline_code_facts,
     owned_code_tokens,
@@ -158,8 +160,9 @@ class SupersessionStage:
         assertion go to the ledger in one write (one script call per namespace)."""
         recheck: dict[str, set[str]] = defaultdict(set)
         framed: dict[str, tuple[Chunk, list[Fact]]] = {}
+        added: dict[str, set[tuple[str, str]]] = {}
         if self.align and vectors is not None and len(chunks):
-            framed, touched = self.align_batch(chunks, vectors)
+            framed, touched, added = self.align_batch(chunks, vectors)
             for namespace, ids in touched.items():
                 recheck[namespace] |= ids
         grammar = self.facts or chunk_facts
@@ -167,6 +170,10 @@ class SupersessionStage:
 
         def assertions(chunk: Chunk) -> list[Fact]:
             own = list(grammar(chunk)) if self.grammar and chunk.id in batch else []
+            if chunk.id in added:
+                own = [
+                    f for f in own if normalize_key(f.subject, f.relation) not in added[chunk.id]
+                ]
             return (own + framed[chunk.id][1]) if chunk.id in framed else own
 
         # batch chunks in ingest order (the tie-break for equal event times), then the older
@@ -193,25 +200,36 @@ class SupersessionStage:
 
     def align_batch(
         self, chunks: Sequence[Chunk], vectors: np.ndarray
-    ) -> tuple[dict[str, tuple[Chunk, list[Fact]]], dict[str, set[str]]]:
+    ) -> tuple[
+        dict[str, tuple[Chunk, list[Fact]]], dict[str, set[str]], dict[str, set[tuple[str, str]]]
+    ]:
         """Frame alignment of a batch against its neighbours: the unit maps of every chunk
-        involved (written here), and per chunk the frame assertions to record (both sides)."""
+        involved (written here), per chunk the frame assertions to record (both sides), and
+        per batch chunk the grammar keys a neighbour adds a value to (``_added_keys``: not
+        recorded)."""
         framed: dict[str, tuple[Chunk, list[Fact]]] = {}
         touched: dict[str, set[str]] = defaultdict(set)
+        added: dict[str, set[tuple[str, str]]] = {}
         rows: dict[str, list[int]] = defaultdict(list)
         for i, chunk in enumerate(chunks):
             if not chunk.explicit_facts:
                 rows[chunk.namespace].append(i)
         for namespace, idx in rows.items():
             batch = [chunks[i] for i in idx]
-            part, writes = self._align_namespace(namespace, batch, vectors[idx])
-            writes += self._grammar_maps(batch, {w.chunk_id for w in writes})
+            part, writes, withheld = self._align_namespace(namespace, batch, vectors[idx])
+            writes += self._grammar_maps(batch, {w.chunk_id for w in writes}, withheld)
             self.units.write(namespace, writes)  # one pipeline per namespace and batch
             framed.update(part)
+            added.update(withheld)
             touched[namespace] |= {w.chunk_id for w in writes}
-        return framed, touched
+        return framed, touched, added
 
-    def _grammar_maps(self, chunks: Sequence[Chunk], written: Collection[str]) -> list[UnitWrite]:
+    def _grammar_maps(
+        self,
+        chunks: Sequence[Chunk],
+        written: Collection[str],
+        withheld: Mapping[str, set[tuple[str, str]]],
+    ) -> list[UnitWrite]:
         """Unit maps for the batch's chunks of several statements that the grammar keys and
         alignment did not map: such a chunk is then decided by its units like an aligned one
         (a superseded statement does not take a still-true one beside it along)."""
@@ -225,7 +243,7 @@ class SupersessionStage:
             stating = [u.index for u in units if u.content]
             if len(stating) < 2:
                 continue
-            keys = _grammar_keys(chunk.text, len(units))
+            keys = _grammar_keys(chunk.text, len(units), withheld.get(chunk.id, set()))
             if keys:
                 skip = [u.index for u in units if not u.content]
                 writes.append(UnitWrite(chunk.id, len(units), skip=skip, keys=list(keys)))
@@ -267,12 +285,14 @@ class SupersessionStage:
 
     def _align_namespace(
         self, namespace: str, chunks: Sequence[Chunk], vectors: np.ndarray
-    ) -> tuple[dict[str, tuple[Chunk, list[Fact]]], list[UnitWrite]]:
-        """Frame assertions per chunk, and the unit maps to write (the caller writes them with
-        the batch's other maps)."""
+    ) -> tuple[
+        dict[str, tuple[Chunk, list[Fact]]], list[UnitWrite], dict[str, set[tuple[str, str]]]
+    ]:
+        """Frame assertions per chunk, the unit maps to write (the caller writes them with
+        the batch's other maps) and the grammar keys withheld per chunk (``_added_keys``)."""
         pairs = self._pairs(namespace, chunks, vectors)
         if not pairs:
-            return {}, []
+            return {}, [], {}
         units: dict[str, list[Unit]] = {}
         involved: dict[str, Chunk] = {}
         for older, newer in pairs:
@@ -280,6 +300,10 @@ class SupersessionStage:
                 if c.id not in units:
                     units[c.id] = units_of(c.text)
                     involved[c.id] = c
+        withheld = _added_keys(pairs, units)
+        olders: dict[str, list[str]] = defaultdict(list)  # newer chunk -> its older neighbours
+        for older, newer in pairs:
+            olders[newer.id].append(older.id)
         known = self.units.read(namespace, [older.id for older, _ in pairs])
         facts: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
         keys: dict[str, set[tuple[int, UnitKey]]] = defaultdict(set)
@@ -309,7 +333,7 @@ class SupersessionStage:
         grammar: dict[str, dict[int, set[str]]] = {}
         if self.grammar and self.facts is None:
             for cid, us in units.items():
-                found[cid] = _grammar_keys(involved[cid].text, len(us))
+                found[cid] = _grammar_keys(involved[cid].text, len(us), withheld.get(cid, set()))
                 per_unit: dict[int, set[str]] = defaultdict(set)
                 for unit, key in found[cid]:
                     per_unit[unit].add(key.key_id)
@@ -326,6 +350,15 @@ class SupersessionStage:
             renamed = len(al.frames) == 1 and bool(body)
             if proposed(newer.text) or (not renamed and _other_identity(older.text, newer.text)):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
+            # a frame another neighbour adds a value to ("... too") has several values
+            if al.frames:
+                others = [u for o in olders[newer.id] if o != older.id for u in units[o]]
+                al.frames = [
+                    f
+                    for f in al.frames
+                    if units[newer.id][f.new_unit].line
+                    or not accumulating(f.frame, units[newer.id][f.new_unit], others)
+                ]
         if self.reworded:
             align_turn_revisions(alignments, units)
         superseded: set[tuple[str, int]] = set()  # (chunk, unit) of frames' old values
@@ -433,7 +466,11 @@ class SupersessionStage:
         for cid in sorted(write_ids):
             cu_units = units[cid]
             grammar_keys = (
-                list(found.get(cid) or _grammar_keys(involved[cid].text, len(cu_units)))
+                list(
+                    found[cid]
+                    if cid in found
+                    else _grammar_keys(involved[cid].text, len(cu_units), withheld.get(cid, set()))
+                )
                 if self.grammar and self.facts is None
                 else []
             )
@@ -453,7 +490,7 @@ class SupersessionStage:
             cid: (involved[cid], [Fact(subject=s, relation=r, object=o) for (s, r), o in f.items()])
             for cid, f in facts.items()
         }
-        return framed, writes
+        return framed, writes, withheld
 
     def _restated_later(
         self,
@@ -877,15 +914,33 @@ def build(resources: Resources) -> SupersessionStage:
     )
 
 
-def _grammar_keys(text: str, units: int) -> tuple[tuple[int, UnitKey], ...]:
+def _grammar_keys(
+    text: str, units: int, withheld: Collection[tuple[str, str]] = ()
+) -> tuple[tuple[int, UnitKey], ...]:
     """The extractor's keys per unit (the same keys, file and block scope included, that the
-    ledger records for the chunk), so a grammar supersession counts for its unit."""
+    ledger records for the chunk, none ``withheld``), so a grammar supersession counts for its
+    unit."""
     out: list[tuple[int, UnitKey]] = []
     for unit, fact in unit_facts(text):
         key = _unit_key(fact)
-        if key is not None and unit < units:
+        if key is not None and unit < units and (key.subject, key.relation) not in withheld:
             out.append((unit, key))
     return tuple(out)
+
+
+def _added_keys(
+    pairs: Sequence[tuple[Chunk, Chunk]], units: Mapping[str, Sequence[Unit]]
+) -> dict[str, set[tuple[str, str]]]:
+    """Per newer chunk, the keys an older neighbour adds a value to with "too", "also" or "as
+    well" ("The under-12s are coached by Sian Griffiths too" between "... coached by Dave
+    Ormerod" and "... coached by Kwame Boateng"): the key holds several values, so the newer
+    chunk's value of it replaces none and is not recorded."""
+    out: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for older, newer in pairs:
+        for u in units[older.id]:
+            if u.content and not u.line:
+                out[newer.id] |= added_keys(u.text)
+    return {cid: keys for cid, keys in out.items() if keys}
 
 
 def _unit_key(fact: Fact) -> UnitKey | None:
