@@ -301,9 +301,9 @@ class SupersessionStage:
                     units[c.id] = units_of(c.text)
                     involved[c.id] = c
         withheld = _added_keys(pairs, units)
-        olders: dict[str, list[str]] = defaultdict(list)  # newer chunk -> its older neighbours
+        neighbours_of: dict[str, list[str]] = defaultdict(list)  # newer -> its older neighbours
         for older, newer in pairs:
-            olders[newer.id].append(older.id)
+            neighbours_of[newer.id].append(older.id)
         known = self.units.read(namespace, [older.id for older, _ in pairs])
         facts: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
         keys: dict[str, set[tuple[int, UnitKey]]] = defaultdict(set)
@@ -352,7 +352,7 @@ class SupersessionStage:
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
             # a frame another neighbour adds a value to ("... too") has several values
             if al.frames:
-                others = [u for o in olders[newer.id] if o != older.id for u in units[o]]
+                others = [u for o in neighbours_of[newer.id] if o != older.id for u in units[o]]
                 al.frames = [
                     f
                     for f in al.frames
