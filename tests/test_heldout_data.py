@@ -74,6 +74,7 @@ SPLITS = {
     "dev53": "named",
     "dev54": "accumulating",
     "dev55": "accumulating",
+    "dev56": "traps3",
     "devconv": "chats",
 }
 

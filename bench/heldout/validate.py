@@ -187,7 +187,7 @@ PROFILES = {
         static={"same_topic_unrelated": 20},
         turns=(4, 9),
     ),
-    # dev50: still-true facts that accumulate, long paragraphs elaborated or re-posted, and
+    # dev50, dev56: still-true facts that accumulate, long paragraphs elaborated or re-posted, and
     # compatible opposites, in agents' and people's words
     "traps3": Profile(
         changes={},
