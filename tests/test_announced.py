@@ -69,6 +69,12 @@ REPLACED = [
         "The pottery class is on Tuesdays.",
         "The pottery class got rescheduled to Thursdays.",
     ),
+    # "shifted" says the value moved, as "moved" does
+    (
+        "What day is Lena's piano lesson?",
+        "Lena's piano lesson is Tuesday at 4, I'll do pickup.",
+        "Piano got shifted to Thursday afternoons because the teacher took a school job.",
+    ),
     # "mine" stands for the subject a sentence named before it ("my old dentist")
     (
         "Who is my dentist?",

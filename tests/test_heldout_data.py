@@ -75,6 +75,7 @@ SPLITS = {
     "dev54": "accumulating",
     "dev55": "accumulating",
     "dev56": "traps3",
+    "dev57": "written",
     "devconv": "chats",
 }
 

@@ -41,7 +41,7 @@ _STATIC_TRAPS = [
     "static_restated",
 ]
 PROFILES = {
-    # dev2, dev5, test2-test5: the changes and static families of the no-harm brief
+    # dev2, dev5, dev57, test2-test5: the changes and static families of the no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
             ["keyed_prose", "keyed_restated", "code_config", "paragraph_revision", "behavioural"],

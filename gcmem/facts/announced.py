@@ -109,8 +109,8 @@ _SHAPES = {
 
 # A change word: the clause says the value is new. "for now" and "now that" do not.
 _CUE = re.compile(
-    r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|renamed|changed|"
-    r"(?:mov|relocat|migrat|switch)ing|(?<!a )(?<!an )new|"
+    r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|shifted|renamed|"
+    r"changed|(?:mov|relocat|migrat|switch|shift)ing|(?<!a )(?<!an )new|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
     r"relocated|upped|rebooked|handed over|increased|decreased|reduced|"
