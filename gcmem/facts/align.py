@@ -2807,6 +2807,9 @@ def _edited_pairs(
     both excerpts are identical or each edited in place (``_edited_through``): a line that
     differs otherwise beyond it (``}`` above one twin, ``var c string`` above the other, in
     two branches of one function) is no edge but a sign of another place."""
+    placed = body or _placed_by_context(context, edge)
+    if not (placed or context.before or context.after):
+        return []  # no identical statement around it: not even a respelled word is placed
     edits = [
         (o, n, m)
         for o in old
@@ -2824,9 +2827,7 @@ def _edited_pairs(
         return []  # crossed pairs: lines moved
     # a word respelled (a typo fixed, "_" for "-") is one name's line edited: twin lines name
     # two things, so one identical statement beside it is place enough
-    respelled = bool(pairs) and bool(context.before or context.after)
-    respelled = respelled and all(_respelled(o.text, n.text) for o, n, _ in pairs)
-    if not (body or respelled or _placed_by_context(context, edge)):
+    if not placed and not (pairs and all(_respelled(o.text, n.text) for o, n, _ in pairs)):
         return []
     return [(o, n, _place(o, context, f"edited line {m}")) for o, n, m in pairs]
 

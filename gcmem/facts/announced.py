@@ -582,7 +582,7 @@ def _left(value: Value, newer: str) -> bool:
 # and the name of the one in it
 _APPOSED = re.compile(
     r"\b(?i:my|our|his|her|their|your)\s+(?P<rel>[a-z]+(?:[\s-][a-z]+)?)\s*,?\s+"
-    r"(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?(?P<name>[A-Z][a-z]+)\b"
+    rf"(?:(?i:{'|'.join(sorted(TITLES))})\.?\s+)?(?P<name>[A-Z][a-z]+)\b"
 )
 
 

@@ -120,9 +120,10 @@ _CONDITIONAL_LEADS = _lexicon(
 # A value said to hold beside others ("... job too,", "as well.", "the API also listens on";
 # an opening "Also," only adds a note, and is read off above; "and also the son of" is
 # another clause's).
+# "too", "as well", "likewise" closing a clause
+_TOO = r"\b(?:too|as well|likewise)(?=\s*(?:[,.;!)]|$))"
 _VALUE_ADDITIVE = re.compile(
-    r"\b(?:too|as well|likewise)(?=\s*(?:[,.;!)]|$))"
-    r"|(?<=\S )also\s+(?!(?:its|his|hers|this|was|as|less|plus|ours|yours|theirs)\b)"
+    _TOO + r"|(?<=\S )also\s+(?!(?:its|his|hers|this|was|as|less|plus|ours|yours|theirs)\b)"
     r"(?:is|are|has|have|\w+s|\w+ed)\b",
     re.IGNORECASE,
 )
@@ -1816,10 +1817,8 @@ def extract_triples(text: str) -> list[Fact]:
     return [f for f in by_key.values() if f is not None]
 
 
-# the additive word itself: "too", "as well", "likewise" closing a clause, "also" before a verb
-_ADDITIVE_WORD = re.compile(
-    r"\s*\b(?:too|as well|likewise)\b(?=\s*(?:[,.;!)]|$))|(?<=\S )also\s+(?=\w)", re.IGNORECASE
-)
+# the additive word itself (``_TOO``, or "also" before a word), to read the statement without it
+_ADDITIVE_WORD = re.compile(r"\s*" + _TOO + r"|(?<=\S )also\s+(?=\w)", re.IGNORECASE)
 
 
 def added_facts(text: str) -> list[Fact]:

@@ -319,8 +319,13 @@ class TemporalDominance:
         )
         timings["plan"] = (time.perf_counter() - t0) * 1e3
         # keys a candidate adds a value to ("... coached by Sian Griffiths too"): several
-        # values at once, so two chunks' different values of them are no conflict
-        added = frozenset().union(*(added_keys(c.chunk.text) for c in candidates))
+        # values at once, so two chunks' different values of them are no conflict (read only
+        # where a keyed pair conflicts)
+        added = (
+            frozenset().union(*(added_keys(c.chunk.text) for c in candidates))
+            if any(conflict for _, _, conflict, _ in plan.keyed)
+            else frozenset()
+        )
         verdicts = []
         for old, new, conflict, keys in plan.keyed:
             if conflict and (
