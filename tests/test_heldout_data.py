@@ -76,6 +76,8 @@ SPLITS = {
     "dev55": "accumulating",
     "dev56": "traps3",
     "dev57": "written",
+    "dev58": "accumulating",
+    "dev59": "written",
     "devconv": "chats",
 }
 

@@ -191,6 +191,10 @@ def test_speakers_and_dates_as_subjects(a: str, b: str, expected: bool) -> None:
         ("Aiko: I'm on JST, so evenings work for me", "Ravi: I'm on IST, so evenings are hard"),
         ("Countries visited: Japan (2018)", "Countries visited: Morocco (2019)"),
         ("The pool opens at 5:30am on weekdays.", "The pool opens at 8am on weekends."),
+        (
+            "Direct debit set up for the broadband, comes out on the 15th.",
+            "Direct debit set up for the gym, comes out on the 28th.",
+        ),
         ("I speak Portuguese.", "I also speak some Japanese now."),
         ("The mobile repo's default branch is develop.", "The web repo's default branch is trunk."),
         ("src/app.py:\nTIMEOUT = 30", "src/other.py:\nTIMEOUT = 60"),

@@ -121,6 +121,11 @@ def test_the_ledger_decides_by_event_time_not_arrival(align_only: Memory) -> Non
         ("The API listens on port 8080.", "The API no longer listens on port 8080."),
         ("The API might listen on port 8080.", "The API might listen on port 9090."),
         ("I like tea.", "I like coffee."),
+        # a preposition takes the cluster as its object: no lead-in before one subject
+        (
+            "The main Postgres cluster is on version 15.4.",
+            "Maintenance window for the main Postgres cluster is Sunday 04:00-06:00 UTC.",
+        ),
     ],
 )
 def test_guarded_pairs_drop_nothing(memory: Memory, old: str, new: str) -> None:
@@ -352,6 +357,49 @@ def test_a_welcome_and_a_panel_are_members_not_one_value(
     memory.ingest([turn("t2", second, 3)])
     result = memory.retrieve(query, namespace=NS, k=10)
     assert outcome(result) == {"t1": "kept", "t2": "kept"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "query"),
+    [
+        # a directive its file repeats, quoted after a label
+        (
+            [
+                "haproxy backend api: `server api1 10.8.0.11:3000 check`",
+                "haproxy backend api: `server api2 10.8.0.12:3000 check`",
+                "haproxy backend api: `server api3 10.8.0.13:3000 check`",
+            ],
+            "What address is api3 on in the haproxy api backend?",
+        ),
+        (
+            ["in my vimrc: `Plug 'tpope/vim-fugitive'`", "in my vimrc: `Plug 'junegunn/fzf.vim'`"],
+            "Which vim plugins are in my vimrc?",
+        ),
+        # lines said to be added
+        (
+            [
+                f"added to the node job in prometheus.yml:\n```yaml\n      - '{host}:9100'\n```"
+                for host in ("db-01", "cache-02", "gw-edge-1")
+            ],
+            "Which hosts does the node job scrape?",
+        ),
+        # an interest is one more
+        (
+            [
+                "Gus has gotten really into bouldering, he's at the Arch three nights a week.",
+                "Gus has gotten really into sourdough, the starter lives in our fridge.",
+            ],
+            "What is Gus into?",
+        ),
+    ],
+)
+def test_lines_and_interests_of_several_are_members_not_one_value(
+    memory: Memory, texts: list[str], query: str
+) -> None:
+    for i, text in enumerate(texts):
+        memory.ingest([turn(f"t{i}", text, 7 * i)])
+    result = memory.retrieve(query, namespace=NS, k=10)
+    assert outcome(result) == {f"t{i}": "kept" for i in range(len(texts))}
 
 
 def test_a_renamed_section_drops_the_excerpt_under_its_old_name(memory: Memory) -> None:

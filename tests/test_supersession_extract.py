@@ -431,6 +431,38 @@ def test_a_month_after_a_preposition_is_when_not_a_scope() -> None:
     assert [(f.subject, f.relation) for f in new] == [(f.subject, f.relation) for f in old]
 
 
+def test_who_comes_along_is_no_scope_of_the_key() -> None:
+    # "with her two cats" says who lives there too; "with TLS" still scopes the port
+    assert triples("My sister Ruth lives in Denver with her two cats.") == [
+        ("ruth", "location", "Denver")
+    ]
+    assert triples("Ruth lives in Portland now.") == [("ruth", "location", "Portland")]
+    assert triples("The API runs on port 8080 with TLS.") == [("api", "port with tls", "8080")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a label before the colon says what kind of message it is
+        ("note to self: my dentist is Dr. Okafor", ("dentist", "is", "Dr. Okafor")),
+        ("Done: the new one is D08E553B", ("new one", "is", "D08E553B")),
+        # where someone is based, however it is said
+        ("Hannah's home base is Portland now.", ("hannah", "location", "Portland")),
+        # a label, then the setting's own name
+        ("PR #331 (sync client): MAX_RETRIES = 5 since the API flaps.", ("max_retries", "is", "5")),
+    ],
+)
+def test_labels_and_wordings_key_what_they_name(text: str, expected: tuple[str, str, str]) -> None:
+    assert triples(text) == [expected]
+
+
+def test_a_scope_label_stays_in_the_key() -> None:
+    # "prod:" scopes a plain word; a quoted line of a directive its file repeats is no value
+    assert triples("prod: replicas = 5") == [("prod: replica", "is", "5")]
+    assert triples("haproxy backend api: `server api1 10.8.0.11:3000 check`") == []
+    assert triples("db host: `db-1.internal`") == [("db host", "is", "db-1.internal")]
+
+
 def test_a_manifest_line_written_out_after_the_line_is_now_pins_its_version() -> None:
     said = 'Bumped it for the fix, the line is now serde = { version = "1.0.190", features = [] }'
     assert ("serde", "version", "1.0.190") in [

@@ -841,10 +841,15 @@ def _opens(lead: Sequence[Token], first: Token, raw: Sequence[Token], strict: bo
         )
         # ... and so does any word after a time ("From next sprint standup is at 9:45")
         or (adverbial and len(words) >= 2 and words[-1] in _WHEN_WORDS)
-        or any(
-            t.norm is None and t.text.lower() in _ARTICLES
-            for t in raw
-            if lead[-1].end <= t.start and t.end <= first.start
+        # an article opens it, unless a preposition takes it as its object ("Maintenance
+        # window for the main Postgres cluster is ...": the cluster is no subject there)
+        or (
+            not (words and words[-1] in _OBJECT_PREPOSITIONS)
+            and any(
+                t.norm is None and t.text.lower() in _ARTICLES
+                for t in raw
+                if lead[-1].end <= t.start and t.end <= first.start
+            )
         )
     )
     return opened and _lead_in(lead)

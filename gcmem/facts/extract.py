@@ -58,6 +58,7 @@ from gcmem.facts.lines import (
 )
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
+from gcmem.storage.ledger.policy import REPEATED_DIRECTIVES
 
 __all__ = [
     "OwnedToken",
@@ -136,7 +137,8 @@ def _adds_a_value(text: str) -> bool:
 
 
 _DISCOURSE_LEAD = re.compile(
-    r"^(?:(?:also|so|and|btw|ok|okay|well|right|yes|yeah|no|fyi|note|update|reminder|ps|"
+    r"^(?:(?:also|so|and|btw|ok|okay|well|right|yes|yeah|no|fyi|note(?: to self)?|update|"
+    r"reminder|ps|done|"
     r"heads up(?: all| everyone| team| folks)?|quick note|by the way|for the record|"
     r"for reference|as a reminder|just so you know|"
     r"to be clear|for context|tl;dr)\s*[,:\-]\s*|(?:note that|remember that|keep in mind that|"
@@ -167,6 +169,7 @@ _QUALIFIER_PREPS = _lexicon(
     after before since until"""
 )
 _TIME_PREPS = frozenset({"after", "before", "since", "until", "during"})
+_COMPANY = re.compile(r"^with (?:my|our|your|his|her|their|its) ")
 # Words that make a trailing phrase a time ("over the weekend", "after the March release",
 # "from May": after a preposition "may" is the month).
 _TIME_WORDS = _lexicon(
@@ -391,6 +394,8 @@ def _parse_value(obj: _Sentence) -> _Value | None:
     quals = tuple(
         q for q in quals if q.split()[0] not in _TIME_PREPS and not set(q.split()[1:]) & _TIME_WORDS
     )
+    # "... lives in Denver with her two cats": who or what comes along, not a scope of it
+    quals = tuple(q for q in quals if not _COMPANY.match(q))
     if role is not None:
         quals = (*quals, normalize_term("as " + role.strip("()")))
     return _Value(value, quals)
@@ -711,7 +716,7 @@ def _singular(term: str) -> str:
 
 
 # Relations that say the same thing: where someone or something is based.
-_WHERE = re.compile(r"^(?:lives|based|located|resides|hosted)\s+(?:in|on|at)\b")
+_WHERE = re.compile(r"^(?:(?:lives|based|located|resides|hosted)\s+(?:in|on|at)|home base)\b")
 
 
 # What a setting is called besides its name ("the max_connections setting", "the value of
@@ -774,7 +779,15 @@ def _finish(
     if parsed is None:
         return None
     value, quals = parsed.value, (*lead_qualifiers, *parsed.qualifiers)
+    if form.assign and not quals:
+        # "PR #331 (sync client): MAX_RETRIES = 5": a label, then the setting's own name (one
+        # placed "in app/build.gradle.kts" is left to the inline reading, which scopes it)
+        label, colon, name = subject.rpartition(": ")
+        if colon and label and _CODE_NAME.fullmatch(name.strip()):
+            subject = name.strip()
     tokens = value.split()
+    if form.name == "colon" and object_part.text.lstrip().startswith("`") and _repeated(tokens):
+        return None  # one line of a directive its file repeats, as on its line: no key's value
     spec = requirement_spec(value) if len(tokens) == 1 else None
     if spec is not None and form.versioned != "no":
         return _fact(spec[0], _with_qualifiers("version", quals), spec[1])
@@ -799,6 +812,14 @@ def _finish(
     if form.gate and not (_is_strong(value) or attributed or _attribute_like(subject)):
         return None
     return _fact(subject, _with_qualifiers(relation, quals), value)
+
+
+def _repeated(tokens: Sequence[str]) -> bool:
+    """A line of a directive its file repeats, with its arguments ("server api1 10.8.0.11:3000
+    check" in a backend, "Plug 'tpope/vim-fugitive'" in a vimrc): one line of several, as
+    ``gcmem.storage.ledger.policy`` reads the directive's lines."""
+    directive = tokens[0].casefold() if len(tokens) >= 2 else ""
+    return directive in REPEATED_DIRECTIVES or directive == "plug"
 
 
 # A sentence that opens on the speaker's possessive, after an optional chat speaker label.
@@ -1357,6 +1378,12 @@ def _list_element_facts(where: ExcerptLine) -> list[Fact] | None:
 
 # A name in snake_case with an underscore: no sentence word has one.
 _SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+# A setting's name as code writes it: UPPER_CASE or snake_case with an underscore, camelCase,
+# a dotted property (``server.port``).
+_CODE_NAME = re.compile(
+    rf"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|{_SNAKE_NAME}|[a-z]+(?:[A-Z][a-z0-9]+)+"
+    r"|[a-z][\w-]*(?:\.[a-z][\w-]*)+"
+)
 # A server configuration directive (nginx and its kin: ``client_max_body_size 10m;``): a
 # name in snake_case, one value, a semicolon. Source code has that shape too (``size_t n;``:
 # a C type ends in "_t"), so not in a code file.
@@ -1758,12 +1785,28 @@ def proposed(text: str) -> bool:
     return _proposes(units, describe(units))
 
 
-def _proposes(units: Sequence[tuple[str, bool]], where: Sequence[ExcerptLine | None]) -> bool:
+def _proposes(
+    units: Sequence[tuple[str, bool]],
+    where: Sequence[ExcerptLine | None],
+    words: re.Pattern[str] = _PROPOSED,
+) -> bool:
     return any(
-        _PROPOSED.search(raw) is not None
+        words.search(raw) is not None
         for (raw, _line), at in zip(units, where, strict=True)
         if at is None or (at.path is None and raw.rstrip().endswith(":"))
     )
+
+
+# A file excerpt posted as what was added ("added to the node job in prometheus.yml:", "web3
+# added:"): its lines are new members beside the file's others, not values replacing them.
+_ADDED = re.compile(r"\b(?:add|adds|added|adding|appended)\b(?!-)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def added_lines(text: str) -> bool:
+    """The text's own words (as ``proposed`` reads them) say that what it quotes was added."""
+    units = split_units(text)
+    return _proposes(units, describe(units), _ADDED)
 
 
 # Ingest reads a chunk's facts twice (the ledger's assertions, the stage's unit keys) and a

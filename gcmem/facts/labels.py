@@ -15,7 +15,8 @@ __all__ = ["DISCOURSE_LABELS", "collection_label", "collection_setting", "member
 # Labels in front of a colon that say what kind of message it is, not what it is about.
 DISCOURSE_LABELS = frozenset(
     {
-        *("update", "reminder", "note", "fyi", "psa", "edit", "correction", "ps", "btw"),
+        *("update", "reminder", "note", "note to self", "fyi", "psa", "edit", "correction"),
+        *("ps", "btw", "done"),
         *("todo", "tip", "announcement", "heads-up", "heads up", "quick note", "nb", "also"),
         *("change of plan", "follow-up", "follow up", "news", "good news", "bad news"),
     }

@@ -68,6 +68,7 @@ from gcmem.facts.align import (
 )
 from gcmem.facts.extract import (
     added_keys,
+    added_lines,
     chunk_facts,
     inline_code_facts,
     owned_code_tokens,
@@ -344,11 +345,16 @@ class SupersessionStage:
                 state(newer, unit, olders[0][2].relation, key.object, key.subject)
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         for older, newer, al in alignments:
-            # a proposed file's lines change no value; nor do another thing's lines (a
-            # rename changes the name line alone, one frame, and keeps a line of its body)
+            # a proposed file's lines change no value, nor do lines said to be added; nor do
+            # another thing's lines (a rename changes the name line alone, one frame, and
+            # keeps a line of its body)
             body = [n for _, n in al.restated if fence_language(units[newer.id][n].text) is None]
             renamed = len(al.frames) == 1 and bool(body)
-            if proposed(newer.text) or (not renamed and _other_identity(older.text, newer.text)):
+            if (
+                proposed(newer.text)
+                or added_lines(newer.text)
+                or (not renamed and _other_identity(older.text, newer.text))
+            ):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
             # a frame another neighbour adds a value to ("... too") has several values
             if al.frames:

@@ -49,8 +49,8 @@ GATE_VERSION = 1
 # The anchoring rule a κ drop passes (``anchored``); part of the drop identity, so write-time κ
 # flags set under an earlier rule stop counting. 2: qualifiers, pronouns, additive words;
 # 3: two scopes; 4: a labelled speaker's first person, dates are no subject, a collection's
-# members are not anchored.
-ANCHOR_VERSION = 4
+# members are not anchored; 5: a scope preposition before a determiner ("for the gym").
+ANCHOR_VERSION = 5
 USER = "user"
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i've", "i'd", "i'll"})
@@ -575,8 +575,10 @@ def _says_something(tokens: Sequence[str]) -> bool:
 def scoped_apart(a: str, b: str) -> bool:
     """The statements are one sentence with two or more differing spans, one of them the
     object of a scope preposition both say ("Pool opens at 5:30am *on weekdays*" / "... at
-    8am *on weekends*"): two values of two scopes, not one value replaced. One differing span
-    ("opens at 9 on Mondays" / "... at 10 on Mondays") is a value change and stays κ's."""
+    8am *on weekends*", "Direct debit set up *for the broadband*, comes out on the 15th" /
+    "... *for the gym*, ... on the 28th"): two values of two scopes, not one value
+    replaced. One differing span ("opens at 9 on Mondays" / "... at 10 on Mondays") is a
+    value change and stays κ's."""
     ta, tb = _tokens(a), _tokens(b)
     spans: list[tuple[int, int]] = []  # (start in a, start in b) of each differing span
     glued = False  # the equal run before this op is punctuation only ("9:30" is one value)
@@ -587,10 +589,18 @@ def scoped_apart(a: str, b: str) -> bool:
             spans.append((i1, j1))
     if len(spans) < 2:
         return False
-    return any(
-        i > 0 and j > 0 and ta[i - 1] == tb[j - 1] and ta[i - 1] in _SCOPE_PREPOSITIONS
-        for i, j in spans
-    )
+
+    def scoped(i: int, j: int) -> bool:
+        # the preposition right before the span, or before its determiner ("for the gym")
+        k = 1 + (i > 1 and j > 1 and ta[i - 1] in _DETERMINERS)
+        return (
+            i >= k
+            and j >= k
+            and ta[i - k : i] == tb[j - k : j]
+            and ta[i - k] in (_SCOPE_PREPOSITIONS)
+        )
+
+    return any(scoped(i, j) for i, j in spans)
 
 
 def anchored(a: str, b: str) -> bool:

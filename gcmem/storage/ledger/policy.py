@@ -47,6 +47,7 @@ DEFAULT_TRUST = 1.0
 # used by billing listens on port _") says nothing about the slot's value.
 MULTI_VALUED: tuple[str, ...] = (
     *("speak", "speaks", "spoke", "fluent in", "got into", "taken up", "took up", "been to"),
+    *("gotten into", "getting into", "really into"),  # "Gus has gotten really into _"
     # someone's hobbies: a hobby named later is one more ("his big retirement hobby is _")
     *("hobby", "hobbies", "hobby is", "hobbies are", "hobbies include"),
     *("certified in", "certified as", "trained in", "qualified in", "enrolled in"),
@@ -69,10 +70,10 @@ _MULTI_VALUED = re.compile(
 
 # Configuration directives a file repeats, one value a line: a second "nameserver" line in
 # resolv.conf, a "server" line in an upstream block or a "deb" line in sources.list adds one.
-# Only as a line's whole frame ("/etc/resolv.conf > nameserver _"), or as a line quoted in a
+# Only as a line's whole frame ("/etc/resolv.conf > nameserver _"), as a line quoted in a
 # sentence that names its file ("`nameserver 9.9.9.9` in resolv.conf on the lab VMs", "`deb
-# http://... bookworm main` in sources.list"), never a word of a sentence ("in the print
-# server").
+# http://... bookworm main` in sources.list") or after a label's colon ("haproxy backend api:
+# `server api2 10.8.0.12:3000 check`"), never a word of a sentence ("in the print server").
 REPEATED_DIRECTIVES: tuple[str, ...] = (
     *("nameserver", "server", "pool", "peer", "allow", "deny", "listen", "include"),
     *("deb", "deb-src"),
@@ -82,6 +83,7 @@ _DIRECTIVE_LINE = re.compile(
     rf"(?:^|>\s)(?:{_DIRECTIVES})\s+_\s*;?$"
     # the quoted line's own words after the slot (a suite, a component), then its file
     rf"|^(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?\s+(?:in|from)\s+[\w./-]*\.(?:conf|list|cfg|ini)\b"
+    rf"|\s:\s(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?$"
 )
 
 
