@@ -246,6 +246,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # what changed comes before "bumped to": cert-manager is no new deploy tool
+    (
+        "What tool are our clusters deployed with?",
+        "Our clusters are deployed with Argo CD, app-of-apps pattern in the platform repo.",
+        "cert-manager bumped to 1.11 across all clusters.",
+    ),
     (
         # "What does X do?" asks what he does: the city he is said with is no answer to it
         "What does my brother-in-law Tobias do?",

@@ -78,6 +78,8 @@ SPLITS = {
     "dev57": "written",
     "dev58": "accumulating",
     "dev59": "written",
+    "dev60": "accumulating",
+    "dev61": "traps3",
     "devconv": "chats",
 }
 

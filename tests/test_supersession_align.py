@@ -121,6 +121,11 @@ def test_the_ledger_decides_by_event_time_not_arrival(align_only: Memory) -> Non
         ("The API listens on port 8080.", "The API no longer listens on port 8080."),
         ("The API might listen on port 8080.", "The API might listen on port 9090."),
         ("I like tea.", "I like coffee."),
+        # "US" names a country: the other clause names another place, so two regions
+        (
+            "Ledgerly runs in us-east-2, that's where the US customers' data lives.",
+            "Ledgerly runs in ap-southeast-2, that's where the Australian customers' data lives.",
+        ),
         # a preposition takes the cluster as its object: no lead-in before one subject
         (
             "The main Postgres cluster is on version 15.4.",
@@ -374,6 +379,37 @@ def test_a_welcome_and_a_panel_are_members_not_one_value(
         (
             ["in my vimrc: `Plug 'tpope/vim-fugitive'`", "in my vimrc: `Plug 'junegunn/fzf.vim'`"],
             "Which vim plugins are in my vimrc?",
+        ),
+        (
+            [
+                f"`server 10.0.4.{n}:8080;` in the checkout upstream block (nginx.conf on lb-1)"
+                for n in (11, 12)
+            ],
+            "Which servers are in the checkout upstream?",
+        ),
+        # lines quoted after a label that names their file
+        (
+            [
+                'Brewfile in the dotfiles repo: `brew "ripgrep"`',
+                'Brewfile in the dotfiles repo: `brew "hyperfine"`',
+                'Brewfile in the dotfiles repo: `cask "wezterm"`',
+            ],
+            "Which benchmarking tool is in the dotfiles Brewfile?",
+        ),
+        (
+            [
+                f"inventory/prod.ini under [kafka]: `kafka-{h}1.prod.internal broker_id={n}`"
+                for n, h in ((1, "a"), (2, "b"), (3, "c"))
+            ],
+            "Which host has broker_id=2 in the prod inventory?",
+        ),
+        # the courses someone takes in a term
+        (
+            [
+                "Leo's taking Organic Chemistry this semester, Mondays and Wednesdays.",
+                "Leo's taking Intro to Linguistics this semester, Tuesdays and Thursdays.",
+            ],
+            "Which course does Leo have on Tuesdays and Thursdays?",
         ),
         # lines said to be added
         (

@@ -113,8 +113,9 @@ PROFILES = {
         changes={"keyed_restated": 30},
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
-    # dev41, dev51, dev54, dev55, dev58: more multi-valued traps of the frames brief (values that
-    # accumulate, said in the same sentence or line shape), with parallel and hedged ones
+    # dev41, dev51, dev54, dev55, dev58, dev60: more multi-valued traps of the frames brief
+    # (values that accumulate, said in the same sentence or line shape), with parallel and
+    # hedged ones
     "accumulating": Profile(
         changes={},
         static={"frame_multi_valued": 40, "frame_parallel": 10, "frame_negation_modality": 10},
@@ -187,8 +188,8 @@ PROFILES = {
         static={"same_topic_unrelated": 20},
         turns=(4, 9),
     ),
-    # dev50, dev56: still-true facts that accumulate, long paragraphs elaborated or re-posted, and
-    # compatible opposites, in agents' and people's words
+    # dev50, dev56, dev61: still-true facts that accumulate, long paragraphs elaborated or
+    # re-posted, and compatible opposites, in agents' and people's words
     "traps3": Profile(
         changes={},
         static={"multi_valued": 20, "long_paragraphs": 20, "compatible_opposites": 20},

@@ -1757,7 +1757,7 @@ def _named_apart(
     # beside it: a second differing place ("builds with Vite" / "builds with webpack 5"), the
     # subject's perhaps (words one side adds, a tail or a lead-in, are no place)
     ox, oy = _rest(old, a), _rest(new, b)
-    x, y = [old.tokens[i].norm or "" for i in ox], [new.tokens[i].norm or "" for i in oy]
+    x, y = [_rest_word(old.tokens[i]) for i in ox], [_rest_word(new.tokens[i]) for i in oy]
     values = _words(found[1].casefold()) | _words(found[2].casefold())
 
     def content(words: Sequence[str]) -> bool:
@@ -1824,6 +1824,12 @@ def _second_value(old: Unit, xs: Sequence[int], new: Unit, ys: Sequence[int]) ->
     if ca is None or cb is None or xs[-1] >= ca[1] or ys[-1] >= cb[1]:
         return False
     return _align_runs(old, old.tokens[ca[0] : ca[1]], new, new.tokens[cb[0] : cb[1]]) is not None
+
+
+def _rest_word(t: Token) -> str:
+    """A word as ``_named_apart`` compares the rest: an acronym as written ("the US
+    customers" names a country, not "us")."""
+    return t.text if len(t.text) > 1 and t.text.isupper() else t.norm or ""
 
 
 def _rest(unit: Unit, run: tuple[int, int]) -> list[int]:

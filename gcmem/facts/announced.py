@@ -121,6 +121,9 @@ _CUE = re.compile(
     rf"{'|'.join(sorted(MONTHS_SAID | WEEKDAYS, key=len, reverse=True))}))\b",
     re.IGNORECASE,
 )
+# A change verb and "to" right after a value: the value is what changed ("cert-manager
+# bumped to 1.11", "the standup got moved to 10").
+_MOVED_TO = re.compile(r"\s+(?:(?:was|were|got|has been|have been)\s+)?([a-z]+)\s+(?:over\s+)?to\b")
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
 _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
@@ -505,6 +508,9 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
         ahead = tokens_of(clause[:at])
         if v.kind == "number" and ahead and root(ahead[-1]) in frame.subject:
             continue  # "both databases are on Postgres 15 now": the subject's version
+        moved = _MOVED_TO.match(clause[at + len(v.text) :])
+        if moved is not None and _CUE.fullmatch(moved.group(1)):
+            continue  # "cert-manager bumped to 1.11": what changed, its new value after "to"
         after = re.match(r"\s+([a-z][a-z\-]*)\b", clause[at + len(v.text) :])
         word = after.group(1) if after else ""
         # a word in -s or -ed after a clause's first word is its verb ("Priya works ..."); after

@@ -58,7 +58,7 @@ from gcmem.facts.lines import (
 )
 from gcmem.models import Chunk, Fact
 from gcmem.normalize import normalize_key, normalize_object, normalize_term
-from gcmem.storage.ledger.policy import REPEATED_DIRECTIVES
+from gcmem.storage.ledger.policy import FILE_NAMED, REPEATED_DIRECTIVES
 
 __all__ = [
     "OwnedToken",
@@ -786,8 +786,9 @@ def _finish(
         if colon and label and _CODE_NAME.fullmatch(name.strip()):
             subject = name.strip()
     tokens = value.split()
-    if form.name == "colon" and object_part.text.lstrip().startswith("`") and _repeated(tokens):
-        return None  # one line of a directive its file repeats, as on its line: no key's value
+    quoted = form.name == "colon" and object_part.text.lstrip().startswith("`")
+    if quoted and (_repeated(tokens) or FILE_NAMED.search(subject) is not None):
+        return None  # one line of a file's many, as on its line: no key's value
     spec = requirement_spec(value) if len(tokens) == 1 else None
     if spec is not None and form.versioned != "no":
         return _fact(spec[0], _with_qualifiers("version", quals), spec[1])

@@ -66,6 +66,8 @@ MULTI_VALUED: tuple[str, ...] = (
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
+    # the courses someone takes in a term ("Leo's taking _ this semester") are several
+    r"|(?:^|\s)taking\s+_\s+(?:this|next|last)\s+(?:semester|term|quarter)\b"
 )
 
 # Configuration directives a file repeats, one value a line: a second "nameserver" line in
@@ -77,14 +79,28 @@ _MULTI_VALUED = re.compile(
 REPEATED_DIRECTIVES: tuple[str, ...] = (
     *("nameserver", "server", "pool", "peer", "allow", "deny", "listen", "include"),
     *("deb", "deb-src"),
+    *("brew", "cask", "tap", "gem"),  # a Brewfile's and a Gemfile's lines
 )
 _DIRECTIVES = "|".join(re.escape(d) for d in REPEATED_DIRECTIVES)
 _DIRECTIVE_LINE = re.compile(
     rf"(?:^|>\s)(?:{_DIRECTIVES})\s+_\s*;?$"
     # the quoted line's own words after the slot (a suite, a component), then its file
-    rf"|^(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?\s+(?:in|from)\s+[\w./-]*\.(?:conf|list|cfg|ini)\b"
+    rf"|^(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?\s+(?:in|from)\s+(?:\S+\s+){{0,4}}?\(?"
+    r"[\w./-]*\.(?:conf|list|cfg|ini)\b"
     rf"|\s:\s(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?$"
 )
+
+
+# A file a label names ("inventory/prod.ini under [kafka]", "Brewfile in the dotfiles repo"):
+# a path or a name with an extension, or a file named "...file".
+FILE_NAMED = re.compile(
+    r"(?:^|[\s(])(?:[\w.-]+/)*(?:[\w-]+\.[a-z]{2,6}|(?:brew|gem|docker|make|proc|caddy|vagrant|"
+    r"jenkins|just|rake|pip)file)\b",
+    re.IGNORECASE,
+)
+# A line quoted whole after a label that names its file ("Brewfile in the dotfiles repo:
+# `cask "wezterm"`"): one line of the file's many, never the file's one value.
+_FILE_LINE = re.compile(r"^(?P<label>[^:]+?)\s:\s_$")
 
 
 # A label naming a group of people lists its members ("panel for the staff backend role: _").
@@ -113,10 +129,12 @@ def multi_valued(relation: str) -> bool:
     are no relation of its value."""
     if _PLACE.search(relation):
         return False
+    line = _FILE_LINE.match(relation)
     return (
         _MULTI_VALUED.search(relation) is not None
         or _GROUP_LABEL.search(relation) is not None
         or _DIRECTIVE_LINE.search(relation) is not None
+        or (line is not None and FILE_NAMED.search(line["label"]) is not None)
     )
 
 
