@@ -530,11 +530,23 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         # ... or quoted in a sentence that names its file
         ("nameserver _ in resolv.conf on lab vms", True),
         ("deb _ main in sources.list on ci image", True),
+        ("server _ ; in checkout upstream block ( nginx.conf on lb-1", True),
+        # ... or after a label's colon
+        ("haproxy backend api : server _ check", True),
+        ("brewfile in dotfiles repo : brew _", True),
+        # a whole line quoted after a label that names its file is one of its lines
+        ("brewfile in dotfiles repo : _", True),
+        ("inventory/prod.ini under [kafka] : _", True),
+        ("db host : _", False),  # no file: the host's one value
+        (".github/workflows/linux.yml > name : _", False),  # an excerpt line's own key
         ("nameserver _ is quad9", False),  # no file: a sentence about one nameserver
         ("server > client_max_body_size _", False),  # a block's context, not the line
         ("registered as _ in the print server", False),  # a word of a sentence
         ("we swim at the _ pool", False),
         ("zainab's signed up for _ this term", True),  # one more course
+        ("leo's taking _ this semester", True),  # the courses of a term are several
+        ("dad is taking _ daily", False),  # a dose, a route: one
+        ("gus has gotten really into _", True),  # one more interest
         ("dad / big retirement hobby", True),  # someone's hobbies are several
         ("dad's big retirement hobby is _", True),
         ("we're on _ hobby tier", False),  # a plan's name, not a hobby

@@ -456,6 +456,12 @@ def test_labels_and_wordings_key_what_they_name(text: str, expected: tuple[str, 
     assert triples(text) == [expected]
 
 
+def test_a_declarations_type_is_no_setting_name() -> None:
+    # "NAME: type = value" declares NAME; the type names nothing the next line shares
+    subjects = {s for s, _, _ in triples("src/x.rs:\npub const PT_SUSPEND: c_int = 23;")}
+    assert subjects and "c_int" not in subjects
+
+
 def test_a_scope_label_stays_in_the_key() -> None:
     # "prod:" scopes a plain word; a quoted line of a directive its file repeats is no value
     assert triples("prod: replicas = 5") == [("prod: replica", "is", "5")]

@@ -783,7 +783,9 @@ def _finish(
         # "PR #331 (sync client): MAX_RETRIES = 5": a label, then the setting's own name (one
         # placed "in app/build.gradle.kts" is left to the inline reading, which scopes it)
         label, colon, name = subject.rpartition(": ")
-        if colon and label and _CODE_NAME.fullmatch(name.strip()):
+        # not a declaration's type ("pub const PT_SUSPEND: c_int = 23"): the label is words
+        typed = not label.split() or _CODE_NAME.fullmatch(label.split()[-1]) is not None
+        if colon and not typed and _CODE_NAME.fullmatch(name.strip()):
             subject = name.strip()
     tokens = value.split()
     quoted = form.name == "colon" and object_part.text.lstrip().startswith("`")

@@ -99,8 +99,9 @@ FILE_NAMED = re.compile(
     re.IGNORECASE,
 )
 # A line quoted whole after a label that names its file ("Brewfile in the dotfiles repo:
-# `cask "wezterm"`"): one line of the file's many, never the file's one value.
-_FILE_LINE = re.compile(r"^(?P<label>[^:]+?)\s:\s_$")
+# `cask "wezterm"`"): one line of the file's many, never the file's one value. Not a line of a
+# file excerpt ("ci.yml > name : _"): its own key, under its parents, has one value.
+_FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s_$")
 
 
 # A label naming a group of people lists its members ("panel for the staff backend role: _").
