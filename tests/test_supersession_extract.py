@@ -456,9 +456,13 @@ def test_labels_and_wordings_key_what_they_name(text: str, expected: tuple[str, 
     assert triples(text) == [expected]
 
 
-def test_a_declarations_type_is_no_setting_name() -> None:
+@pytest.mark.parametrize(
+    "text",
+    ["src/x.rs:\npub const PT_SUSPEND: c_int = 23;", "src/x.rs:\npub const SIGIOT: c_int = 6;"],
+)
+def test_a_declarations_type_is_no_setting_name(text: str) -> None:
     # "NAME: type = value" declares NAME; the type names nothing the next line shares
-    subjects = {s for s, _, _ in triples("src/x.rs:\npub const PT_SUSPEND: c_int = 23;")}
+    subjects = {s for s, _, _ in triples(text)}
     assert subjects and "c_int" not in subjects
 
 

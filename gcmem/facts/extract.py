@@ -771,7 +771,10 @@ def _finish(
     subject_part: _Sentence,
     object_part: _Sentence,
     lead_qualifiers: Sequence[str],
+    *,
+    note: bool = True,
 ) -> Fact | None:
+    """The fact one placement of a form reads; ``note``: a sentence, not a file's line."""
     subject = _clean_subject(subject_part)
     if subject is None:
         return None
@@ -783,9 +786,11 @@ def _finish(
         # "PR #331 (sync client): MAX_RETRIES = 5": a label, then the setting's own name (one
         # placed "in app/build.gradle.kts" is left to the inline reading, which scopes it)
         label, colon, name = subject.rpartition(": ")
-        # not a declaration's type ("pub const PT_SUSPEND: c_int = 23"): the label is words
-        typed = not label.split() or _CODE_NAME.fullmatch(label.split()[-1]) is not None
-        if colon and not typed and _CODE_NAME.fullmatch(name.strip()):
+        # the label is a note's words, no declaration's name ("pub const SIGIOT: c_int = 6",
+        # "TIMEOUT: int = 30": a type follows the colon there)
+        words = label.casefold().split()
+        said = note and len(words) >= 2 and words[0] not in _DECLARATION_WORDS
+        if colon and said and _CODE_NAME.fullmatch(name.strip()):
             subject = name.strip()
     tokens = value.split()
     quoted = form.name == "colon" and object_part.text.lstrip().startswith("`")
@@ -889,7 +894,9 @@ def _try_form(
             # alignment compares two invocations whole)
             continue
         relation = form.relation(m)
-        fact = _finish(form, relation, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers)
+        fact = _finish(
+            form, relation, s.cut(0, m.start()), s.cut(m.end()), lead_qualifiers, note=note
+        )
         if fact is not None:
             readings[(fact.subject, fact.relation)] = fact
     if len(readings) != 1:
@@ -1381,6 +1388,10 @@ def _list_element_facts(where: ExcerptLine) -> list[Fact] | None:
 
 # A name in snake_case with an underscore: no sentence word has one.
 _SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+# Words that open a declaration: the name after them is declared, not said in a note.
+_DECLARATION_WORDS = frozenset(
+    str.split("pub const let var val static final export private public protected readonly mut")
+)
 # A setting's name as code writes it: UPPER_CASE or snake_case with an underscore, camelCase,
 # a dotted property (``server.port``).
 _CODE_NAME = re.compile(
