@@ -196,6 +196,10 @@ def test_speakers_and_dates_as_subjects(a: str, b: str, expected: bool) -> None:
             "Direct debit set up for the gym, comes out on the 28th.",
         ),
         ("I speak Portuguese.", "I also speak some Japanese now."),
+        (
+            "inventory/prod.ini under [kafka]: `kafka-a1.prod.internal broker_id=1`",
+            "inventory/prod.ini under [kafka]: `kafka-c1.prod.internal broker_id=3`",
+        ),
         ("The mobile repo's default branch is develop.", "The web repo's default branch is trunk."),
         ("src/app.py:\nTIMEOUT = 30", "src/other.py:\nTIMEOUT = 60"),
     ],

@@ -830,6 +830,19 @@ def _repeated(tokens: Sequence[str]) -> bool:
     return directive in REPEATED_DIRECTIVES or directive == "plug"
 
 
+_QUOTED_LINE = re.compile(r"^(?P<label>[^:`\n]{2,120}):\s*`(?P<line>[^`\n]+)`\s*\.?$")
+
+
+def quoted_file_line(text: str) -> bool:
+    """One line quoted whole after a label that names its file, or of a directive its file
+    repeats ("Brewfile in the dotfiles repo: `brew "ripgrep"`", "haproxy backend api: `server
+    api1 10.8.0.11:3000 check`"): a line of the file's many, as the colon form reads it."""
+    m = _QUOTED_LINE.match(text.strip())
+    if m is None:
+        return False
+    return _repeated(m["line"].split()) or FILE_NAMED.search(m["label"]) is not None
+
+
 # A sentence that opens on the speaker's possessive, after an optional chat speaker label.
 _POSSESSIVE_LEAD = re.compile(r"^(?:(?P<speaker>[A-Z][a-z]+):\s+)?(?:my|our)\s+(?=[a-z0-9])", re.I)
 

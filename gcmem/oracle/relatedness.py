@@ -31,7 +31,7 @@ import numpy as np
 
 from gcmem.facts.align import _ADDITIVE, _REST_STOP, _SPAN_VERBS, _narrates_event, tokenize
 from gcmem.facts.chunking import split_sentences, split_units
-from gcmem.facts.extract import extract_triples, line_speaker
+from gcmem.facts.extract import extract_triples, line_speaker, quoted_file_line
 from gcmem.facts.labels import member_note
 from gcmem.facts.lines import describe
 from gcmem.facts.prose_align import _TIME_WORDS
@@ -49,7 +49,8 @@ GATE_VERSION = 1
 # The anchoring rule a κ drop passes (``anchored``); part of the drop identity, so write-time κ
 # flags set under an earlier rule stop counting. 2: qualifiers, pronouns, additive words;
 # 3: two scopes; 4: a labelled speaker's first person, dates are no subject, a collection's
-# members are not anchored; 5: a scope preposition before a determiner ("for the gym").
+# members are not anchored; 5: a scope preposition before a determiner ("for the gym"), two
+# lines quoted from one file's many.
 ANCHOR_VERSION = 5
 USER = "user"
 
@@ -626,6 +627,8 @@ def anchored(a: str, b: str) -> bool:
         return ea is not None and eb is not None and ea[0] == eb[0] and bool(ea[1] & eb[1])
     if member_note(a) and member_note(b):
         return False  # "Countries visited: Japan" / "...: Morocco": members, side by side
+    if quoted_file_line(a) and quoted_file_line(b):
+        return False  # two quoted lines of one file's many (a Brewfile's, an inventory's)
     if not same_subject(a, b):
         return False
     shared = {_stem(w) for w in attribute_words(a) & attribute_words(b)}
@@ -677,7 +680,7 @@ def apart(a: str, b: str) -> bool:
     ea, eb = _excerpt(a), _excerpt(b)
     if ea is not None or eb is not None:
         return not (ea is not None and eb is not None and _one_place(ea, eb))
-    if member_note(a) and member_note(b):
+    if (member_note(a) and member_note(b)) or (quoted_file_line(a) and quoted_file_line(b)):
         return True
     if rival_subjects(a, b) or _speakers_apart(a, b):
         return True
