@@ -438,6 +438,29 @@ def test_lines_and_interests_of_several_are_members_not_one_value(
     assert outcome(result) == {f"t{i}": "kept" for i in range(len(texts))}
 
 
+def test_a_block_restated_around_added_lines_still_changes_its_other_lines(
+    memory: Memory,
+) -> None:
+    # "with web3 added" adds a server line; the timeout line it restates changed as well
+    block = (
+        "backend web_pool\n    balance source\n    timeout server {t}\n    server web1 10.0.0.11:80"
+    )
+    memory.ingest([turn("t1", f"```\n{block.format(t='20s')}\n```", 0)])
+    memory.ingest(
+        [
+            turn(
+                "t2",
+                f"web_pool now, with web3 added:\n```\n{block.format(t='45s')}\n"
+                "    server web3 10.0.0.13:80\n```",
+                14,
+            )
+        ]
+    )
+    result = memory.retrieve("web_pool timeout server", namespace=NS, k=10)
+    # dropped at read time, or flagged at write time and never a candidate
+    assert outcome(result).get("t1", "dropped") == "dropped" and outcome(result)["t2"] == "kept"
+
+
 def test_a_renamed_section_drops_the_excerpt_under_its_old_name(memory: Memory) -> None:
     old = "setup.cfg:\nmax-line-length=99\n\n[wheel]\nuniversal = 1"
     memory.ingest([turn("t1", old, 0)])

@@ -345,14 +345,16 @@ class SupersessionStage:
                 state(newer, unit, olders[0][2].relation, key.object, key.subject)
         alignments = [(o, n, self.aligner(units[o.id], units[n.id])) for o, n in pairs]
         for older, newer, al in alignments:
-            # a proposed file's lines change no value, nor do lines said to be added; nor do
-            # another thing's lines (a rename changes the name line alone, one frame, and
-            # keeps a line of its body)
+            # a proposed file's lines change no value, nor do lines said to be added (when
+            # they are all it quotes: a block restated around them may change a line too);
+            # nor do another thing's lines (a rename changes the name line alone, one frame,
+            # and keeps a line of its body)
             body = [n for _, n in al.restated if fence_language(units[newer.id][n].text) is None]
             renamed = len(al.frames) == 1 and bool(body)
+            only_added = added_lines(newer.text) and not any(n > 0 for n in body)
             if (
                 proposed(newer.text)
-                or added_lines(newer.text)
+                or only_added
                 or (not renamed and _other_identity(older.text, newer.text))
             ):
                 al.frames = [f for f in al.frames if not units[newer.id][f.new_unit].line]
