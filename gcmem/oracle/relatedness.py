@@ -594,12 +594,8 @@ def scoped_apart(a: str, b: str) -> bool:
     def scoped(i: int, j: int) -> bool:
         # the preposition right before the span, or before its determiner ("for the gym")
         k = 1 + (i > 1 and j > 1 and ta[i - 1] in _DETERMINERS)
-        return (
-            i >= k
-            and j >= k
-            and ta[i - k : i] == tb[j - k : j]
-            and ta[i - k] in (_SCOPE_PREPOSITIONS)
-        )
+        shared = i >= k and j >= k and ta[i - k : i] == tb[j - k : j]
+        return shared and ta[i - k] in _SCOPE_PREPOSITIONS
 
     return any(scoped(i, j) for i, j in spans)
 
