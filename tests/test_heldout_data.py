@@ -80,6 +80,8 @@ SPLITS = {
     "dev59": "written",
     "dev60": "accumulating",
     "dev61": "traps3",
+    "dev62": "accumulating",
+    "dev63": "written",
     "devconv": "chats",
 }
 

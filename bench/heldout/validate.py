@@ -41,7 +41,8 @@ _STATIC_TRAPS = [
     "static_restated",
 ]
 PROFILES = {
-    # dev2, dev5, dev57, dev59, test2-test5: the changes and static families of the no-harm brief
+    # dev2, dev5, dev57, dev59, dev63, test2-test5: the changes and static families of the
+    # no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
             ["keyed_prose", "keyed_restated", "code_config", "paragraph_revision", "behavioural"],
@@ -113,7 +114,7 @@ PROFILES = {
         changes={"keyed_restated": 30},
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
-    # dev41, dev51, dev54, dev55, dev58, dev60: more multi-valued traps of the frames brief
+    # dev41, dev51, dev54, dev55, dev58, dev60, dev62: more multi-valued traps of the frames brief
     # (values that accumulate, said in the same sentence or line shape), with parallel and
     # hedged ones
     "accumulating": Profile(
