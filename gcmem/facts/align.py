@@ -2889,8 +2889,7 @@ def _respelled(old: str, new: str) -> bool:
         i += 1
     if i == 0 or i == min(len(a), len(b)) or a[-1] != b[-1]:
         return False  # the first or last letter: another word
-    one = a[i + 1 :] == b[i + 1 :] or a[i + 1 :] == b[i:] or a[i:] == b[i + 1 :]
-    return one
+    return a[i + 1 :] == b[i + 1 :] or a[i + 1 :] == b[i:] or a[i:] == b[i + 1 :]
 
 
 # A top-level function definition that opens a brace block: Go ``func`` (with its receiver),

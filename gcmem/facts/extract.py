@@ -794,7 +794,7 @@ def _finish(
             subject = name.strip()
     tokens = value.split()
     quoted = form.name == "colon" and object_part.text.lstrip().startswith("`")
-    if quoted and (_repeated(tokens) or FILE_NAMED.search(subject) is not None):
+    if quoted and _one_of_many(subject, tokens):
         return None  # one line of a file's many, as on its line: no key's value
     spec = requirement_spec(value) if len(tokens) == 1 else None
     if spec is not None and form.versioned != "no":
@@ -822,12 +822,17 @@ def _finish(
     return _fact(subject, _with_qualifiers(relation, quals), value)
 
 
-def _repeated(tokens: Sequence[str]) -> bool:
-    """A line of a directive its file repeats, with its arguments ("server api1 10.8.0.11:3000
-    check" in a backend, "Plug 'tpope/vim-fugitive'" in a vimrc): one line of several, as
+def _one_of_many(label: str, line: Sequence[str]) -> bool:
+    """A line (its tokens) quoted after ``label`` is one of its file's many: the label names
+    the file, or the line is of a directive its file repeats, with its arguments ("server api1
+    10.8.0.11:3000 check" in a backend, "Plug 'tpope/vim-fugitive'" in a vimrc), as
     ``gcmem.storage.ledger.policy`` reads the directive's lines."""
-    directive = tokens[0].casefold() if len(tokens) >= 2 else ""
-    return directive in REPEATED_DIRECTIVES or directive == "plug"
+    directive = line[0].casefold() if len(line) >= 2 else ""
+    return (
+        directive in REPEATED_DIRECTIVES
+        or directive == "plug"
+        or FILE_NAMED.search(label) is not None
+    )
 
 
 _QUOTED_LINE = re.compile(r"^(?P<label>[^:`\n]{2,120}):\s*`(?P<line>[^`\n]+)`\s*\.?$")
@@ -838,9 +843,7 @@ def quoted_file_line(text: str) -> bool:
     repeats ("Brewfile in the dotfiles repo: `brew "ripgrep"`", "haproxy backend api: `server
     api1 10.8.0.11:3000 check`"): a line of the file's many, as the colon form reads it."""
     m = _QUOTED_LINE.match(text.strip())
-    if m is None:
-        return False
-    return _repeated(m["line"].split()) or FILE_NAMED.search(m["label"]) is not None
+    return m is not None and _one_of_many(m["label"], m["line"].split())
 
 
 # A sentence that opens on the speaker's possessive, after an optional chat speaker label.
@@ -1405,12 +1408,10 @@ _SNAKE_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
 _DECLARATION_WORDS = frozenset(
     str.split("pub const let var val static final export private public protected readonly mut")
 )
-# A setting's name as code writes it: UPPER_CASE or snake_case with an underscore, camelCase,
-# a dotted property (``server.port``).
-_CODE_NAME = re.compile(
-    rf"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|{_SNAKE_NAME}|[a-z]+(?:[A-Z][a-z0-9]+)+"
-    r"|[a-z][\w-]*(?:\.[a-z][\w-]*)+"
-)
+# A name no sentence word has: UPPER_CASE or snake_case with an underscore, camelCase.
+_SETTING_NAME = rf"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|{_SNAKE_NAME}|[a-z]+(?:[A-Z][a-z0-9]+)+"
+# A setting's name as code writes it: those, or a dotted property (``server.port``).
+_CODE_NAME = re.compile(rf"{_SETTING_NAME}|[a-z][\w-]*(?:\.[a-z][\w-]*)+")
 # A server configuration directive (nginx and its kin: ``client_max_body_size 10m;``): a
 # name in snake_case, one value, a semicolon. Source code has that shape too (``size_t n;``:
 # a C type ends in "_t"), so not in a code file.
@@ -1462,8 +1463,7 @@ _INLINE_IMAGE = re.compile(
 # NAME=VALUE with a name no sentence word has: UPPER_CASE or snake_case with an underscore,
 # camelCase, or a command-line flag (``--web.listen-address=:9110``)
 _INLINE_ASSIGN = re.compile(
-    rf"(?<![\w.\-\"'?&/=])(?P<name>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|{_SNAKE_NAME}"
-    r"|[a-z]+(?:[A-Z][a-z0-9]+)+|--[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*)"
+    rf"(?<![\w.\-\"'?&/=])(?P<name>{_SETTING_NAME}|--[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*)"
     r"\s?=\s?(?P<value>\"[^\"\s]+\"|'[^'\s]+'|[^\s\"',;()=]*[^\s\"',;()=.])"
 )
 _INLINE_PAIR_JSON = re.compile(r'"(?P<name>[\w.@/\-]+)":\s?"(?P<value>[^"\s]+)"')
