@@ -112,6 +112,30 @@ def test_a_closing_while_that_is_a_condition_stays_part_of_the_frame() -> None:
             "Ward 3 has 24 beds, nurse ratio is 1:4 on nights.",
             "Ward 5 has 24 beds, nurse ratio is 1:5 on nights.",
         ),
+        # a numbered place beside the value: a second thing's place ("rack 2" / "rack 4")
+        (
+            "We've got HEK293 in the liquid nitrogen dewar, rack 2.",
+            "We've got HeLa in the liquid nitrogen dewar, rack 4.",
+        ),
+        # an entry and its amount or day, both differing: two entries of a list
+        (
+            "Direct debit out of the joint account on the 1st: council tax, £148.",
+            "Direct debit out of the joint account on the 1st: Octopus Energy, £96.",
+        ),
+        (
+            "Set up autopay from the joint account for the council tax, 1st of each month.",
+            "Set up autopay from the joint account for the broadband, 14th of each month.",
+        ),
+        # a pronoun whose antecedent, said before it, differs: "it" is two things
+        (
+            "installed telescope.nvim for fuzzy finding, bound it to <leader>ff",
+            "installed harpoon for jumping between the files I have open, bound it to <leader>h",
+        ),
+        # two contacts, one named after who they are to the writer
+        (
+            "Emergency contact for Ruby on the nursery form: Grandma Jean, 07700 900412.",
+            "Emergency contact for Ruby on the nursery form: our neighbour Carol, 07700 900135.",
+        ),
         # a span that opens on another setting's name: the setting changed, not its value
         (
             'git config --global user.name "Lucia Mendes"',
@@ -129,6 +153,37 @@ def test_two_values_changed_together_in_two_clauses_are_a_change() -> None:
         "Trialling a later start. Saturday doors open at 8:00, so bread has to be out of the oven "
         "by 7:40.",
     ) == [("bread has to be out of oven by _", "7:10", "7:40")]
+
+
+def test_an_amount_alone_or_a_place_with_its_country_is_one_value() -> None:
+    assert frames("Rent: £950, due on the 1st.", "Rent: £1,020, due on the 1st.") == [
+        ("rent : _ , due on 1st", "£950", "£1,020")
+    ]
+    assert frames("I live in Berlin, Germany.", "I live in Toronto, Canada.") == [
+        ("i live in _", "Berlin", "Toronto")
+    ]
+
+
+def test_a_sentence_opened_by_a_contracted_pronoun_refers_back() -> None:
+    # "He'll" is Yusuf in one, Chidi in the other: only the welcome frame (which the ledger
+    # accumulates) is found
+    assert frames(
+        "Welcome Yusuf to the platform team! He'll be working on the CI runners.",
+        "Welcome Chidi to the platform team! He'll be working on observability.",
+    ) == [("welcome _ to platform team", "Yusuf", "Chidi")]
+
+
+def test_a_pronoun_of_one_antecedent_and_a_lone_place_number_still_change() -> None:
+    # the antecedent said in the same words: "it" is one thing, its port changed
+    assert frames(
+        "The cache lives on the old box, we point it at port 6380.",
+        "The cache lives on the old box, we point it at port 6381.",
+    ) == [("cache lives on old box , we point it at port _", "6380", "6381")]
+    # the rack alone differing: one line moved
+    assert frames(
+        "We've got HEK293 in the liquid nitrogen dewar, rack 2.",
+        "We've got HEK293 in the liquid nitrogen dewar, rack 5.",
+    ) == [("we've got HEK293 in liquid nitrogen dewar , rack _", "2", "5")]
 
 
 def test_a_clause_frame_beside_differing_unnamed_clauses_is_still_one_key() -> None:

@@ -292,6 +292,20 @@ def test_a_key_a_candidate_adds_a_value_to_is_no_keyed_conflict() -> None:
     assert [d.chunk.id for d in outcome.dropped] == [chunks[0].id]
 
 
+def test_a_grown_list_is_no_keyed_conflict_and_a_shrunk_one_is() -> None:
+    # every member of the older list is still one: the older line states nothing untrue
+    def matrix(versions: str) -> str:
+        return f"test.yml matrix:\n```yaml\n  python-version: [{versions}]\n```"
+
+    older, grown = cand(matrix("'3.10'"), 0), cand(matrix("'3.10', '3.11'"), 7)
+    assert (
+        stage_for(ScriptedOracle(), facts=ledger_facts).apply([older, grown], ctx()).dropped == []
+    )
+    shrunk = cand(matrix("'3.11'"), 14)
+    outcome = stage_for(ScriptedOracle(), facts=ledger_facts).apply([grown, shrunk], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [grown.id]
+
+
 def test_explicit_facts_reach_the_keyed_path(settings: Settings) -> None:
     """Chunks with explicit facts on the same (subject, relation) never cost an oracle call."""
     mem = Memory(settings, embedder=HashingEmbedder(), filters=[], ingest_stages=[])

@@ -16,8 +16,10 @@ from gcmem.facts.lines import (
     bare_header,
     describe,
     file_header,
+    grown_list,
     inline_header,
     is_path,
+    list_members,
     named_file,
     same_file,
 )
@@ -1506,3 +1508,29 @@ def test_a_yaml_key_with_a_slash_is_a_key_of_the_file_not_another_file() -> None
     # a file's name still heads the next excerpt
     two = units_of("a.yml:\nx: 1\nb/c.yml:\ny: 2")
     assert [u.path for u in two] == ["a.yml", "a.yml", "b/c.yml", "b/c.yml"]
+
+
+@pytest.mark.parametrize(
+    ("value", "members"),
+    [
+        ('["3.9", "3.10"]', {"3.9", "3.10"}),
+        ("['node-exporter:9100']", {"node-exporter:9100"}),
+        ('["203.0.113.10/32"]  # office', {"203.0.113.10/32"}),
+        ("[beta, stable, 1.36.0]", {"beta", "stable", "1.36.0"}),
+        ("[]", None),
+        ("Callable[[int], str]", None),  # a type's arguments, not a list
+        ("3.9", None),
+    ],
+)
+def test_list_members(value: str, members: set[str] | None) -> None:
+    found = list_members(value)
+    assert (None if found is None else set(found)) == members
+    assert found is None or all(n == 1 for n in found.values())
+
+
+def test_grown_list_is_members_added_never_one_removed() -> None:
+    assert grown_list('["3.9"]', '["3.9", "3.10"]')
+    assert grown_list("[a, b]", "[b, a]")  # reordered: the same members
+    assert not grown_list("[a, b]", "[b, c]")
+    assert not grown_list('["3.9"]', "3.10")
+    assert not grown_list("[0, 2, 0]", "[0, 2, 9]")  # a version tuple's component changed

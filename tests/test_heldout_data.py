@@ -82,6 +82,11 @@ SPLITS = {
     "dev61": "traps3",
     "dev62": "accumulating",
     "dev63": "written",
+    "dev64": "accumulating",
+    "dev65": "written",
+    "dev66": "accumulating",
+    "dev67": "accumulating",
+    "dev68": "traps3",
     "devconv": "chats",
 }
 

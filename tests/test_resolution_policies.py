@@ -527,6 +527,12 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("/etc/resolv.conf > nameserver _", True),
         ("upstream payments > server _ ;", True),
         ("nameserver _", True),
+        # ... with its own words after the slot: a suite's components, a listener's options
+        ("/etc/apt/sources.list > deb _ main universe", True),
+        ("deb _ focal main", True),
+        ("server > listen _ ssl http2 ;", True),
+        ("allow _ hours for drive", False),  # words of a sentence, not a line's
+        ("server _ check", False),
         # ... or quoted in a sentence that names its file
         ("nameserver _ in resolv.conf on lab vms", True),
         ("deb _ main in sources.list on ci image", True),
@@ -547,6 +553,10 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("leo's taking _ this semester", True),  # the courses of a term are several
         ("dad is taking _ daily", False),  # a dose, a route: one
         ("gus has gotten really into _", True),  # one more interest
+        ("elif has _ passport", True),  # a second nationality is one more
+        ("passport number", False),
+        ("we pay for _", True),  # one more bill or subscription
+        ("we pay _ for parking", False),
         ("dad / big retirement hobby", True),  # someone's hobbies are several
         ("dad's big retirement hobby is _", True),
         ("we're on _ hobby tier", False),  # a plan's name, not a hobby

@@ -16,7 +16,7 @@ from gcmem.filters.supersession import SupersessionStage
 from gcmem.memory import Memory
 from gcmem.models import Turn
 from gcmem.settings import PolicyRule, Settings
-from tests.alignment_support import alignment_memory, outcome
+from tests.alignment_support import alignment_memory, outcome, stale_lines
 from tests.doubles import HashingEmbedder
 
 T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
@@ -419,6 +419,31 @@ def test_a_welcome_and_a_panel_are_members_not_one_value(
             ],
             "Which hosts does the node job scrape?",
         ),
+        # a suite's line in sources.list, beside another suite's
+        (
+            [
+                "/etc/apt/sources.list on the lab workstations:\n```\n"
+                "deb http://mirror.aarnet.edu.au/ubuntu focal main universe\n```",
+                "```\ndeb http://security.ubuntu.com/ubuntu focal-security main universe\n```",
+                "```\ndeb [arch=amd64] https://download.docker.com/linux/ubuntu focal stable\n```",
+            ],
+            "Which mirror do the lab workstations pull focal packages from?",
+        ),
+        # a second passport; a cell line in another rack
+        (
+            [
+                "Elif has a Turkish passport, renewed it at the consulate in 2021.",
+                "Elif has a German passport, got it when she naturalised last year.",
+            ],
+            "Which passport does Elif have?",
+        ),
+        (
+            [
+                "We've got HEK293 in the liquid nitrogen dewar, rack 2.",
+                "We've got HeLa in the liquid nitrogen dewar, rack 4.",
+            ],
+            "Which cell lines are in the dewar?",
+        ),
         # an interest is one more
         (
             [
@@ -436,6 +461,7 @@ def test_lines_and_interests_of_several_are_members_not_one_value(
         memory.ingest([turn(f"t{i}", text, 7 * i)])
     result = memory.retrieve(query, namespace=NS, k=10)
     assert outcome(result) == {f"t{i}": "kept" for i in range(len(texts))}
+    assert stale_lines(result) == {f"t{i}": [] for i in range(len(texts))}  # nothing excised
 
 
 def test_a_block_restated_around_added_lines_still_changes_its_other_lines(
@@ -467,3 +493,39 @@ def test_a_renamed_section_drops_the_excerpt_under_its_old_name(memory: Memory) 
     memory.ingest([turn("t2", old.replace("[wheel]", "[bdist_wheel]"), 3)])
     result = memory.retrieve("setup.cfg wheel universal", namespace=NS, k=10)
     assert outcome(result) == {"t1": "dropped", "t2": "kept"}
+
+
+def _matrix(versions: str) -> str:
+    return f"CI matrix in .github/workflows/test.yml:\n```yaml\n  python-version: [{versions}]\n```"
+
+
+def test_a_grown_list_keeps_its_older_value_until_a_member_is_removed(memory: Memory) -> None:
+    # every member of the older list is still one: it states nothing untrue
+    memory.ingest([turn("t1", _matrix('"3.9"'), 0)])
+    memory.ingest([turn("t2", _matrix('"3.9", "3.10"'), 14)])
+    result = memory.retrieve("python-version CI matrix", namespace=NS, k=10)
+    assert outcome(result) == {"t1": "kept", "t2": "kept"}
+    # 3.9 removed: both older lists name it, so both go
+    memory.ingest([turn("t3", _matrix('"3.10", "3.11"'), 30)])
+    result = memory.retrieve("python-version CI matrix", namespace=NS, k=10)
+    found = outcome(result)
+    assert found.get("t1", "dropped") == found.get("t2", "dropped") == "dropped"
+    assert found["t3"] == "kept"
+
+
+def test_a_list_that_loses_a_member_is_a_change(memory: Memory) -> None:
+    memory.ingest([turn("t1", _matrix('"3.8", "3.9"'), 0)])
+    memory.ingest([turn("t2", _matrix('"3.9"'), 14)])
+    result = memory.retrieve("python-version CI matrix", namespace=NS, k=10)
+    found = outcome(result)
+    assert found.get("t1", "dropped") == "dropped" and found["t2"] == "kept"
+
+
+def test_a_numbered_place_that_alone_changes_is_a_move(memory: Memory) -> None:
+    # the rack differing beside another value names a second place (see the members test);
+    # the rack alone differing is where the one line went
+    memory.ingest([turn("t1", "We've got HEK293 in the liquid nitrogen dewar, rack 2.", 0)])
+    memory.ingest([turn("t2", "We've got HEK293 in the liquid nitrogen dewar, rack 5.", 9)])
+    result = memory.retrieve("Which rack is HEK293 in?", namespace=NS, k=10)
+    found = outcome(result)
+    assert found.get("t1", "dropped") == "dropped" and found["t2"] == "kept"

@@ -41,8 +41,8 @@ _STATIC_TRAPS = [
     "static_restated",
 ]
 PROFILES = {
-    # dev2, dev5, dev57, dev59, dev63, test2-test5: the changes and static families of the
-    # no-harm brief
+    # dev2, dev5, dev57, dev59, dev63, dev65, test2-test5: the changes and static families of
+    # the no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
             ["keyed_prose", "keyed_restated", "code_config", "paragraph_revision", "behavioural"],
@@ -114,9 +114,9 @@ PROFILES = {
         changes={"keyed_restated": 30},
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
-    # dev41, dev51, dev54, dev55, dev58, dev60, dev62: more multi-valued traps of the frames brief
-    # (values that accumulate, said in the same sentence or line shape), with parallel and
-    # hedged ones
+    # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67: more multi-valued
+    # traps of the frames brief (values that accumulate, said in the same sentence or line
+    # shape), with parallel and hedged ones
     "accumulating": Profile(
         changes={},
         static={"frame_multi_valued": 40, "frame_parallel": 10, "frame_negation_modality": 10},
@@ -189,7 +189,7 @@ PROFILES = {
         static={"same_topic_unrelated": 20},
         turns=(4, 9),
     ),
-    # dev50, dev56, dev61: still-true facts that accumulate, long paragraphs elaborated or
+    # dev50, dev56, dev61, dev68: still-true facts that accumulate, long paragraphs elaborated or
     # re-posted, and compatible opposites, in agents' and people's words
     "traps3": Profile(
         changes={},

@@ -1713,7 +1713,23 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
                     continue
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
-    return None if best is None or slot_is_statement(best[0]) else best
+    if best is None or slot_is_statement(best[0]) or two_fields(best[1], best[2]):
+        return None
+    return best
+
+
+# A record's second field: an amount or a day of the month ("council tax, £148"; "..., 14th").
+_FIELD = re.compile(r"^(?:[£$€¥]\d[\d,.]*[kKmM]?|\d{1,2}(?:st|nd|rd|th))$")
+
+
+def two_fields(old: str, new: str) -> bool:
+    """Values that are an entry and its amount or day, both differing ("council tax, 1st" /
+    "broadband, 14th"): two entries of a list (debits, a rota), not one value changed. A
+    place's parts ("Berlin, Germany" / "Toronto, Canada") are one value."""
+    a, b = old.split(", "), new.split(", ")
+    if len(a) != 2 or len(b) != 2 or a[0] == b[0] or a[1] == b[1]:
+        return False
+    return all(_FIELD.match(x.split()[0]) is not None for x in (a[1], b[1]) if x.split())
 
 
 # A frame that is only a phrase of place or source before a comma: what follows it is the
@@ -1774,6 +1790,49 @@ def _named_apart(
         # "Uncle Theo, 07700 900456" / "Auntie Mel, 07700 900789", "Femi next door, 07700
         # 900877, ...": two people
         return True
+    # a numbered name differing beside the frame ("..., rack 2" / "..., rack 4"; "shelf 3",
+    # "bay 7"): a second place, as "Ward 3" / "Ward 5" is
+    numbered = any(
+        t == "replace"
+        and i1 > 0
+        and i2 - i1 == j2 - j1 == 1
+        and _numeral(x[i1])
+        and _numeral(y[j1])
+        and x[i1 - 1] == y[j1 - 1]
+        and x[i1 - 1] not in _REST_STOP
+        and x[i1 - 1] not in _LEAD_WORDS
+        and not values & {x[i1 - 1]}
+        for t, i1, i2, j1, j2 in ops
+    )
+    # the entry's amount or day differing beside it ("Direct debit ... on the 1st: council tax,
+    # £148" / "...: Octopus Energy, £96"): two entries of a list, as in ``_two_fields``
+    if len(replaced) == 1 and not any(_FIELD.match(v) for v in found[1:]):
+        i1, i2, j1, j2 = replaced[0]
+        if i2 - i1 == j2 - j1 == 1 and _FIELD.match(x[i1]) and _FIELD.match(y[j1]):
+            return True
+    if numbered:
+        return True
+    # a pronoun in both runs whose antecedent, said before them, differs ("installed
+    # telescope.nvim for fuzzy finding, bound it to <leader>ff" / "installed harpoon for
+    # jumping between files, bound it to <leader>h"): "it" is two things
+    if (
+        a[0]
+        and b[0]
+        and _refers_within(old.tokens[a[0] : a[1]])
+        and _refers_within(new.tokens[b[0] : b[1]])
+    ):
+        lead_x = [w for w in (_rest_word(t) for t in old.tokens[: a[0]]) if w]
+        lead_y = [w for w in (_rest_word(t) for t in new.tokens[: b[0]]) if w]
+        if (
+            content(lead_x)
+            and content(lead_y)
+            and each_lacks(
+                [w for w in lead_x if w not in _REST_STOP],
+                [w for w in lead_y if w not in _REST_STOP],
+                found[1:],
+            )
+        ):
+            return True
     before = found[0].split(f" {SLOT}")[0].rsplit(" ", 1)[-1]
     if len(replaced) == 1 and before in _LEAD_WORDS:
         i1, i2, j1, j2 = replaced[0]
@@ -1783,14 +1842,29 @@ def _named_apart(
 
 
 _PHONE_PART = re.compile(r"^\+?[\d()\-.]+$")
+_NUMERAL = re.compile(r"^[a-z]?\d{1,3}[a-z]?$")
+
+
+def _numeral(word: str) -> bool:
+    """A short number that can name a place ("2", "12b", "b3"), not a measure or a time."""
+    return _NUMERAL.match(word) is not None
+
+
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$")
 
 
 def _named_first(value: str) -> bool:
     """The value opens on a capitalised word: a name, perhaps with words after it ("Femi next
-    door")."""
+    door"), or after who the person is to the writer ("our neighbour Carol")."""
     words = [t for t in tokenize(value, fold_case=False) if not t.punct]
+    if words and words[0].text.lower() in _KIN_LEADS:
+        words = words[1:]
+        while words and words[0].text.islower() and len(words) > 1:
+            words = words[1:]  # the role: "neighbour", "sister-in-law", "old flatmate"
     return bool(words) and words[0].text[:1].isupper()
+
+
+_KIN_LEADS = _words("our my his her their")
 
 
 def _contact(words: Sequence[str]) -> bool:
@@ -1824,6 +1898,11 @@ def _second_value(old: Unit, xs: Sequence[int], new: Unit, ys: Sequence[int]) ->
     if ca is None or cb is None or xs[-1] >= ca[1] or ys[-1] >= cb[1]:
         return False
     return _align_runs(old, old.tokens[ca[0] : ca[1]], new, new.tokens[cb[0] : cb[1]]) is not None
+
+
+def _refers_within(run: Sequence[Token]) -> bool:
+    """A run with a pronoun that refers back to something said before it."""
+    return any(t.norm in _REFERRING for t in run if not t.quoted)
 
 
 def _rest_word(t: Token) -> str:
@@ -1903,7 +1982,10 @@ def frame_rank(found: tuple[str, str, str]) -> tuple[int, int]:
 
 
 # Personal pronouns that open a statement whose subject an earlier sentence of its chunk names.
-_REFERRING = _words("it its it's he his he's she her she's they their they're them")
+_REFERRING = _words(
+    """it its it's it'll he his he's he'll he'd she her she's she'll she'd they their they're
+    they'll they'd they've them"""
+)
 # Capitalised first words that name nothing.
 _NOT_NAMES = _REFERRING | _LEAD_FILLERS | DISCOURSE_LABELS | _words("i we you this that there")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -233,6 +234,31 @@ def two_files(a: str, b: str) -> bool:
     never one key's two values."""
     mine, theirs = named_file(a), named_file(b)
     return mine is not None and theirs is not None and not same_file(mine, theirs)
+
+
+# A flow sequence written whole on its line: ``["3.9", "3.10"]``, ``[a, b]`` (a trailing
+# comment aside); no nested brackets, so a call's or a type's arguments are not read as one.
+_FLOW_LIST = re.compile(r"^\[(?P<body>[^\[\]]*)\]\s*(?:#.*)?$")
+
+
+def list_members(value: str) -> Counter[str] | None:
+    """The members of a value written as a list, counted (``["3.9", "3.10"]`` -> 3.9, 3.10),
+    else None."""
+    m = _FLOW_LIST.match(value.strip())
+    if m is None:
+        return None
+    items = Counter(x.strip().strip("'\"").strip() for x in m["body"].split(","))
+    del items[""]
+    return items or None
+
+
+def grown_list(older: str, newer: str) -> bool:
+    """Whether ``newer`` is ``older``'s list with members added (or reordered): every member
+    of the older list is still one, so the older value states nothing the newer one drops
+    ("python-version: ["3.9"]", then "["3.9", "3.10"]"). Counted: a version tuple's
+    component changed (``[0, 2, 0]`` -> ``[0, 2, 9]``) drops one."""
+    old, new = list_members(older), list_members(newer)
+    return old is not None and new is not None and old <= new
 
 
 def same_file(a: str, b: str) -> bool:

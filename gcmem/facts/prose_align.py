@@ -82,6 +82,7 @@ from gcmem.facts.align import (
     series_titles,
     slot_is_statement,
     topic,
+    two_fields,
     two_topics,
     units_of,
 )
@@ -286,7 +287,9 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                 best = found
-    return None if best is None or slot_is_statement(best[0]) else best
+    if best is None or slot_is_statement(best[0]) or two_fields(best[1], best[2]):
+        return None
+    return best
 
 
 def _compared_runs(unit: Unit) -> Sequence[Sequence[Token]]:

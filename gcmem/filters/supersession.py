@@ -79,7 +79,9 @@ from gcmem.facts.lines import (
     array_tables,
     fence_language,
     file_header,
+    grown_list,
     is_path,
+    list_members,
     named_file,
     qualifier,
     same_file,
@@ -608,14 +610,27 @@ class SupersessionStage:
         if not chunk_ids:
             return []
         status = self.ledger.chunk_status(namespace, chunk_ids, detail=False)
+        # a closed list value may be one the present value still lists every member of: its
+        # chunks are read again with the valid version (rare: only list values)
+        lists = [
+            cid
+            for cid, assertions in status.items()
+            if any(
+                _closed_for_good(a) and list_members(a.version.object) is not None
+                for a in assertions
+                if a.version is not None
+            )
+        ]
+        if lists:
+            status.update(self.ledger.chunk_status(namespace, lists))
         maps = self.units.read(namespace, chunk_ids) if self.align else {}
         flagged = []
         for cid, assertions in status.items():
             cu = maps.get(cid)
             if cu is not None:
-                if unit_verdict(cu, assertions, _closed_for_good).drop:
+                if unit_verdict(cu, assertions, _flaggable).drop:
                     flagged.append(cid)
-            elif assertions and all(_closed_for_good(a) for a in assertions):
+            elif assertions and all(_flaggable(a) for a in assertions):
                 flagged.append(cid)
         return flagged
 
@@ -695,6 +710,10 @@ def _closed_for_good(a: AssertionStatus) -> bool:
     return a.superseded_at(None) and not _may_return(a)
 
 
+def _flaggable(a: AssertionStatus) -> bool:
+    return _closed_for_good(a) and not _grown(a)
+
+
 def _may_return(a: AssertionStatus) -> bool:
     """An evidence claim that is outweighed today takes over once its support is larger: its
     chunks are dropped at query time while it trails, but never flagged (flags only go up)."""
@@ -714,9 +733,21 @@ def _lost(a: AssertionStatus, as_of: datetime, now: datetime) -> bool:
     if not a.superseded_at(as_of):
         return False
     # A value that holds again at the asked time (a, then b, then a: a revert) is not stale:
-    # the chunk states what the key says now.
+    # the chunk states what the key says now; nor is a list the value then still holds every
+    # member of (``_grown``).
     assert version is not None
-    return a.valid is None or a.valid.object != version.object
+    return a.valid is None or (a.valid.object != version.object and not _grown(a))
+
+
+def _grown(a: AssertionStatus) -> bool:
+    """A list value whose every member the valid value still lists (a CI matrix, a scrape
+    target list grown by one): the older line states nothing untrue, so it is not dropped. A
+    member removed later makes it stale again (reads compare with the value valid then)."""
+    return (
+        a.version is not None
+        and a.valid is not None
+        and grown_list(a.version.object, a.valid.object)
+    )
 
 
 def _conflicts(

@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 
 from gcmem.facts.extract import chunk_facts
-from gcmem.facts.lines import two_files
+from gcmem.facts.lines import grown_list, two_files
 from gcmem.models import Chunk, Fact, ScoredChunk
 from gcmem.normalize import normalize_key, normalize_object
 
@@ -94,13 +94,22 @@ def classify_pair(
     fa, fb = facts.get(older.id, {}), facts.get(newer.id, {})
     shared = sorted(set(fa) & set(fb))
     if shared:
-        conflicting = tuple(f"{s} / {r}" for s, r in shared if fa[(s, r)] != fb[(s, r)])
+        # a list the newer chunk keeps every member of grew: no conflict (``grown_list``)
+        conflicting = tuple(
+            f"{s} / {r}"
+            for s, r in shared
+            if fa[(s, r)] != fb[(s, r)] and not _grew(fa[(s, r)], fb[(s, r)])
+        )
         if conflicting:
             return "keyed_conflict", conflicting
         return "keyed_same", tuple(f"{s} / {r}" for s, r in shared)
     if cosine_floor is not None and cosine is not None and cosine < cosine_floor:
         return "floor", ()
     return "oracle", ()
+
+
+def _grew(older: frozenset[str], newer: frozenset[str]) -> bool:
+    return all(any(grown_list(o, n) for n in newer) for o in older)
 
 
 def read_facts(chunks: Sequence[Chunk], reader: FactReader) -> dict[str, KeyedFacts]:

@@ -51,7 +51,11 @@ MULTI_VALUED: tuple[str, ...] = (
     # someone's hobbies: a hobby named later is one more ("his big retirement hobby is _")
     *("hobby", "hobbies", "hobby is", "hobbies are", "hobbies include"),
     *("certified in", "certified as", "trained in", "qualified in", "enrolled in"),
+    # a second nationality is one more ("Elif has a German passport", after a Turkish one)
+    *("passport", "passports", "citizenship"),
     *("signed up for",),  # a course, a class: one more
+    # what a household pays for is one more bill or subscription ("we pay for Disney+")
+    *("pay for", "pays for", "paying for"),
     # what is added is one more ("git remote add _", "add _ to the rota"), and so is a plugin
     # manager's line ("`Plug 'junegunn/fzf.vim'` in init.vim")
     *("add", "adds", "added", "plug", "plugin"),
@@ -84,7 +88,12 @@ REPEATED_DIRECTIVES: tuple[str, ...] = (
 _DIRECTIVES = "|".join(re.escape(d) for d in REPEATED_DIRECTIVES)
 _DIRECTIVE_LINE = re.compile(
     rf"(?:^|>\s)(?:{_DIRECTIVES})\s+_\s*;?$"
-    # the quoted line's own words after the slot (a suite, a component), then its file
+    # the line's own words after the slot: a suite's components ("deb _ main universe"), a
+    # listener's options ("listen _ ssl http2"); not any words ("allow _ hours for drive")
+    r"|(?:^|>\s)(?:deb|deb-src)\s+_(?:\s+[\w.-]+){1,4}$"
+    r"|(?:^|>\s)listen\s+_(?:\s+(?:ssl|http2|quic|default_server|reuseport|proxy_protocol))+"
+    r"\s*;?$"
+    # ... then its file
     rf"|^(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?\s+(?:in|from)\s+(?:\S+\s+){{0,4}}?\(?"
     r"[\w./-]*\.(?:conf|list|cfg|ini)\b"
     rf"|\s:\s(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?$"
