@@ -162,6 +162,10 @@ def test_an_amount_alone_or_a_place_with_its_country_is_one_value() -> None:
     assert frames("I live in Berlin, Germany.", "I live in Toronto, Canada.") == [
         ("i live in _", "Berlin", "Toronto")
     ]
+    # a provider switched with its price: one value changed, not a list's two entries
+    assert frames(
+        "Our broadband is with BT, £35 a month.", "Our broadband is with Sky, £30 a month."
+    ) == [("our broadband is with _ month", "BT, £35", "Sky, £30")]
 
 
 def test_a_sentence_opened_by_a_contracted_pronoun_refers_back() -> None:

@@ -1713,23 +1713,30 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
                     continue
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
-    if best is None or slot_is_statement(best[0]) or two_fields(best[1], best[2]):
+    if best is None or slot_is_statement(best[0]) or two_fields(*best):
         return None
     return best
 
 
-# A record's second field: an amount or a day of the month ("council tax, £148"; "..., 14th").
-_FIELD = re.compile(r"^(?:[£$€¥]\d[\d,.]*[kKmM]?|\d{1,2}(?:st|nd|rd|th))$")
+# A list entry's amount ("council tax, £148") and its day of the month ("broadband, 14th").
+_AMOUNT = re.compile(r"^[£$€¥]\d[\d,.]*[kKmM]?$")
+_DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 
 
-def two_fields(old: str, new: str) -> bool:
-    """Values that are an entry and its amount or day, both differing ("council tax, 1st" /
-    "broadband, 14th"): two entries of a list (debits, a rota), not one value changed. A
-    place's parts ("Berlin, Germany" / "Toronto, Canada") are one value."""
+def two_fields(frame: str, old: str, new: str) -> bool:
+    """Values that are an entry and its day of the month, or after a label's colon its
+    amount, both differing ("council tax, 1st" / "broadband, 14th"; "Direct debit ...: council
+    tax, £148" / "...: Octopus Energy, £96"): two entries of a list, not one value changed. A
+    place's parts ("Berlin, Germany" / "Toronto, Canada") are one value, and so are a
+    provider and its price in a sentence ("Our broadband is with BT, £35 a month" / "... Sky,
+    £30 ...": a switch)."""
     a, b = old.split(", "), new.split(", ")
     if len(a) != 2 or len(b) != 2 or a[0] == b[0] or a[1] == b[1]:
         return False
-    return all(_FIELD.match(x.split()[0]) is not None for x in (a[1], b[1]) if x.split())
+    field = [x.split()[0] if x.split() else "" for x in (a[1], b[1])]
+    if all(_DAY.match(f) for f in field):
+        return True
+    return frame.endswith(f": {SLOT}") and all(_AMOUNT.match(f) for f in field)
 
 
 # A frame that is only a phrase of place or source before a comma: what follows it is the
@@ -1804,12 +1811,12 @@ def _named_apart(
         and not values & {x[i1 - 1]}
         for t, i1, i2, j1, j2 in ops
     )
-    # the entry's amount or day differing beside it ("Direct debit ... on the 1st: council tax,
-    # £148" / "...: Octopus Energy, £96"): two entries of a list, as in ``_two_fields``
-    if len(replaced) == 1 and not any(_FIELD.match(v) for v in found[1:]):
+    # a label's entry with its amount differing beside it ("Direct debit ... on the 1st:
+    # council tax, £148" / "...: Octopus Energy, £96"): two entries of the label's list
+    if len(replaced) == 1 and found[0].endswith(f": {SLOT}"):
         i1, i2, j1, j2 = replaced[0]
-        if i2 - i1 == j2 - j1 == 1 and _FIELD.match(x[i1]) and _FIELD.match(y[j1]):
-            return True
+        if i2 - i1 == j2 - j1 == 1 and _AMOUNT.match(x[i1]) and _AMOUNT.match(y[j1]):
+            return not any(_AMOUNT.match(v) for v in found[1:])
     if numbered:
         return True
     # a pronoun in both runs whose antecedent, said before them, differs ("installed

@@ -287,7 +287,7 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                 best = found
-    if best is None or slot_is_statement(best[0]) or two_fields(best[1], best[2]):
+    if best is None or slot_is_statement(best[0]) or two_fields(*best):
         return None
     return best
 
