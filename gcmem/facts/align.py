@@ -1797,9 +1797,15 @@ def _named_apart(
         # "Uncle Theo, 07700 900456" / "Auntie Mel, 07700 900789", "Femi next door, 07700
         # 900877, ...": two people
         return True
+    # a label's entry with its amount differing beside it ("Direct debit ... on the 1st:
+    # council tax, £148" / "...: Octopus Energy, £96"): two entries of the label's list
+    if len(replaced) == 1 and found[0].endswith(f": {SLOT}"):
+        i1, i2, j1, j2 = replaced[0]
+        if i2 - i1 == j2 - j1 == 1 and _AMOUNT.match(x[i1]) and _AMOUNT.match(y[j1]):
+            return not any(_AMOUNT.match(v) for v in found[1:])
     # a numbered name differing beside the frame ("..., rack 2" / "..., rack 4"; "shelf 3",
     # "bay 7"): a second place, as "Ward 3" / "Ward 5" is
-    numbered = any(
+    if any(
         t == "replace"
         and i1 > 0
         and i2 - i1 == j2 - j1 == 1
@@ -1808,16 +1814,9 @@ def _named_apart(
         and x[i1 - 1] == y[j1 - 1]
         and x[i1 - 1] not in _REST_STOP
         and x[i1 - 1] not in _LEAD_WORDS
-        and not values & {x[i1 - 1]}
+        and x[i1 - 1] not in values
         for t, i1, i2, j1, j2 in ops
-    )
-    # a label's entry with its amount differing beside it ("Direct debit ... on the 1st:
-    # council tax, £148" / "...: Octopus Energy, £96"): two entries of the label's list
-    if len(replaced) == 1 and found[0].endswith(f": {SLOT}"):
-        i1, i2, j1, j2 = replaced[0]
-        if i2 - i1 == j2 - j1 == 1 and _AMOUNT.match(x[i1]) and _AMOUNT.match(y[j1]):
-            return not any(_AMOUNT.match(v) for v in found[1:])
-    if numbered:
+    ):
         return True
     # a pronoun in both runs whose antecedent, said before them, differs ("installed
     # telescope.nvim for fuzzy finding, bound it to <leader>ff" / "installed harpoon for
@@ -1849,15 +1848,13 @@ def _named_apart(
 
 
 _PHONE_PART = re.compile(r"^\+?[\d()\-.]+$")
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$")
 _NUMERAL = re.compile(r"^[a-z]?\d{1,3}[a-z]?$")
 
 
 def _numeral(word: str) -> bool:
     """A short number that can name a place ("2", "12b", "b3"), not a measure or a time."""
     return _NUMERAL.match(word) is not None
-
-
-_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+$")
 
 
 def _named_first(value: str) -> bool:

@@ -93,7 +93,7 @@ _DIRECTIVE_LINE = re.compile(
     r"|(?:^|>\s)(?:deb|deb-src)\s+_(?:\s+[\w.-]+){1,4}$"
     r"|(?:^|>\s)listen\s+_(?:\s+(?:ssl|http2|quic|default_server|reuseport|proxy_protocol))+"
     r"\s*;?$"
-    # ... then its file
+    # a line quoted in a sentence: its own words after the slot, then its file
     rf"|^(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?\s+(?:in|from)\s+(?:\S+\s+){{0,4}}?\(?"
     r"[\w./-]*\.(?:conf|list|cfg|ini)\b"
     rf"|\s:\s(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?$"
