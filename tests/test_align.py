@@ -126,6 +126,15 @@ def test_a_closing_while_that_is_a_condition_stays_part_of_the_frame() -> None:
             "Set up autopay from the joint account for the council tax, 1st of each month.",
             "Set up autopay from the joint account for the broadband, 14th of each month.",
         ),
+        # numbered labels, each over its own entry: two entries of a list
+        (
+            "Camp form, emergency contact 1: Hugh Barnes (uncle) 07700 900412.",
+            "Camp form, emergency contact 2: Priti Shah (neighbour) 07700 900835.",
+        ),
+        (
+            "Remote work policy, section 3: equipment and costs.",
+            "Remote work policy, section 5: travel and expenses.",
+        ),
         # a pronoun whose antecedent, said before it, differs: "it" is two things
         (
             "installed telescope.nvim for fuzzy finding, bound it to <leader>ff",
@@ -166,6 +175,13 @@ def test_an_amount_alone_or_a_place_with_its_country_is_one_value() -> None:
     assert frames(
         "Our broadband is with BT, £35 a month.", "Our broadband is with Sky, £30 a month."
     ) == [("our broadband is with _ month", "BT, £35", "Sky, £30")]
+
+
+def test_a_label_renumbered_over_the_same_entry_is_one_value() -> None:
+    assert frames(
+        "Camp form, emergency contact 1: Hugh Barnes (uncle) 07700 900412.",
+        "Camp form, emergency contact 2: Hugh Barnes (uncle) 07700 900412.",
+    ) == [("camp form , emergency contact _ : hugh barnes ( uncle ) 07700 900412", "1", "2")]
 
 
 def test_a_sentence_opened_by_a_contracted_pronoun_refers_back() -> None:

@@ -453,6 +453,12 @@ STILL_TRUE = [
         "Leo's soccer practice is on Wednesdays at Kessler Park.",
         "Piano practice got moved to Tuesdays.",
     ),
+    # "New" inside a sentence before another capitalised word is part of a name, no cue
+    (
+        "On what TV quiz show did Mike Bongiorno host?",
+        "Mike Bongiorno was an Italian-American television host.",
+        "Bongiorno was born in New York City to parents of Italian descent.",
+    ),
     # the question's owner named alone: another thing of hers changed
     (
         "What time does Ellie's school day start?",
@@ -663,6 +669,13 @@ def test_stage_leaves_older_announcements_and_equal_times() -> None:
     outcome = apply([new, old, same])
     assert outcome.dropped == []
     assert all(not c.stale_sentences for c in outcome.kept)
+
+
+def test_new_opening_a_clause_is_still_a_cue() -> None:
+    frame = question_frame("Who is the user's GP?")
+    assert frame is not None
+    found = announcement(frame, "My GP is Dr. Alvarez.", "New GP is Dr. Okafor, same clinic.")
+    assert found is not None and "Okafor" in found.new_values
 
 
 def test_stage_drops_a_revised_paragraph() -> None:

@@ -87,6 +87,8 @@ SPLITS = {
     "dev66": "accumulating",
     "dev67": "accumulating",
     "dev68": "traps3",
+    "dev69": "accumulating",
+    "dev70": "traps3",
     "devconv": "chats",
 }
 

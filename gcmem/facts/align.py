@@ -1715,6 +1715,8 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
                     best = found
     if best is None or slot_is_statement(best[0]) or two_fields(*best):
         return None
+    if label_and_entry_differ(old.text, new.text, best[1], best[2]):
+        return None
     return best
 
 
@@ -1737,6 +1739,26 @@ def two_fields(frame: str, old: str, new: str) -> bool:
     if all(_DAY.match(f) for f in field):
         return True
     return frame.endswith(f": {SLOT}") and all(_AMOUNT.match(f) for f in field)
+
+
+_LABEL = re.compile(r"^(?P<label>[^:]{1,80}):\s+(?P<entry>\S.*)$", re.S)
+
+
+def label_and_entry_differ(old: str, new: str, old_value: str, new_value: str) -> bool:
+    """The values differ in a label and what follows its colon differs too ("emergency
+    contact 1: Hugh Barnes (uncle) ..." / "emergency contact 2: Priti Shah (neighbour) ...";
+    "section 3: equipment" / "section 5: travel"): two entries of a list under numbered or
+    named labels, not one value changed. A label renumbered over the same entry stays one."""
+    a, b = _LABEL.match(old.strip()), _LABEL.match(new.strip())
+    if a is None or b is None:
+        return False
+    if not (_says(a["label"], old_value) and _says(b["label"], new_value)):
+        return False  # the value is the entry ("Wifi password: hunter2" / "...: larch77")
+    return " ".join(a["entry"].casefold().split()) != " ".join(b["entry"].casefold().split())
+
+
+def _says(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.I) is not None
 
 
 # A frame that is only a phrase of place or source before a comma: what follows it is the

@@ -19,7 +19,10 @@ statement that replaced the value:
   daughter's school is Oakwood" is not a mention of the son's school);
 - it has no additive word ("also", "too": a value beside the old one, a multi-valued
   attribute), and the caller's subject test holds for it and the old statement (the stage:
-  a common named entity and no rival one, ``gcmem.oracle.relatedness``).
+  a common named entity and no rival one, ``gcmem.oracle.relatedness``);
+- where both sentences are prose that name years, they share one: "He raced for DAMS in the
+  2014 Formula Renault 3.5 season" is another season than "Sainz raced in Formula Renault
+  3.5 for the first time in 2013", not that statement said again.
 
 A change decided between two file lines ("max_connections = 200" -> "350") keys prose that
 names every word of the line's key, when those words or the old value are code
@@ -51,6 +54,7 @@ from gcmem.facts.align import (
     said_within,
 )
 from gcmem.facts.prose_align import _NEUTRAL
+from gcmem.facts.wording import YEAR
 from gcmem.models import Chunk
 from gcmem.normalize import MONTHS, WEEKDAYS
 
@@ -195,6 +199,14 @@ def _frame_words(frame: str, value: str) -> frozenset[str]:
     )
 
 
+def _other_years(unit: Unit, said: Unit) -> bool:
+    """Both statements are prose naming years, and no year is in both: two occasions."""
+    if unit.line or said.line:
+        return False
+    mine, theirs = set(YEAR.findall(unit.text)), set(YEAR.findall(said.text))
+    return bool(mine and theirs) and not mine & theirs
+
+
 def asserts_value(unit: Unit, value: str) -> bool:
     """The unit names ``value`` in a clause with no negation or modal, and adds nothing."""
     if not unit.content or unit.words & _ADDITIVE:
@@ -251,6 +263,8 @@ def stale_mentions(
                 if not asserts_value(unit, value) or _named(c.new_value, unit.text):
                     continue
                 said = units[c.old.id][c.old_unit]
+                if _other_years(unit, said):
+                    continue
                 # the old statement said again inside a longer one names its thing as it did
                 if not same_thing(unit.text, said.text) and not said_within(unit, said):
                     continue

@@ -149,6 +149,10 @@ NUMBER = re.compile(r"\d+(?:[.:,]\d+)*(?:%|[a-z]{1,3})?")
 
 IDENTIFIER = re.compile(r"[#@/_]|[a-z]-[a-z0-9]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]")
 
+# A year said in prose ("in 2013", "2001–02", "(1943–44)"): not a number inside a code token,
+# an address or a version ("port 2049" in a line is no year; callers read prose)
+YEAR = re.compile(r"(?<![\w.:=/-])(?:19|20)\d\d(?!\w|\.\d)")
+
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
 CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
 
