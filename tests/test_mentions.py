@@ -36,14 +36,23 @@ def chunk(tid: str, text: str, days: float) -> Chunk:
     )
 
 
-def mentioned(others: dict[str, tuple[str, float]], **kw: object) -> set[str]:
-    """Turn ids of ``others`` found to be stale mentions of the OLD -> NEW frame."""
-    old, new = chunk("old", OLD, 0), chunk("new", NEW, 30)
+def mentioned(
+    others: dict[str, tuple[str, float]],
+    older: str = OLD,
+    newer: str = NEW,
+    *,
+    frame: str | None = "ml service targets python _",
+    **kw: object,
+) -> set[str]:
+    """Turn ids of ``others`` found to be stale mentions of the one frame ``older`` ->
+    ``newer`` decide (OLD -> NEW's by default; ``frame=None``: any one frame)."""
+    old, new = chunk("old", older, 0), chunk("new", newer, 30)
     chunks = {c.id: c for c in (old, new)}
     chunks |= {f"c-{t}": chunk(t, text, d) for t, (text, d) in others.items()}
     units = {cid: units_of(c.text) for cid, c in chunks.items()}
     found = align_chunk_units(units[old.id], units[new.id])
-    assert [f.frame for f in found.frames] == ["ml service targets python _"]
+    said = [f.frame for f in found.frames]
+    assert said == [frame] if frame is not None else len(said) == 1
     changes = ValueChange.from_frames([(old, new, found)], units)
     return {m.chunk.turn_id for m in stale_mentions(changes, units, chunks, **kw)}  # type: ignore[arg-type]
 
@@ -282,27 +291,15 @@ def test_a_plain_word_key_of_a_line_needs_a_distinctive_value() -> None:
     assert stale_mentions(changes, units, chunks) == []  # "retries" and "3" name little
 
 
-def mentions_of(old: str, new: str, others: dict[str, tuple[str, float]]) -> set[str]:
-    """Turn ids of ``others`` found to be stale mentions of the one frame ``old`` -> ``new``
-    decide (each followed by a sentence both restate, so the pair aligns)."""
-    rest = " He missed several races while focused on GP3."
-    a, b = chunk("old", old + rest, 0), chunk("new", new + rest, 30)
-    chunks = {c.id: c for c in (a, b)}
-    chunks |= {f"c-{t}": chunk(t, text, d) for t, (text, d) in others.items()}
-    units = {cid: units_of(c.text) for cid, c in chunks.items()}
-    found = align_chunk_units(units[a.id], units[b.id])
-    assert len(found.frames) == 1
-    changes = ValueChange.from_frames([(a, b, found)], units)
-    return {m.chunk.turn_id for m in stale_mentions(changes, units, chunks)}
-
-
 def test_a_statement_of_another_year_is_another_occasion() -> None:
     others = {
         "t2": ("He raced for DAMS in the 2014 Formula Renault 3.5 season, winning the title.", 10),
         "t3": ("In 2013 Sainz raced Formula Renault 3.5 for Arden.", 12),
         "t4": ("Sainz raced Formula Renault 3.5 for Arden.", 14),
     }
-    old = "Sainz raced in Formula Renault 3.5 for the first time in 2013."
-    new = "Sainz raced in Formula BMW Europe for the first time in 2013."
+    # a sentence both restate follows the revised one, so the pair aligns
+    rest = " He missed several races while focused on GP3."
+    old = "Sainz raced in Formula Renault 3.5 for the first time in 2013." + rest
+    new = "Sainz raced in Formula BMW Europe for the first time in 2013." + rest
     # the same year, or none said: the old value said again; another season: kept
-    assert mentions_of(old, new, others) == {"t3", "t4"}
+    assert mentioned(others, old, new, frame=None) == {"t3", "t4"}

@@ -1713,9 +1713,12 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
                     continue
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
-    if best is None or slot_is_statement(best[0]) or two_fields(*best):
-        return None
-    if label_and_entry_differ(old.text, new.text, best[1], best[2]):
+    if (
+        best is None
+        or slot_is_statement(best[0])
+        or two_fields(*best)
+        or label_and_entry_differ(old.text, new.text, best[1], best[2])
+    ):
         return None
     return best
 

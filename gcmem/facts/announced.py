@@ -110,10 +110,10 @@ _SHAPES = {
 # A change word: the clause says the value is new. "for now" and "now that" do not.
 _CUE = re.compile(
     r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|shifted|renamed|"
-    r"changed|(?:mov|relocat|migrat|switch|shift)ing|(?<!a )(?<!an )(?-i:new|NEW)|"
+    r"changed|(?:mov|relocat|migrat|switch|shift)ing|"
     # "New" opening a clause is the cue ("New GP is Dr. Okafor"); inside one, before another
     # capitalised word, it is part of a name ("born in New York City")
-    r"(?<!a )(?<!an )(?<![\w,] )(?-i:New)|(?<!a )(?<!an )(?-i:New(?! [A-Z]))|"
+    r"(?<!a )(?<!an )(?-i:new|NEW|(?<![\w,] )New|New(?! [A-Z]))|"
     r"bumped|upgraded|raised|lowered|migrated|replaced|swapped|these days|nowadays|joined|"
     r"started at|starting|as of|effective|hired|rescheduled|revised|transferred|reassigned|"
     r"relocated|upped|rebooked|handed over|increased|decreased|reduced|"
