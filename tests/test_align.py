@@ -126,6 +126,19 @@ def test_a_closing_while_that_is_a_condition_stays_part_of_the_frame() -> None:
             "Set up autopay from the joint account for the council tax, 1st of each month.",
             "Set up autopay from the joint account for the broadband, 14th of each month.",
         ),
+        (
+            "Direct debit on the joint account: Octopus Energy, around £95 a month",
+            "Direct debit on the joint account: TV licence, £13.37 a month",
+        ),
+        (
+            "Direct debit on the joint account: Thames Water, £38",
+            "Direct debit on the joint account: TV licence, £13.37 a month",
+        ),
+        # an amount and where it goes, both differing
+        (
+            "Standing order: £200 to the Nationwide ISA on the 3rd",
+            "Standing order: £50 to Ella's junior savings on the 3rd",
+        ),
         # numbered labels, each over its own entry: two entries of a list
         (
             "Camp form, emergency contact 1: Hugh Barnes (uncle) 07700 900412.",
@@ -134,6 +147,16 @@ def test_a_closing_while_that_is_a_condition_stays_part_of_the_frame() -> None:
         (
             "Remote work policy, section 3: equipment and costs.",
             "Remote work policy, section 5: travel and expenses.",
+        ),
+        # each value with a clause of its own about it: two people
+        (
+            "The allotment society is run by Bev Harding, she does the seed orders.",
+            "The allotment society is run by Tomasz Wrona, who keeps the accounts.",
+        ),
+        # another word between words shared beside the frame: a second differing place
+        (
+            "On call for August: Ana Ruiz, she's got the payments pager.",
+            "On call for August: Joe Brennan, he's got the search pager.",
         ),
         # a pronoun whose antecedent, said before it, differs: "it" is two things
         (
@@ -207,6 +230,18 @@ ONE_VALUE = [
         "We've got HEK293 in the liquid nitrogen dewar, rack 2.",
         "We've got HEK293 in the liquid nitrogen dewar, rack 5.",
         ("we've got HEK293 in liquid nitrogen dewar , rack _", "2", "5"),
+    ),
+    # an amount changed, where it goes kept
+    (
+        "Standing order: £200 to the Nationwide ISA on the 3rd",
+        "Standing order: £250 to the Nationwide ISA on the 3rd",
+        ("standing order : _ to nationwide isa on 3rd", "£200", "£250"),
+    ),
+    # a clause of its own after each value, but a word says the one replaced the other
+    (
+        "The allotment society is run by Bev Harding, she does the seed orders.",
+        "The allotment society is run by Tomasz Wrona now, he took over the seed orders.",
+        ("allotment society is run by _", "Bev Harding", "Tomasz Wrona"),
     ),
 ]
 

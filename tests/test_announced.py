@@ -246,6 +246,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # a new value for some cases beside the old one for the rest
+    (
+        "Which channel does the release bot post prod releases to?",
+        "The release bot posts every prod release to #deploys with the diff link.",
+        "The release bot now posts to #payments-eng for anything touching the billing repos.",
+    ),
     # what changed comes before "bumped to": cert-manager is no new deploy tool
     (
         "What tool are our clusters deployed with?",

@@ -42,6 +42,8 @@ def test_assignments_in_lines_and_sentences() -> None:
     assert pairs("go get github.com/jackc/pgx/v5@v5.5.5 && go mod tidy") == [("pgx", "v5.5.5")]
     assert pairs("npm install zod@3.23.8 --save, then rebuild") == [("zod", "3.23.8")]
     assert ("replicas", "6") in pairs("checkout deployment set to replicas: 6 until December.")
+    assert ("replicas", "6") in pairs("Black Friday prep: checkout deployment set to replicas: 6")
+    assert pairs("On the laptop: 192.168.1.52") == [("laptop", "192.168.1.52")]
     # a label's "value" may hold the key: it is read again from there
     assert pairs('last night: JAVA_OPTS="-Xms2g -Xmx6g"') == [
         ("JAVA_OPTS", "-Xms2g -Xmx6g"),
@@ -60,6 +62,8 @@ def test_assignments_in_lines_and_sentences() -> None:
         "Maya: I finally got the job at Stripe!",  # a speaker's label
         "Note: the key lives in the vault.",  # a label before words
         "Heads up: staging is down.",
+        # a label that adds a member to a collection: one entry of several, no key's value
+        "added to /etc/hosts on the laptop: 192.168.1.52  printer.home",
     ],
 )
 def test_labels_are_no_assignments(text: str) -> None:

@@ -1191,10 +1191,41 @@ def test_two_elements_of_a_toml_array_of_tables_are_two_things(memory: Memory) -
             "```rust\nimpl Default for CompactionConfig {\n    fn default() -> Self {\n"
             "        Self { batch_size: 48, max_level: 4 }\n    }\n}\n```",
         ),
+        # elements of a TOML array of tables and items of a YAML list of mappings, in notes
+        # that name no file: each element's first line says which one it is
+        (
+            "notifier routes.toml:\n[[route]]\nmatch = 'billing'\nreceiver = 'finance-oncall'",
+            "routes.toml, another one:\n[[route]]\nmatch = 'search'\nreceiver = 'search-team'",
+        ),
+        (
+            "proxy.yaml, orders route:\n  - name: orders\n    upstream: http://orders:8080\n"
+            "    timeout: 5s",
+            "proxy.yaml, images route:\n  - name: images\n    upstream: http://imgproxy:9000\n"
+            "    timeout: 30s",
+        ),
     ],
 )
 def test_list_entries_named_apart_are_two_entries(memory: Memory, older: str, newer: str) -> None:
     assert _two(memory, older, newer) == {"older": "kept", "newer": "kept"}
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "notifier routes.toml:\n[[route]]\nmatch = 'billing'\nreceiver = 'finance-oncall'",
+            "routes.toml now:\n[[route]]\nmatch = 'billing'\nreceiver = 'finance-team'",
+        ),
+        (
+            "proxy.yaml, orders route:\n  - name: orders\n    upstream: http://orders:8080\n"
+            "    timeout: 5s",
+            "proxy.yaml, orders route:\n  - name: orders\n    upstream: http://orders:8080\n"
+            "    timeout: 8s",
+        ),
+    ],
+)
+def test_one_element_edited_is_a_change(memory: Memory, older: str, newer: str) -> None:
+    assert _two(memory, older, newer)["older"] in ("dropped", "excised")
 
 
 ORDERS = "from rds.tf:\n" + _fenced(

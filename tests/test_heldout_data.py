@@ -89,6 +89,10 @@ SPLITS = {
     "dev68": "traps3",
     "dev69": "accumulating",
     "dev70": "traps3",
+    "dev71": "accumulating",
+    "dev72": "traps3",
+    "dev73": "written",
+    "dev74": "accumulating",
     "devconv": "chats",
 }
 

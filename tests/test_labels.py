@@ -21,6 +21,10 @@ from gcmem.facts.labels import collection_label, collection_setting
         # an activity or a state named by its verb, with an object or a place after it
         "Coaching the U12 girls this season",
         "Enabled for the beta cohort",
+        "Added to /etc/hosts on the laptop",
+        # a programme a piece is put on, a running order
+        "On the winter concert programme",
+        "Tonight's setlist",
     ],
 )
 def test_a_collection_or_an_activity_label_adds_members(label: str) -> None:
@@ -36,6 +40,8 @@ def test_a_collection_or_an_activity_label_adds_members(label: str) -> None:
         "eu-logs bucket",
         "AWS",
         "Updated on Monday",
+        "Programme",  # a course of study: one
+        "On the laptop",
     ],
 )
 def test_an_attribute_label_names_one_value(label: str) -> None:

@@ -98,6 +98,24 @@ def test_a_different_word_outside_the_local_frame_is_a_parallel_key(old: str, ne
     assert frames(old, new) == []
 
 
+def test_two_settings_quoted_by_their_own_names_are_two_keys() -> None:
+    assert (
+        frames(
+            "registry config for the web repo: `@acme:registry=https://npm.acme.dev/`",
+            "registry config for the web repo: `@fonts:registry=https://npm.fonts.dev/`",
+        )
+        == []
+    )
+    # control: one setting's value changed
+    assert (
+        frames(
+            "registry config for the web repo: `@acme:registry=https://npm.acme.dev/`",
+            "registry config for the web repo: `@acme:registry=https://npm.acme.io/`",
+        )
+        != []
+    )
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

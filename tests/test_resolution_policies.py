@@ -543,6 +543,8 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         # a whole line quoted after a label that names its file is one of its lines
         ("brewfile in dotfiles repo : _", True),
         ("inventory/prod.ini under [kafka] : _", True),
+        (".gitignore in web repo : _", True),  # a dotfile is a file
+        ("prometheus.yml static target : - _", True),  # a list's item
         ("db host : _", False),  # no file: the host's one value
         (".github/workflows/linux.yml > name : _", False),  # an excerpt line's own key
         ("nameserver _ is quad9", False),  # no file: a sentence about one nameserver

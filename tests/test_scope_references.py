@@ -240,3 +240,22 @@ def test_a_window_of_the_same_file_without_the_header_states_no_scoped_key(
     result = memory.retrieve("description in pyproject.toml", namespace=NS, k=10)
     assert outcome(result) == {"old": "kept", "group": "kept"}
     assert stale_lines(result) == {"old": [], "group": []}
+
+
+def test_a_setting_said_after_a_list_items_head_states_that_items_key(memory: Memory) -> None:
+    # the item's head line (``- repo: ...``) scopes the lines under it; a sentence that sets
+    # one of them states the one scoped key (the head is a line, no block a word could be a
+    # sibling of: "ran pre-commit" names no other block than ``repo: .../pre-commit-hooks``)
+    memory.ingest(
+        [
+            turn(
+                "old",
+                "- repo: https://github.com/pre-commit/pre-commit-hooks\n  rev: v4.4.0\n"
+                "  hooks:\n    - id: trailing-whitespace",
+                0,
+            ),
+            turn("new", "ran pre-commit autoupdate, pre-commit-hooks is at rev: v4.5.0 now", 9),
+        ]
+    )
+    result = memory.retrieve("which pre-commit-hooks rev are we on", namespace=NS, k=10)
+    assert stale_lines(result)["old"] == ["rev: v4.4.0"]

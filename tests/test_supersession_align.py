@@ -444,6 +444,36 @@ def test_a_welcome_and_a_panel_are_members_not_one_value(
             ],
             "Which cell lines are in the dewar?",
         ),
+        # payments of one kind, each an amount and where it goes
+        (
+            [
+                "Standing order: £75 to the climbing club on the 1st",
+                "Standing order: £30 to Oxfam on the 1st",
+            ],
+            "How much goes to Oxfam?",
+        ),
+        # a dotfile's lines quoted after its name; settings quoted by their own names
+        (
+            [
+                ".dockerignore line: `node_modules/`",
+                ".dockerignore line: `.env.production` (Ola pushed a secret once)",
+            ],
+            "What does .dockerignore leave out?",
+        ),
+        (
+            [
+                ".npmrc in the web repo: `@acme:registry=https://npm.acme.dev/`",
+                ".npmrc in the web repo: `@fonts:registry=https://npm.fonts.dev/`",
+            ],
+            "Which registry serves @fonts?",
+        ),
+        (
+            [
+                "registry config for the web repo: `@acme:registry=https://npm.acme.dev/`",
+                "registry config for the web repo: `@fonts:registry=https://npm.fonts.dev/`",
+            ],
+            "Which registry serves @fonts?",
+        ),
         # an interest is one more
         (
             [

@@ -41,7 +41,7 @@ _STATIC_TRAPS = [
     "static_restated",
 ]
 PROFILES = {
-    # dev2, dev5, dev57, dev59, dev63, dev65, test2-test5: the changes and static families of
+    # dev2, dev5, dev57, dev59, dev63, dev65, dev73, test2-test5: the changes and static families of
     # the no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
@@ -114,9 +114,9 @@ PROFILES = {
         changes={"keyed_restated": 30},
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
-    # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67, dev69: more multi-valued
-    # traps of the frames brief (values that accumulate, said in the same sentence or line
-    # shape), with parallel and hedged ones
+    # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67, dev69, dev71, dev74:
+    # more multi-valued traps of the frames brief (values that accumulate, said in the same
+    # sentence or line shape), with parallel and hedged ones
     "accumulating": Profile(
         changes={},
         static={"frame_multi_valued": 40, "frame_parallel": 10, "frame_negation_modality": 10},
@@ -189,8 +189,8 @@ PROFILES = {
         static={"same_topic_unrelated": 20},
         turns=(4, 9),
     ),
-    # dev50, dev56, dev61, dev68, dev70: still-true facts that accumulate, long paragraphs
-    # elaborated or re-posted, and compatible opposites, in agents' and people's words
+    # dev50, dev56, dev61, dev68, dev70, dev72: still-true facts that accumulate, long
+    # paragraphs elaborated or re-posted, and compatible opposites, in agents' and people's words
     "traps3": Profile(
         changes={},
         static={"multi_valued": 20, "long_paragraphs": 20, "compatible_opposites": 20},

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
-from gcmem.facts.extract import quoted_requirement, requirement_spec
+from gcmem.facts.extract import SETTING_VALUE, quoted_requirement, requirement_spec
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
 from gcmem.facts.lines import (
     CRON_ENTRY,
@@ -1713,14 +1713,26 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
                     continue
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
-    if (
-        best is None
-        or slot_is_statement(best[0])
-        or two_fields(*best)
-        or label_and_entry_differ(old.text, new.text, best[1], best[2])
-    ):
-        return None
-    return best
+    return None if best is None or two_things(old, new, best) else best
+
+
+def two_things(old: Unit, new: Unit, found: tuple[str, str, str]) -> bool:
+    """A frame two units share whose values are still two things, not one value changed: the
+    frame is only a lead-in, or the values are two entries or two settings."""
+    frame, a, b = found
+    return (
+        slot_is_statement(frame)
+        or two_fields(frame, a, b)
+        or label_and_entry_differ(old.text, new.text, a, b)
+        or two_settings(a, b)
+    )
+
+
+def two_settings(old: str, new: str) -> bool:
+    """Values that are each a setting of their own, by different names (``@acme:registry=...``
+    / ``@fortawesome:registry=...``): two lines of a file, not one value changed."""
+    a, b = SETTING_VALUE.match(old), SETTING_VALUE.match(new)
+    return a is not None and b is not None and a["name"] != b["name"]
 
 
 # A list entry's amount ("council tax, £148") and its day of the month ("broadband, 14th").
@@ -1731,17 +1743,38 @@ _DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 def two_fields(frame: str, old: str, new: str) -> bool:
     """Values that are an entry and its day of the month, or after a label's colon its
     amount, both differing ("council tax, 1st" / "broadband, 14th"; "Direct debit ...: council
-    tax, £148" / "...: Octopus Energy, £96"): two entries of a list, not one value changed. A
-    place's parts ("Berlin, Germany" / "Toronto, Canada") are one value, and so are a
-    provider and its price in a sentence ("Our broadband is with BT, £35 a month" / "... Sky,
-    £30 ...": a switch)."""
-    a, b = old.split(", "), new.split(", ")
-    if len(a) != 2 or len(b) != 2 or a[0] == b[0] or a[1] == b[1]:
+    tax, £148" / "...: Octopus Energy, around £95"; "Standing order: £200 to the ISA" / "...:
+    £50 to Ella's savings"): two entries of a list, not one value changed. A place's parts
+    ("Berlin, Germany" / "Toronto, Canada") are one value, and so are a provider and its price
+    in a sentence ("Our broadband is with BT, £35 a month" / "... Sky, £30 ...": a switch)."""
+    a, b = _two_parts(old), _two_parts(new)
+    if a is None or b is None or a[0] == b[0] or a[1] == b[1]:
         return False
     field = [x.split()[0] if x.split() else "" for x in (a[1], b[1])]
     if all(_DAY.match(f) for f in field):
         return True
-    return frame.endswith(f": {SLOT}") and all(_AMOUNT.match(f) for f in field)
+    if f": {SLOT}" not in frame:
+        return False
+    return all(_AMOUNT.match(f) for f in field) or all(_AMOUNT.match(p[0]) for p in (a, b))
+
+
+def _two_parts(value: str) -> tuple[str, str] | None:
+    """An entry and what follows its comma ("council tax, £148"), or an amount and where it
+    goes ("£200 to the ISA"); an amount's qualifier is left out ("around £95")."""
+    parts = value.split(", ")
+    if len(parts) != 2:
+        parts = value.split(" to ", 1) if _AMOUNT.match(value.split(" ", 1)[0]) else []
+    if len(parts) != 2:
+        return None
+    return parts[0], _ROUGHLY.sub("", parts[1])
+
+
+def _an_amount(words: Sequence[str]) -> bool:
+    """A few words that give an amount ("£38", "around £95 a month")."""
+    return len(words) <= 4 and any(_AMOUNT.match(w) for w in words)
+
+
+_ROUGHLY = re.compile(r"^(?:around|about|roughly|approx\.?|approximately|~)\s*", re.I)
 
 
 _LABEL = re.compile(r"^(?P<label>[^:]{1,80}):\s+(?P<entry>\S.*)$", re.S)
@@ -1813,20 +1846,45 @@ def _named_apart(
 
     ops = difflib.SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
     shared = any(t == "equal" and i2 - i1 >= 2 and content(x[i1:i2]) for t, i1, i2, _, _ in ops)
+    # ... or shared words either side of a replaced one ("she's got the payments pager" /
+    # "he's got the search pager")
+    shared = shared or any(
+        t == "replace"
+        and ops[k - 1][0] == ops[k + 1][0] == "equal"
+        and content(x[ops[k - 1][1] : ops[k - 1][2]] + x[ops[k + 1][1] : ops[k + 1][2]])
+        for k, (t, *_) in enumerate(ops[1:-1], 1)
+    )
     replaced = [
         (i1, i2, j1, j2)
         for t, i1, i2, j1, j2 in ops
         if t == "replace" and content(x[i1:i2]) and content(y[j1:j2])
     ]
+    # each value with a clause of its own right after it, saying different things of each
+    # ("maintained by Leah Okafor, she wrote the parser" / "... by Rory Brennan, who handles
+    # releases"): two people, unless a word says the one replaced the other (or that one is
+    # added: the frame is then one that holds several, which the pair must still show)
+    if (
+        ox
+        and oy
+        and ox[0] == a[1]
+        and oy[0] == b[1]
+        and x[0] in _OWN_CLAUSE
+        and y[0] in _OWN_CLAUSE
+        and each_lacks(x[1:], y[1:], found[1:])
+        and not any(t.norm in _REPLACING for t in (*old.tokens, *new.tokens))
+        and not (adds_a_value(old.tokens) or adds_a_value(new.tokens))
+    ):
+        return True
     if x != y and _contact(x) and _contact(y) and all(_named_first(v) for v in found[1:]):
         # "Uncle Theo, 07700 900456" / "Auntie Mel, 07700 900789", "Femi next door, 07700
         # 900877, ...": two people
         return True
     # a label's entry with its amount differing beside it ("Direct debit ... on the 1st:
-    # council tax, £148" / "...: Octopus Energy, £96"): two entries of the label's list
+    # council tax, £148" / "...: Octopus Energy, around £96 a month"): two entries of the
+    # label's list
     if len(replaced) == 1 and found[0].endswith(f": {SLOT}"):
         i1, i2, j1, j2 = replaced[0]
-        if i2 - i1 == j2 - j1 == 1 and _AMOUNT.match(x[i1]) and _AMOUNT.match(y[j1]):
+        if _an_amount(x[i1:i2]) and _an_amount(y[j1:j2]):
             return not any(_AMOUNT.match(v) for v in found[1:])
     # a numbered name differing beside the frame ("..., rack 2" / "..., rack 4"; "shelf 3",
     # "bay 7"): a second place, as "Ward 3" / "Ward 5" is
@@ -1932,6 +1990,10 @@ def _second_value(old: Unit, xs: Sequence[int], new: Unit, ys: Sequence[int]) ->
 def _refers_within(run: Sequence[Token]) -> bool:
     """A run with a pronoun that refers back to something said before it."""
     return any(t.norm in _REFERRING for t in run if not t.quoted)
+
+
+_OWN_CLAUSE = _words("who whose she he they she's he's they're")
+_REPLACING = _words("now new switched moved replaced replacing instead anymore longer took")
 
 
 def _rest_word(t: Token) -> str:

@@ -132,7 +132,9 @@ _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
     r"stay(?:s|ed|ing)?|"
     r"thought about|considered|proposed|planned|planning|plan to|if|unless|separate|except|"
-    r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same)\b|"
+    r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same|"
+    # a value for some cases ("now posts to #mobile-eng for anything touching the ios repos")
+    r"for any(?:thing|one)? (?:touching|involving|about|from|that|which|over|under|with))\b|"
     r"\bonce (?!a |an |per |every |or )|n't\b|\b(?:i|we|you|they|he|she)['’]d\b",
     re.IGNORECASE,
 )

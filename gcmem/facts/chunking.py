@@ -43,7 +43,7 @@ BULLET = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)])\s+")
 # opener or closer, a diff line, a declaration, a Dockerfile instruction, or a short label
 # ending in a colon ("settings.py:").
 _CODE_LINE = re.compile(
-    r"^(?:\s{2,}\S|\t\S|#(?:[A-Z]{2,}|include|define|pragma|!)|\[[^\]]+\]\s*$|.*[{(\[]\s*$|"
+    r"^(?:\s{2,}\S|\t\S|#(?:[A-Z]{2,}|include|define|pragma|!)|\[\[?[^\]]+\]\]?\s*$|.*[{(\[]\s*$|"
     r"\s*[}\])][,;]?\s*$|[+-](?![+-])\S|@@|diff |def |"
     r"class |import |from \S+ import |"
     # a declaration in JavaScript, TypeScript, Kotlin or Scala ("export const API_URL = ...")

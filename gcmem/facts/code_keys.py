@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from gcmem.facts.align import MIN_CONTEXT_LINES, Unit, excerpt_edge, names_something, units_of
 from gcmem.facts.extract import config_directive, proposed
+from gcmem.facts.labels import collection_label
 from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
 from gcmem.normalize import word_stem
 
@@ -312,6 +313,12 @@ def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
     numeric = m["value"][:1].isdigit()
     if m["op"] == ":" and _FILE_NAME.search(m["key"]):
         return False  # a file named before its line ("requirements.txt: pandas==2.1.4")
+    # a label that names a collection, not by the key's own word ("Set replicas: 6"): one
+    # member of it ("added to /etc/hosts on the laptop: 192.168.1.52 printer.home")
+    label = body[: m.end("key")]
+    listed = ":" not in label and collection_label(label) and not collection_label(m["key"])
+    if m["op"] == ":" and not line and listed:
+        return False
     # words after a code name's "=" say where or why ("DATABASE_POOL_SIZE=25 in
     # .env.production after the alerts"): a label takes a colon
     coded = m["op"] == "=" and _CODE_NAME.search(m["key"]) is not None

@@ -794,8 +794,14 @@ def _finish(
             subject = name.strip()
     tokens = value.split()
     quoted = form.name == "colon" and object_part.text.lstrip().startswith("`")
-    if quoted and _one_of_many(subject, tokens):
-        return None  # one line of a file's many, as on its line: no key's value
+    if quoted and (_one_of_many(subject, tokens) or SETTING_VALUE.match(value)):
+        # one line of a file's many, as on its line, or a setting by its own name
+        # (``@acme:registry=...``, read as that name's value): no key's value
+        return None
+    if form.name == "colon" and _PAYMENT.match(value):
+        # "Standing order: £200 to the ISA": one payment of a list, or the label's amount
+        # changed with its payee kept; frame alignment compares both parts
+        return None
     spec = requirement_spec(value) if len(tokens) == 1 else None
     if spec is not None and form.versioned != "no":
         return _fact(spec[0], _with_qualifiers("version", quals), spec[1])
@@ -820,6 +826,11 @@ def _finish(
     if form.gate and not (_is_strong(value) or attributed or _attribute_like(subject)):
         return None
     return _fact(subject, _with_qualifiers(relation, quals), value)
+
+
+_PAYMENT = re.compile(r"^[£$€¥]\d[\d,.]*[kKmM]?(?:/\w+)? to \S")
+# A value that is a setting of its own, by its name (``@acme:registry=https://...``)
+SETTING_VALUE = re.compile(r"^[`'\"]?(?P<name>[\w@.:/-]+?)\s?=\s?\S")
 
 
 def _one_of_many(label: str, line: Sequence[str]) -> bool:

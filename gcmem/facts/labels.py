@@ -26,9 +26,12 @@ DISCOURSE_LABELS = frozenset(
 _COLLECTIVE = frozenset(
     str.split(
         "roster list lineup line-up menu playlist backlog queue wishlist watchlist shortlist "
-        "checklist inventory collection set stack scope"
+        "checklist inventory collection set stack scope agenda setlist repertoire docket"
     )
 )
+# Nouns that name one thing ("Programme: BSc Physics") but a collection in a label that puts
+# its value on them ("On the winter concert programme: Siyahamba").
+_LISTED_ON = frozenset(str.split("programme program bill schedule"))
 # Words ending in "s" that are not plurals.
 _NOT_PLURAL = frozenset(
     str.split(
@@ -79,7 +82,8 @@ def collection_label(label: str) -> bool:
     if not words or words[-1].isupper():
         return False
     head = words[-1].casefold()
-    return _plural(head) or head in _COLLECTIVE
+    on = words[0].casefold() == "on"
+    return _plural(head) or head in _COLLECTIVE or (on and head in _LISTED_ON)
 
 
 # A setting's name that says it lists what is let through or added: ``ALLOWED_ORIGIN``,

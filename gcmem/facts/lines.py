@@ -408,9 +408,13 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     stack: list[tuple[int, str]] = []  # (indent, key) of open YAML/brace blocks
     section: str | None = None
     element = False  # the section is an element of a TOML array of tables
+    head: str | None = None  # the element's first line, which tells it from the others
     fence = ""  # the language of the open fenced block, as a file extension
     path: str | None = None
     item_indent: int | None = None  # indent of the list item the lines are in
+    # the head line of the list item the lines are in, where the item is a mapping
+    # (``- name: checkout`` / ``  timeout: 8s``) in a note naming no file
+    record: str | None = None
     excerpt = 0  # which excerpt of the text (a header starts the next)
     # JSON lines: (position in out, excerpt, indent, indent of the outermost visible opener)
     braced_lines: list[tuple[int, int, int, int | None]] = []
@@ -481,8 +485,10 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         content = True
         if body != stripped:
             item_indent = indent
+            following = units[n + 1] if n + 1 < len(units) else None
+            record = body if path is None and _record_item(body, indent, following) else None
         elif item_indent is not None and indent <= item_indent:
-            item_indent = None
+            item_indent = record = None
         # YAML lets a block sequence sit at its key's own indent (``branches:`` / ``- main``):
         # such an item is still the key's
         compact = (
@@ -509,9 +515,8 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         sec = None if listed else _SECTION.match(body)
         if sec is not None:
             section, stack = _norm_key(sec.group("key")), []
-            # one element of a TOML array of tables (``[[tool.poetry.source]]``): each element
-            # has the same keys, so a line's own key names none of them
-            element = body.startswith("[[")
+            # one element of a TOML array of tables (``[[tool.poetry.source]]``)
+            element, head = body.startswith("[["), None
             content = False
         context = tuple(
             k.removesuffix(" {").strip()
@@ -540,7 +545,18 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         # a fence's language says the file type where no path does (```python: an indented
         # binding is a class's or a function's, as in a .py file)
         typed = line_path or (f"snippet.{fence}" if fence in _CODE_EXTENSIONS else None)
-        keyed = _keyed(typed, indent, item, rooted, section is not None, body) and not element
+        keyed = _keyed(typed, indent, item, rooted, section is not None, body)
+        # the elements of a TOML array of tables have the same keys, and so have the items of
+        # YAML's list of mappings in a note naming no file: an element's first line (``name =
+        # "internal"``, ``- name: checkout``) says which element the lines after it are of
+        if element and content and head is None:
+            head, keyed = body, False
+        elif element and head is not None:
+            context = (*context, head)
+        if record is not None and typed is None:
+            keyed = keyed and body == stripped
+            if body == stripped:
+                context = (*context, record)
         # a comment's words (``# Offense count: 14``) are a note on the lines near it
         keyed = keyed and not is_comment_line(stripped, line_path)
         json_member = content and keyed and _extension(line_path) in _JSON_EXTENSIONS
@@ -563,6 +579,19 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         assert where is not None
         out[pos] = dataclasses.replace(where, keyed=False)
     return out
+
+
+_PAIR = re.compile(r"^[\w.\-]+:\s+\S")
+
+
+def _record_item(body: str, indent: int, following: tuple[str, bool] | None) -> bool:
+    """A list item that is one mapping of a YAML sequence: its bullet line is ``key: value``
+    and so is the deeper-indented line under it (``- name: checkout`` / ``  timeout: 8s``)."""
+    if following is None or not following[1] or _PAIR.match(body) is None:
+        return False
+    raw = following[0]
+    deeper = len(raw) - len(raw.lstrip()) > indent
+    return deeper and _BULLET.match(raw.strip()) is None and _PAIR.match(raw.strip()) is not None
 
 
 def _opened_at(stack: Sequence[tuple[int, str]], indent: int) -> bool:

@@ -80,9 +80,8 @@ from gcmem.facts.align import (
     referents_apart,
     restricted,
     series_titles,
-    slot_is_statement,
     topic,
-    two_fields,
+    two_things,
     two_topics,
     units_of,
 )
@@ -287,9 +286,7 @@ def align_local(old: Unit, new: Unit) -> tuple[str, str, str] | None:
             # sentence with its trailing narration)
             if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                 best = found
-    if best is None or slot_is_statement(best[0]) or two_fields(*best):
-        return None
-    return best
+    return None if best is None or two_things(old, new, best) else best
 
 
 def _compared_runs(unit: Unit) -> Sequence[Sequence[Token]]:

@@ -1100,7 +1100,10 @@ def _scope_references(
 def _names_sibling(sentence: str, block: str) -> bool:
     """The sentence names a sibling of the block: one of the block name's words after another
     word that qualifies it ("android build" for ``build-ios``, "the staging deploy" for
-    ``deploy-prod``), the block itself nowhere."""
+    ``deploy-prod``), the block itself nowhere. An element's head line (``repo: https://...``
+    over a list item's lines, ``name = "internal"`` in an array of tables) names no block."""
+    if ": " in block or " = " in block:
+        return False
     parts = {word_stem(p) for p in re.split(r"[-_.\s]+", block) if p}
     if len(parts) < 2:
         return False

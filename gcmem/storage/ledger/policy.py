@@ -100,17 +100,19 @@ _DIRECTIVE_LINE = re.compile(
 )
 
 
-# A file a label names ("inventory/prod.ini under [kafka]", "Brewfile in the dotfiles repo"):
-# a path or a name with an extension, or a file named "...file".
+# A file a label names ("inventory/prod.ini under [kafka]", "Brewfile in the dotfiles repo",
+# ".npmrc in the monorepo"): a path or a name with an extension, a dotfile, or a file named
+# "...file".
 FILE_NAMED = re.compile(
-    r"(?:^|[\s(])(?:[\w.-]+/)*(?:[\w-]+\.[a-z]{2,6}|(?:brew|gem|docker|make|proc|caddy|vagrant|"
-    r"jenkins|just|rake|pip)file)\b",
+    r"(?:^|[\s(])(?:[\w.-]+/)*(?:[\w-]+\.[a-z]{2,6}|\.[a-z][\w-]{1,20}|(?:brew|gem|docker|make|"
+    r"proc|caddy|vagrant|jenkins|just|rake|pip)file)\b",
     re.IGNORECASE,
 )
 # A line quoted whole after a label that names its file ("Brewfile in the dotfiles repo:
-# `cask "wezterm"`"): one line of the file's many, never the file's one value. Not a line of a
-# file excerpt ("ci.yml > name : _"): its own key, under its parents, has one value.
-_FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s_$")
+# `cask "wezterm"`", "prometheus.yml static target: `- 'node-a.int:9100'`"): one line of the
+# file's many, never the file's one value. Not a line of a file excerpt ("ci.yml > name : _"):
+# its own key, under its parents, has one value.
+_FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s(?:-\s)?_$")
 
 
 # A label naming a group of people lists its members ("panel for the staff backend role: _").
