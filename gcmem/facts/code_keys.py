@@ -315,10 +315,10 @@ def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
         return False  # a file named before its line ("requirements.txt: pandas==2.1.4")
     # a label that names a collection, not by the key's own word ("Set replicas: 6"): one
     # member of it ("added to /etc/hosts on the laptop: 192.168.1.52 printer.home")
-    label = body[: m.end("key")]
-    listed = ":" not in label and collection_label(label) and not collection_label(m["key"])
-    if m["op"] == ":" and not line and listed:
-        return False
+    if m["op"] == ":" and not line:
+        label = body[: m.end("key")]
+        if ":" not in label and collection_label(label) and not collection_label(m["key"]):
+            return False
     # words after a code name's "=" say where or why ("DATABASE_POOL_SIZE=25 in
     # .env.production after the alerts"): a label takes a colon
     coded = m["op"] == "=" and _CODE_NAME.search(m["key"]) is not None

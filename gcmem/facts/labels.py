@@ -31,7 +31,7 @@ _COLLECTIVE = frozenset(
 )
 # Nouns that name one thing ("Programme: BSc Physics") but a collection in a label that puts
 # its value on them ("On the winter concert programme: Siyahamba").
-_LISTED_ON = frozenset(str.split("programme program bill schedule"))
+_LISTED_ON = frozenset(str.split("programme program bill"))
 # Words ending in "s" that are not plurals.
 _NOT_PLURAL = frozenset(
     str.split(
