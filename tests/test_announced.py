@@ -246,6 +246,12 @@ REPLACED = [
 
 # (question, older statement, newer statement): the older statement stays still true.
 STILL_TRUE = [
+    # a name that ends in the subject's common noun is another thing
+    (
+        "Where is the studio based?",
+        "The studio is based in Digbeth, Birmingham.",
+        "new Mac Studio arrived for the colour suite",
+    ),
     # a new value for some cases beside the old one for the rest
     (
         "Which channel does the release bot post prod releases to?",

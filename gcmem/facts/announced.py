@@ -185,6 +185,9 @@ class QuestionFrame:
     # the question's subject under its other names in the memory ("my sister" and "Ana" of
     # "my sister Ana"): ``with_names``
     also: tuple[QuestionFrame, ...] = ()
+    # subject words the question writes in lower case ("the studio"): a common noun, which a
+    # name ending in it ("Mac Studio") does not say
+    common: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         scope & (subject or asked),
         frozenset(root(w) for w in words if w.endswith("'s") and w[:-2] not in WH),
         words[0] in ("who", "whom", "whose"),
+        common=frozenset(root(w) for w in tokens_of(query) if w.islower()) & (subject or asked),
     )
 
 
@@ -465,7 +469,7 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     ("Caught up with Tomasz, he's at Zalando these days") or right after one (``before``:
     "Changed the cabin wifi password. It's larchwood77 now."). A subject word it leaves out
     is never the attribute a "what is the X of Y" question asks about."""
-    subject, have = frame.subject, said_stems(clause)
+    subject, have = frame.subject, said_stems(_without_names_of(frame, clause))
     if frame.attribute is not None and frame.attribute not in have:
         return False
     if frame.scope and not frame.scope & said_stems(sentence):
@@ -487,6 +491,23 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
             before = words[i - 1].lower() if i else ""
             return not before or before in STOP or bool(_CUE.fullmatch(before))
     return False
+
+
+def _without_names_of(frame: QuestionFrame, clause: str) -> str:
+    """The clause without the subject's common nouns that end a capitalised name ("new Mac
+    Studio arrived" says nothing of "the studio"; "New GP is ..." opens on a change word)."""
+    words = tokens_of(clause)
+    named = [
+        i
+        for i, w in enumerate(words)
+        if i
+        and root(w) in frame.common
+        and w[:1].isupper()
+        and words[i - 1][:1].isupper()
+        and root(words[i - 1]) not in frame.subject
+        and not _CUE.fullmatch(words[i - 1])
+    ]
+    return " ".join(w for i, w in enumerate(words) if i not in named) if named else clause
 
 
 def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
