@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import split_units_with_gaps
-from gcmem.facts.extract import SETTING_VALUE, quoted_requirement, requirement_spec
+from gcmem.facts.extract import MONEY, SETTING_VALUE, quoted_requirement, requirement_spec
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
 from gcmem.facts.lines import (
     CRON_ENTRY,
@@ -1736,7 +1736,7 @@ def two_settings(old: str, new: str) -> bool:
 
 
 # A list entry's amount ("council tax, £148") and its day of the month ("broadband, 14th").
-_AMOUNT = re.compile(r"^[£$€¥]\d[\d,.]*[kKmM]?$")
+_AMOUNT = re.compile(rf"^{MONEY}$")
 _DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)$")
 
 

@@ -496,6 +496,8 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
 def _without_names_of(frame: QuestionFrame, clause: str) -> str:
     """The clause without the subject's common nouns that end a capitalised name ("new Mac
     Studio arrived" says nothing of "the studio"; "New GP is ..." opens on a change word)."""
+    if not frame.common:
+        return clause
     words = tokens_of(clause)
     named = [
         i

@@ -828,7 +828,9 @@ def _finish(
     return _fact(subject, _with_qualifiers(relation, quals), value)
 
 
-_PAYMENT = re.compile(r"^[£$€¥]\d[\d,.]*[kKmM]?(?:/\w+)? to \S")
+# An amount of money as written ("£148", "$1,020", "€2.5k")
+MONEY = r"[£$€¥]\d[\d,.]*[kKmM]?"
+_PAYMENT = re.compile(rf"^{MONEY}(?:/\w+)? to \S")
 # A value that is a setting of its own, by its name (``@acme:registry=https://...``)
 SETTING_VALUE = re.compile(r"^[`'\"]?(?P<name>[\w@.:/-]+?)\s?=\s?\S")
 
