@@ -93,6 +93,9 @@ SPLITS = {
     "dev72": "traps3",
     "dev73": "written",
     "dev74": "accumulating",
+    "dev75": "accumulating",
+    "dev76": "traps3",
+    "dev77": "written",
     "devconv": "chats",
 }
 
