@@ -242,6 +242,20 @@ REPLACED = [
         "The climbing gym membership is $72 for unlimited access.",
         "The climbing gym membership got bumped to $89 starting March.",
     ),
+    # a number says "number" by its kind, the value set off by commas after the room, and a
+    # number right after a place's type word is the place ("room 108")
+    (
+        "What's Grandma's room number?",
+        "Grandma's room at Willow Creek is 214.",
+        "They moved Grandma to a ground floor room, 108, easier with the walker.",
+    ),
+    # what holds from here on
+    (
+        "Where is Leo's soccer practice?",
+        "Leo's soccer practice is at Riverside Park, field 3.",
+        "Fields are being reseeded so practice is at Oakmont Middle School for the rest of the "
+        "season.",
+    ),
 ]
 
 # (question, older statement, newer statement): the older statement stays still true.
@@ -470,6 +484,24 @@ STILL_TRUE = [
         "On what TV quiz show did Mike Bongiorno host?",
         "Mike Bongiorno was an Italian-American television host.",
         "Bongiorno was born in New York City to parents of Italian descent.",
+    ),
+    # a number after the subject's own name is its version, not a new value
+    (
+        "Which Postgres version does the billing database run?",
+        "The billing database runs Postgres 14.",
+        "The billing database moved to the new cluster, Postgres 14 still, 16 planned.",
+    ),
+    # a value set off by commas that is no bare value joins nothing
+    (
+        "What's Grandma's room number?",
+        "Grandma's room at Willow Creek is 214.",
+        "They moved Grandma's chair to the lounge, 108 was too cramped for it.",
+    ),
+    # for the rest of the season, but of another thing
+    (
+        "Where is Leo's soccer practice?",
+        "Leo's soccer practice is at Riverside Park, field 3.",
+        "Leo's swim lessons are at the Y for the rest of the season.",
     ),
     # the question's owner named alone: another thing of hers changed
     (

@@ -539,6 +539,10 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("server _ ; in checkout upstream block ( nginx.conf on lb-1", True),
         # ... or after a label's colon
         ("haproxy backend api : server _ check", True),
+        # ... or after a verb that says a named file or block holds it
+        ("api.conf upstream block has server _", True),
+        ("our team has server _", False),  # no file or block named
+        ("point to server _", False),
         ("brewfile in dotfiles repo : brew _", True),
         # a whole line quoted after a label that names its file is one of its lines
         ("brewfile in dotfiles repo : _", True),
@@ -565,6 +569,14 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("git remote add _", True),  # what is added is one more
         ("plug _ in init.vim", True),  # a plugin manager's line
         ("signed up at _", False),  # a gym joined: the member's one gym
+        ("we keep _ in lab", True),  # what a lab keeps or a shop stocks is one more
+        ("the shop stocks _", True),
+        ("we keep spare key in _", False),  # where a thing is kept: one place
+        # a file that lists people, one a line
+        ("maintainers file", True),
+        ("codeowners", True),
+        ("owners", False),  # the owners of a business may change hands
+        ("maintainer", False),
         # a file line's place: the line there is replaced, and the lines around it are no
         # relation of its value
         ("app.py > line after helper factory . before scopefunc parameter was added", False),

@@ -88,6 +88,7 @@ _NUMBER_HEADS = frozenset(
     stipend deposit discount penalty percentage percent minimum maximum"""
     )
 )
+_NUMBER = frozenset({root("number")})
 # Type words of places named or numbered ("Which room ...?": "the Fjord room", "room 230").
 _PLACE_HEADS = frozenset(map(root, str.split("room gate platform desk locker bay seat suite")))
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
@@ -120,6 +121,8 @@ _CUE = re.compile(
     r"(?-i:left|quit)(?= (?:(?:the|his|her|their|my|our|your) )?[A-Z])|"
     r"(?:went|goes|go|gone|going) (?:up|down) to|"
     r"took over|taking over|takes over|taken over|cut over|rolled out|"
+    # what holds from here on ("practice is at Oakmont for the rest of the season")
+    r"for the rest of the (?:season|year|term|semester|quarter|month|week|summer|winter)|"
     rf"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
     rf"{'|'.join(sorted(MONTHS_SAID | WEEKDAYS, key=len, reverse=True))}))\b",
     re.IGNORECASE,
@@ -391,7 +394,9 @@ def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) ->
 def answers(frame: QuestionFrame, sentence: str) -> bool:
     """The sentence states an answer to the question (see the module docstring)."""
     have = said_stems(sentence)
-    if not frame.subject <= have:
+    # "What's Grandma's room number?": a number says "number" by its kind ("room ... is 214")
+    subject = frame.subject - _NUMBER if frame.kinds == {"number"} else frame.subject
+    if not (subject or frame.subject) <= have:
         return False
     # What is asked about the subject: the question's verb, or its type word standing for it
     # ("Platform team room is 4B" for "Which room does the platform team sit in?"); without a
@@ -534,7 +539,11 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     for v in values(clause):
         at = clause.find(v.text)
         ahead = tokens_of(clause[:at])
-        if v.kind == "number" and ahead and root(ahead[-1]) in frame.subject:
+        if (
+            v.kind == "number"
+            and ahead
+            and root(ahead[-1]) in frame.subject - _PLACE_HEADS  # "room 108" is the room
+        ):
             continue  # "both databases are on Postgres 15 now": the subject's version
         moved = _MOVED_TO.match(clause[at + len(v.text) :])
         if moved is not None and _CUE.fullmatch(moved.group(1)):
@@ -643,7 +652,7 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     """The clauses of ``newer`` that could announce a new answer: a change word, nothing held
     on, hedged or added, the question's subject named and modifying nothing else ("the
     production worker pool got bumped"; "now has a new on-call alias")."""
-    for clause in CLAUSE_SPLIT.split(newer):
+    for clause in _with_apposed_values(CLAUSE_SPLIT.split(newer)):
         if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
             continue
         if not _names_subject(frame, clause, newer, before):
@@ -651,6 +660,19 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
         if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
             continue
         yield clause
+
+
+def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
+    """Clauses, each with the bare value set off by commas after it joined on ("moved Grandma
+    to a ground floor room, 108, easier with the walker": the room is 108)."""
+    out: list[str] = []
+    for clause in clauses:
+        found = values(clause) if out and clause.strip() else []
+        if found and " ".join(v.text for v in found) == clause.strip():
+            out[-1] = f"{out[-1].rstrip()} {clause.strip()}"
+        else:
+            out.append(clause)
+    return out
 
 
 def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str) -> bool:

@@ -67,6 +67,10 @@ MULTI_VALUED: tuple[str, ...] = (
     *("subscribed to", "subscribed by", "depended on by", "shared with"),
     # a welcome adds a member ("welcome _ to the data platform team")
     *("welcome", "welcomed", "welcoming"),
+    # what a lab, shop or garden keeps, stocks or grows is one more, slotted right after the
+    # verb ("we keep _ in the lab", "the shop stocks _"): where a thing is kept slots later
+    *("keep", "keeps", "stock", "stocks", "carry", "carries", "culture", "cultures"),
+    *("grow", "grows"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
@@ -97,6 +101,11 @@ _DIRECTIVE_LINE = re.compile(
     rf"|^(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?\s+(?:in|from)\s+(?:\S+\s+){{0,4}}?\(?"
     r"[\w./-]*\.(?:conf|list|cfg|ini)\b"
     rf"|\s:\s(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}\s*;?$"
+    # ... or after a verb that says a named file or block holds it ("api.conf upstream block
+    # has `server 10.0.4.11:8080;`")
+    r"|(?:\.(?:conf|list|cfg|ini)|\bupstream|\bblock|\bbackend)\b[^_]*?\s"
+    rf"(?:has|have|holds|lists|contains|includes)\s(?:{_DIRECTIVES})\s+_(?:\s+[\w.-]+){{0,3}}"
+    r"\s*;?$"
 )
 
 
@@ -120,6 +129,11 @@ _FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s(?:-\s)?_$")
 GROUPS: tuple[str, ...] = (
     *("panel", "members", "attendees", "guests", "speakers", "reviewers", "volunteers"),
     *("participants", "invitees", "lineup", "line-up", "roster", "crew", "cast", "committee"),
+)
+# A file listing people, one a line (MAINTAINERS, CODEOWNERS, AUTHORS): a line is one more.
+_GROUP_FILE = re.compile(
+    r"^(?:(?:maintainers|authors|contributors)(?:\s+(?:file|list))?|codeowners(?:\s+file)?|"
+    r"owners\s+file)$"
 )
 _GROUP_LABEL = re.compile(
     r"^(?:(?:the|our|my) )?(?:" + "|".join(re.escape(g) for g in GROUPS) + r")\b[^:_]*:\s*_(?:\s|$)"
@@ -145,6 +159,7 @@ def multi_valued(relation: str) -> bool:
     return (
         _MULTI_VALUED.search(relation) is not None
         or _GROUP_LABEL.search(relation) is not None
+        or _GROUP_FILE.match(relation) is not None
         or _DIRECTIVE_LINE.search(relation) is not None
         or (line is not None and FILE_NAMED.search(line["label"]) is not None)
     )
