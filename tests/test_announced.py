@@ -491,6 +491,12 @@ STILL_TRUE = [
         "The billing database runs Postgres 14.",
         "The billing database moved to the new cluster, Postgres 14 still, 16 planned.",
     ),
+    # a number of another shape than the question's type word ("12GB" is no port)
+    (
+        "What port does staging Redis listen on?",
+        "Staging Redis listens on 6380 so it doesn't clash with the local one.",
+        "dump of staging is 12GB now, we should trim the cache keys",
+    ),
     # a value set off by commas that is no bare value joins nothing
     (
         "What's Grandma's room number?",
@@ -1341,6 +1347,15 @@ def test_an_announcement_replaces_the_value_older_mentions_repeat() -> None:
             ],
             "My sister's dentist is now Dr. Hale, she loves him.",
         ),
+        # a who-question is answered by a person, never by a path or a code
+        (
+            "Who covers weekend nights on the billing pager rota?",
+            [
+                "Rahul Mehta is on the pager rota for the billing cluster.",
+                "pinged Rahul about the queue alert on billing-2, he acked within 5 min",
+            ],
+            "runbook for billing retries moved to the wiki under /ops/billing",
+        ),
         # the question's verb is not said: where Lena lives, not where she works
         (
             "Where does my sister Lena work?",
@@ -1378,6 +1393,15 @@ def test_a_manager_change_after_a_phrase_excises_the_old_managers_mentions() -> 
         [second, cand("After the reorg Mira sits on floor 4 now.", 6)], "Where does Mira sit?"
     )
     assert where.dropped == []
+
+
+def test_a_question_about_what_was_added_asks_about_one_member() -> None:
+    # "Which IP was added ...?": one member of several; no announced value replaces it
+    old = cand('bastion SG ingress:\ncidr_blocks = ["203.0.113.7/32"]', 0)
+    grown = cand('cidr_blocks = ["203.0.113.7/32", "198.51.100.9/32"]  # Noor\'s home IP', 3)
+    new = cand("Noor says SSH to the bastion works from home now", 6)
+    question = "Which IP was added to the bastion security group for Noor's home?"
+    assert apply([old, grown, new], question).dropped == []
 
 
 def test_a_recurring_name_never_said_with_the_question_is_no_old_answer() -> None:

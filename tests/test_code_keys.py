@@ -379,6 +379,12 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
             ".env.production:\nSENTRY_SAMPLE_RATE=0.2",
             "PR #4412 (in review): SENTRY_SAMPLE_RATE=1.0 for the incident",
         ),
+        # a list the newer assignment keeps every member of, with one added
+        (
+            "Which admin hostname is in ALLOWED_HOSTS?",
+            'ALLOWED_HOSTS = ["api.fernleaf.io"]',
+            'ALLOWED_HOSTS = ["api.fernleaf.io", "www.api.fernleaf.io"]',
+        ),
     ],
 )
 def test_near_misses_change_nothing(query: str, older: str, newer: str) -> None:

@@ -30,6 +30,7 @@ from gcmem.oracle.adapter import Adapter
 from gcmem.oracle.pairs import KeyedFacts, ledger_facts, no_facts
 from gcmem.oracle.verdicts import VerdictLog
 from gcmem.settings import Settings
+from gcmem.storage.ledger.policy import PolicyTable
 from gcmem.storage.redis import Keyspace
 from tests.doubles import T0, HashingEmbedder, ScriptedOracle, scored_chunk
 
@@ -404,6 +405,30 @@ def test_kappa_needs_a_common_subject_to_drop() -> None:
     oracle.contradict(a.chunk.text, b.chunk.text, 0.95)
     outcome = stage_for(oracle, require_anchor=True).apply([a, b], ctx())
     assert [d.chunk.id for d in outcome.dropped] == [a.id]
+
+
+def test_two_values_of_an_attribute_that_holds_many_are_not_a_contradiction() -> None:
+    # one span apart, the frame around it multi-valued by the ledger's policy table (the
+    # instruments someone plays): the policy decides, never κ
+    cello = cand("Priya plays the cello in the community orchestra on Wednesdays.", 0)
+    horn = cand("Priya plays the trombone in the community orchestra on Wednesdays.", 5)
+    oracle = ScriptedOracle(threshold=0.6)
+    oracle.contradict(cello.chunk.text, horn.chunk.text, 0.95)
+    table = PolicyTable()
+
+    def policy(namespace: str, subject: str, relation: str, source: str | None) -> str:
+        return table.resolve(namespace, subject, relation, source).policy
+
+    outcome = stage_for(oracle, policy=policy, surface_threshold=0.5).apply([cello, horn], ctx())
+    assert outcome.dropped == [] and len(outcome.kept) == 2 and outcome.conflicts == []
+    # a single-valued frame one span apart is still κ's to decide
+    a, b = cand("Priya lives in Leeds.", 0), cand("Priya lives in York.", 3)
+    oracle.contradict(a.chunk.text, b.chunk.text, 0.95)
+    outcome = stage_for(oracle, policy=policy).apply([a, b], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [a.id]
+    # without a policy table (every key latest-wins) κ decides as before
+    outcome = stage_for(oracle).apply([cello, horn], ctx())
+    assert [d.chunk.id for d in outcome.dropped] == [cello.id]
 
 
 class AdaptedOracle(ScriptedOracle):

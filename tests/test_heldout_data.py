@@ -96,6 +96,9 @@ SPLITS = {
     "dev75": "accumulating",
     "dev76": "traps3",
     "dev77": "written",
+    "dev78": "accumulating",
+    "dev79": "accumulating",
+    "dev80": "traps3",
     "devconv": "chats",
 }
 

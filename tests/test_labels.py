@@ -25,6 +25,9 @@ from gcmem.facts.labels import collection_label, collection_setting
         # a programme a piece is put on, a running order
         "On the winter concert programme",
         "Tonight's setlist",
+        # one member of many: a branch's required checks, the versions a bug affects
+        "Required check on main",
+        "Affects version",
     ],
 )
 def test_a_collection_or_an_activity_label_adds_members(label: str) -> None:
@@ -42,6 +45,8 @@ def test_a_collection_or_an_activity_label_adds_members(label: str) -> None:
         "Updated on Monday",
         "Programme",  # a course of study: one
         "On the laptop",
+        "Image tag",
+        "Fix version",  # a fix is planned for one release
     ],
 )
 def test_an_attribute_label_names_one_value(label: str) -> None:

@@ -557,6 +557,9 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("we swim at the _ pool", False),
         ("zainab's signed up for _ this term", True),  # one more course
         ("leo's taking _ this semester", True),  # the courses of a term are several
+        ("choir's doing _ at christmas concert", True),  # and the pieces of a concert
+        ("band is playing _ at nine", False),
+        ("priya plays _ in community orchestra", True),  # the instruments someone plays
         ("dad is taking _ daily", False),  # a dose, a route: one
         ("gus has gotten really into _", True),  # one more interest
         ("elif has _ passport", True),  # a second nationality is one more

@@ -474,6 +474,49 @@ def test_a_welcome_and_a_panel_are_members_not_one_value(
             ],
             "Which registry serves @fonts?",
         ),
+        # a directive line a named file or block has; a file that lists people
+        (
+            [f"lb.conf upstream block has `server 10.2.0.{n}:9000;`" for n in (5, 6)],
+            "Which servers does lb.conf send traffic to?",
+        ),
+        (
+            [
+                "MAINTAINERS file for tinyparse: `Ana Ruiz <ana@tinyparse.dev>`",
+                "MAINTAINERS file for tinyparse: `Tomas Lee <tomas@tinyparse.dev>`",
+            ],
+            "Who maintains tinyparse?",
+        ),
+        # what a lab keeps; the pieces of a concert; required checks; affected versions
+        (
+            [
+                "We keep Vero cells in the lab, the log sheet is by the hood.",
+                "We keep CHO cells in the lab, they came from the Okafor group.",
+            ],
+            "Which cells do we keep in the lab?",
+        ),
+        (
+            [
+                "The band's doing 'Jolene' at the harvest festival.",
+                "The band's doing 'Valerie' at the harvest festival.",
+            ],
+            "What is the band doing at the harvest festival?",
+        ),
+        (
+            ["Required check on main: `build`.", "Required check on main: `unit-tests`."],
+            "Which checks are required on main?",
+        ),
+        (
+            ["Affects version: 2.0.1", "Affects version: 2.1.0-beta"],
+            "Which versions does the bug affect?",
+        ),
+        # the elements of a file's repeated sections (fluent-bit's outputs)
+        (
+            [
+                "fluent-bit outputs:\n[OUTPUT]\n    Name  es\n    Match app.*",
+                "[OUTPUT]\n    Name  kafka\n    Match audit.*\n    topic audit-events",
+            ],
+            "Which fluent-bit output takes the audit logs?",
+        ),
         # an interest is one more
         (
             [

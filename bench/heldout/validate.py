@@ -115,7 +115,7 @@ PROFILES = {
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
     # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67, dev69, dev71, dev74,
-    # dev75:
+    # dev75, dev78, dev79:
     # more multi-valued traps of the frames brief (values that accumulate, said in the same
     # sentence or line shape), with parallel and hedged ones
     "accumulating": Profile(
@@ -190,8 +190,9 @@ PROFILES = {
         static={"same_topic_unrelated": 20},
         turns=(4, 9),
     ),
-    # dev50, dev56, dev61, dev68, dev70, dev72, dev76: still-true facts that accumulate, long
-    # paragraphs elaborated or re-posted, and compatible opposites, in agents' and people's words
+    # dev50, dev56, dev61, dev68, dev70, dev72, dev76, dev80: still-true facts that accumulate,
+    # long paragraphs elaborated or re-posted, and compatible opposites, in agents' and people's
+    # words
     "traps3": Profile(
         changes={},
         static={"multi_valued": 20, "long_paragraphs": 20, "compatible_opposites": 20},

@@ -1716,6 +1716,27 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
     return None if best is None or two_things(old, new, best) else best
 
 
+def one_span_frame(older: str, newer: str) -> str | None:
+    """The frame of two single statements that differ in one span only, whatever its words
+    (the slot masked: "Priya plays the _ in the community orchestra"); None for anything else.
+    Not a value change by itself: ``align_pair`` decides that; this says what attribute two
+    near-identical statements give values of, for the policy that attribute resolves under."""
+    if len(split_units_with_gaps(older)) != 1 or len(split_units_with_gaps(newer)) != 1:
+        return None
+    x = [t for t in tokenize(older) if t.norm is not None]
+    y = [t for t in tokenize(newer) if t.norm is not None]
+    ops = difflib.SequenceMatcher(
+        a=[t.same for t in x], b=[t.same for t in y], autojunk=False
+    ).get_opcodes()
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = changed[0]
+    if i2 - i1 > MAX_SPAN or j2 - j1 > MAX_SPAN or not (x[:i1] or x[i2:]):
+        return None
+    return " ".join([*(t.text for t in x[:i1]), SLOT, *(t.text for t in x[i2:])])
+
+
 def two_things(old: Unit, new: Unit, found: tuple[str, str, str]) -> bool:
     """A frame two units share whose values are still two things, not one value changed: the
     frame is only a lead-in, or the values are two entries or two settings."""

@@ -602,10 +602,21 @@ def announcement(
                 if v.kind in kinds
                 and v.key not in in_older
                 and root(v.key) not in asked | named.words  # "Biscuit" asked about
+                and _fits(named, v)
             ]
             if new:
                 return AnswerChange.of(old, new)
     return None
+
+
+def _fits(frame: QuestionFrame, value: Value) -> bool:
+    """A number has the shape of the question's type word, where that has one (a port is a
+    number of two to five digits: "38GB" is no port). Names are left to ``answers``: a host
+    is said without its domain ("db-prod-03")."""
+    if value.kind != "number":
+        return True
+    shapes = [_SHAPES[w] for w in frame.head if w in _SHAPES]
+    return not shapes or any(shape.fullmatch(value.text) for shape in shapes)
 
 
 # "left Acme", "quit the Harbour Club", "cancelled Equinox": the value named as the one given up
@@ -1007,6 +1018,10 @@ def announced_values(frame: QuestionFrame, newer: str, before: str = "") -> list
     return []
 
 
+# A value that may name a person: a capitalised word, no path, digit or code.
+_PERSON = re.compile(r"[A-Z][a-z'’.-]*(?:[A-Z][a-z'’.-]*)*")
+
+
 def recurring_change(
     frame: QuestionFrame,
     new: Sequence[Value],
@@ -1021,6 +1036,8 @@ def recurring_change(
     (the replica beside the primary, a second tool), the repeated value said again from the
     announcement on (the asked subject's value that stays while a parallel one changes), or
     the new value said before it."""
+    if frame.person and not all(_PERSON.fullmatch(v.text) for v in new):
+        return None  # "Who covers ...?" is not answered by "/ops/ingest"
     kinds = {v.kind for v in new}
     new_keys = {v.key for v in new}
     said_later = {t.lower() for text in (newer, *later) for t in tokens_of(text)}

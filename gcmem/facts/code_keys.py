@@ -32,7 +32,14 @@ from functools import lru_cache
 from gcmem.facts.align import MIN_CONTEXT_LINES, Unit, excerpt_edge, names_something, units_of
 from gcmem.facts.extract import config_directive, proposed
 from gcmem.facts.labels import collection_label
-from gcmem.facts.lines import is_code_path, is_path, is_yaml_path, named_file, same_file
+from gcmem.facts.lines import (
+    grown_list,
+    is_code_path,
+    is_path,
+    is_yaml_path,
+    named_file,
+    same_file,
+)
 from gcmem.normalize import word_stem
 
 __all__ = ["KeyChange", "KeyValue", "asked_keys", "key_changes", "key_values", "names_key"]
@@ -583,8 +590,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
                 continue
         if not _only_one(old, [kv for kv in old_values if _name(kv.key) == name], new):
             continue  # a key with several values (allowed origins), none the newer names
-        if _same_value(old.value, new.value):
-            continue
+        if _same_value(old.value, new.value) or grown_list(old.value, new.value):
+            continue  # one value, or a list the newer one keeps every member of
         old_file, new_file = old.path or named_file(older), new.path or named_file(newer)
         if old_file and new_file and not same_file(old_file, new_file):
             continue  # the same key in two files (a base file and its override)

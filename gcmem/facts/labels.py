@@ -29,6 +29,11 @@ _COLLECTIVE = frozenset(
         "checklist inventory collection set stack scope agenda setlist repertoire docket"
     )
 )
+# Singular heads that name one member of many ("Required check on main: `lint`", a ticket's
+# "Affects version: 4.2.1"): a branch has several required checks, a bug affects several
+# versions.
+_MEMBER_HEADS = frozenset({("required", "check"), ("status", "check"), ("affects", "version")})
+_MEMBER_HEADS |= {("affected", "version")}
 # Nouns that name one thing ("Programme: BSc Physics") but a collection in a label that puts
 # its value on them ("On the winter concert programme: Siyahamba").
 _LISTED_ON = frozenset(str.split("programme program bill"))
@@ -83,7 +88,10 @@ def collection_label(label: str) -> bool:
         return False
     head = words[-1].casefold()
     on = words[0].casefold() == "on"
-    return _plural(head) or head in _COLLECTIVE or (on and head in _LISTED_ON)
+    pair = tuple(w.casefold() for w in words[-2:])
+    return (
+        _plural(head) or head in _COLLECTIVE or (on and head in _LISTED_ON) or pair in _MEMBER_HEADS
+    )
 
 
 # A setting's name that says it lists what is let through or added: ``ALLOWED_ORIGIN``,

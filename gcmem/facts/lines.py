@@ -108,6 +108,9 @@ _DIFF_HUNK = re.compile(r"^@@ ")
 _DIFF_FENCE = re.compile(r"^\s*(?:```|~~~)\s*(?:diff|patch)\s*$", re.IGNORECASE)
 _DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
+# Sections a file repeats, one per element, as a TOML array of tables does: fluent-bit's
+# ``[INPUT]``, ``[FILTER]``, ``[OUTPUT]`` (each output its own ``Name`` and ``Match``).
+_REPEATED_SECTION = re.compile(r"^\[(?:INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER)\]$")
 # a TOML assignment (``name = "Bug fixes"``), not an array element (``"httpx==0.22.0",``)
 _TOML_ASSIGNMENT = re.compile(r"""^[\w"'.\- ]+?\s*=(?!=)""")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
@@ -184,7 +187,13 @@ def table_section(line: str) -> str | None:
     of tables (``[[bin]]``, whose elements share a name): a file has each such section once."""
     body = line.strip()
     sec = _SECTION.match(body)
-    return None if sec is None or body.startswith("[[") else sec["key"]
+    return None if sec is None or _element_header(body) else sec["key"]
+
+
+def _element_header(body: str) -> bool:
+    """A section header that opens one of several elements of its name (``[[bin]]``,
+    ``[OUTPUT]``)."""
+    return body.startswith("[[") or _REPEATED_SECTION.match(body) is not None
 
 
 def fence_language(line: str) -> str | None:
@@ -516,7 +525,7 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
         if sec is not None:
             section, stack = _norm_key(sec.group("key")), []
             # one element of a TOML array of tables (``[[tool.poetry.source]]``)
-            element, head = body.startswith("[["), None
+            element, head = _element_header(body), None
             content = False
         context = tuple(
             k.removesuffix(" {").strip()
@@ -626,13 +635,20 @@ def _keyed(
     return True
 
 
-_ARRAY_TABLE = re.compile(r"^\s*\[\[(?P<key>[^\]]+)\]\]\s*$", re.MULTILINE)
+_ARRAY_TABLE = re.compile(
+    r"^\s*(?:\[\[(?P<key>[^\]]+)\]\]|\[(?P<repeated>INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER)\])"
+    r"\s*$",
+    re.MULTILINE,
+)
 
 
 def array_tables(text: str) -> frozenset[str]:
     """The block keys (as a line's context names them) of a text's TOML arrays of tables
-    (``[[example]]``): each header opens one of several blocks of that name."""
-    return frozenset(_norm_key(m.group("key")) for m in _ARRAY_TABLE.finditer(text))
+    (``[[example]]``) and repeated sections (``[OUTPUT]``): each header opens one of several
+    blocks of that name."""
+    return frozenset(
+        _norm_key(m.group("key") or m.group("repeated")) for m in _ARRAY_TABLE.finditer(text)
+    )
 
 
 def qualifier(scope: Sequence[str]) -> str:

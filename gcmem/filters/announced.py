@@ -74,6 +74,11 @@ from gcmem.storage.ledger.policy import PolicyTable
 STAGE = "announced"
 
 
+# A question about what was added ("Which IP was added to the bastion security group?") asks
+# about one member among several: no announced value replaces it.
+_ASKS_ADDED = re.compile(r"\b(?:was|were|got|been|is|are)\s+(?:\w+\s+)?added\b", re.I)
+
+
 class AnnouncedChangeFilter:
     """Query-time stage: statements superseded by a newer announced or revised value for the
     query's question."""
@@ -89,7 +94,7 @@ class AnnouncedChangeFilter:
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
         frame = question_frame(query.query)
-        if len(candidates) < 2:
+        if len(candidates) < 2 or _ASKS_ADDED.search(query.query):
             return FilterOutcome(list(candidates), [])
         if frame is not None:  # the subject under the other names the candidates give it
             frame = with_names(frame, [c.chunk.text for c in candidates])

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from gcmem.facts.align import units_of
+from gcmem.facts.align import FRAME_SUBJECT, one_span_frame, units_of
 from gcmem.facts.extract import added_keys, unit_facts
 from gcmem.facts.mentions import asserts_value, distinctive
 from gcmem.facts.prose_align import covers
@@ -490,9 +490,29 @@ class TemporalDominance:
         """The pair shares a subject and an attribute (when the anchor is required); with a
         supersession adapter, it is not provably about two things (``relatedness.apart``)."""
         older, newer = v.older.chunk.text, v.newer.chunk.text
+        if self._members(v):
+            return False
         if self.measure == SUPERSEDES:
             return not apart(older, newer)
         return not self.require_anchor or anchored(older, newer)
+
+    def _members(self, v: PairVerdict) -> bool:
+        """The two statements give two values of one attribute that holds many at once (one
+        span apart, the frame around it under a policy other than latest-wins: "Priya plays
+        the cello / the trombone in the community orchestra"): the ledger's policy decides
+        such values, as it does a keyed pair's, never Φ_T."""
+        if self.policy is None:
+            return False
+        frame = one_span_frame(v.older.chunk.text, v.newer.chunk.text)
+        if frame is None:
+            return False
+        subject, relation = normalize_key(FRAME_SUBJECT, frame)
+        source = v.newer.chunk.metadata.get(self.source_field)
+        namespace = v.newer.chunk.namespace
+        return (
+            self.policy(namespace, subject, relation, None if source is None else str(source))
+            != "latest"
+        )
 
     def drop_identity(self) -> dict[str, Any]:
         """Everything a drop on κ depends on besides the pair itself: the oracle θ, its

@@ -71,11 +71,16 @@ MULTI_VALUED: tuple[str, ...] = (
     # verb ("we keep _ in the lab", "the shop stocks _"): where a thing is kept slots later
     *("keep", "keeps", "stock", "stocks", "carry", "carries", "culture", "cultures"),
     *("grow", "grows"),
+    # the instruments someone plays ("priya plays _ in community orchestra")
+    *("play", "plays"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
     # the courses someone takes in a term ("Leo's taking _ this semester") are several
     r"|(?:^|\s)taking\s+_\s+(?:this|next|last)\s+(?:semester|term|quarter)\b"
+    # so are the pieces performed at a concert ("choir's doing _ at christmas concert")
+    r"|(?:^|\s)(?:doing|playing|singing|performing)\s+_\s+at\s+(?:\S+\s+){0,3}?"
+    r"(?:concert|recital|gig|show|festival|service)\b"
 )
 
 # Configuration directives a file repeats, one value a line: a second "nameserver" line in
