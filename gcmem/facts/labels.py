@@ -32,8 +32,9 @@ _COLLECTIVE = frozenset(
 # Singular heads that name one member of many ("Required check on main: `lint`", a ticket's
 # "Affects version: 4.2.1"): a branch has several required checks, a bug affects several
 # versions.
-_MEMBER_HEADS = frozenset({("required", "check"), ("status", "check"), ("affects", "version")})
-_MEMBER_HEADS |= {("affected", "version")}
+_MEMBER_HEADS = frozenset(
+    {("required", "check"), ("status", "check"), ("affects", "version"), ("affected", "version")}
+)
 # Nouns that name one thing ("Programme: BSc Physics") but a collection in a label that puts
 # its value on them ("On the winter concert programme: Siyahamba").
 _LISTED_ON = frozenset(str.split("programme program bill"))

@@ -110,7 +110,8 @@ _DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 # Sections a file repeats, one per element, as a TOML array of tables does: fluent-bit's
 # ``[INPUT]``, ``[FILTER]``, ``[OUTPUT]`` (each output its own ``Name`` and ``Match``).
-_REPEATED_SECTION = re.compile(r"^\[(?:INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER)\]$")
+_REPEATED_SECTIONS = "INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER"
+_REPEATED_SECTION = re.compile(rf"^\[(?:{_REPEATED_SECTIONS})\]$")
 # a TOML assignment (``name = "Bug fixes"``), not an array element (``"httpx==0.22.0",``)
 _TOML_ASSIGNMENT = re.compile(r"""^[\w"'.\- ]+?\s*=(?!=)""")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
@@ -636,9 +637,7 @@ def _keyed(
 
 
 _ARRAY_TABLE = re.compile(
-    r"^\s*(?:\[\[(?P<key>[^\]]+)\]\]|\[(?P<repeated>INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER)\])"
-    r"\s*$",
-    re.MULTILINE,
+    rf"^\s*(?:\[\[(?P<key>[^\]]+)\]\]|\[(?P<repeated>{_REPEATED_SECTIONS})\])\s*$", re.MULTILINE
 )
 
 

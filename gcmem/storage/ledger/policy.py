@@ -153,11 +153,11 @@ _PLACE = re.compile(r"(?:^|> )(?:(?:edited )?line|block) .*after .* before ")
 def multi_valued(relation: str) -> bool:
     """Whether a normalised relation (or frame) ends on, or slots its value after, a
     relation that holds many values at once (``MULTI_VALUED``), or is a label naming a group
-    with the slot after its colon (``GROUPS``), or is a line of a directive its file repeats
-    (``REPEATED_DIRECTIVES``). Never a file line's place: the line there was replaced
-    (``rustup component add clippy-preview`` -> ``... add clippy`` at one place of a CI
-    script), and the lines around it (a docstring's next line, "the parameter was added")
-    are no relation of its value."""
+    with the slot after its colon (``GROUPS``) or a file listing people (``maintainers
+    file``), or is a line of a directive its file repeats (``REPEATED_DIRECTIVES``). Never a
+    file line's place: the line there was replaced (``rustup component add clippy-preview`` ->
+    ``... add clippy`` at one place of a CI script), and the lines around it (a docstring's
+    next line, "the parameter was added") are no relation of its value."""
     if _PLACE.search(relation):
         return False
     line = _FILE_LINE.match(relation)
