@@ -99,6 +99,8 @@ SPLITS = {
     "dev78": "accumulating",
     "dev79": "accumulating",
     "dev80": "traps3",
+    "dev81": "written",
+    "dev82": "accumulating",
     "devconv": "chats",
 }
 
