@@ -322,6 +322,8 @@ def test_negation_and_modality_are_not_value_changes(old: str, new: str) -> None
             "From pg_hba.conf on db-reports, that's the VPN range.",
             "From pg_hba.conf on db-reports, lets Metabase in.",
         ),
+        # two participles with words after each: two properties of the subject
+        ("The orders API is versioned in the URL.", "The orders API is rate-limited per tenant."),
     ],
 )
 def test_a_differing_predicate_is_not_a_value(old: str, new: str) -> None:

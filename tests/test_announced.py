@@ -249,6 +249,12 @@ REPLACED = [
         "Grandma's room at Willow Creek is 214.",
         "They moved Grandma to a ground floor room, 108, easier with the walker.",
     ),
+    # a number right after "number" is the number
+    (
+        "What is our allotment plot number?",
+        "Our allotment is plot number 23 at Hollins Lane, the one with the blue shed.",
+        "The council redrew the plots and ours moved to number 41, next to the water trough.",
+    ),
     # what holds from here on
     (
         "Where is Leo's soccer practice?",

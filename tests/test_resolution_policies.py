@@ -560,6 +560,8 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("choir's doing _ at christmas concert", True),  # and the pieces of a concert
         ("band is playing _ at nine", False),
         ("priya plays _ in community orchestra", True),  # the instruments someone plays
+        ("kalinowski lab / funded by", True),  # a lab's grants, a club's sponsors
+        ("under-12s / sponsored by", True),
         ("dad is taking _ daily", False),  # a dose, a route: one
         ("gus has gotten really into _", True),  # one more interest
         ("elif has _ passport", True),  # a second nationality is one more

@@ -1131,6 +1131,8 @@ def _align_runs(
         return None  # "user.name X" / "user.email Y": another setting, not another value
     if any(len(span) > 1 and span[1].norm in _VALUE_TAILS for span in (sx, sy)):
         return None  # "1.1.1.1 as the public fallback": a value and its role beside another
+    if not (old.line and new.line) and _two_predicates(sx, sy):
+        return None  # "is versioned in the URL" / "is rate-limited per partner": two properties
     if _one_of_several(old.tokens, sx[-1]) or _one_of_several(new.tokens, sy[-1]):
         return None  # "hands out 10.0.0.53 as a DNS resolver": one of several, not the one
     if _one_of_some(old.tokens, sx[0]) or _one_of_some(new.tokens, sy[0]):
@@ -1714,6 +1716,18 @@ def align_pair(old: Unit, new: Unit, *, added: bool = False) -> tuple[str, str, 
                 if found is not None and (best is None or frame_rank(found) > frame_rank(best)):
                     best = found
     return None if best is None or two_things(old, new, best) else best
+
+
+_PARTICIPLE = re.compile(r"[a-z]+(?:-[a-z]+)*ed")
+
+
+def _two_predicates(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
+    """Two spans that each open on another participle with words after it ("versioned in the
+    URL" / "rate-limited per partner"): two predicates of the subject, not one value."""
+    return all(
+        len(span) > 1 and _PARTICIPLE.fullmatch(span[0].norm or "") is not None
+        for span in (sx, sy)
+    ) and sx[0].same != sy[0].same
 
 
 def one_span_frame(older: str, newer: str) -> str | None:

@@ -542,7 +542,8 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
         if (
             v.kind == "number"
             and ahead
-            and root(ahead[-1]) in frame.subject - _PLACE_HEADS  # "room 108" is the room
+            # "room 108" is the room, "number 41" the number
+            and root(ahead[-1]) in frame.subject - _PLACE_HEADS - _NUMBER
         ):
             continue  # "both databases are on Postgres 15 now": the subject's version
         moved = _MOVED_TO.match(clause[at + len(v.text) :])

@@ -73,6 +73,8 @@ MULTI_VALUED: tuple[str, ...] = (
     *("grow", "grows"),
     # the instruments someone plays ("priya plays _ in community orchestra")
     *("play", "plays"),
+    # a lab's grants, a club's sponsors: one more ("kalinowski lab / funded by")
+    *("funded by", "sponsored by"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
