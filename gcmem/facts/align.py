@@ -1724,10 +1724,13 @@ _PARTICIPLE = re.compile(r"[a-z]+(?:-[a-z]+)*ed")
 def _two_predicates(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
     """Two spans that each open on another participle with words after it ("versioned in the
     URL" / "rate-limited per partner"): two predicates of the subject, not one value."""
-    return all(
-        len(span) > 1 and _PARTICIPLE.fullmatch(span[0].norm or "") is not None
-        for span in (sx, sy)
-    ) and sx[0].same != sy[0].same
+    return (
+        all(
+            len(span) > 1 and _PARTICIPLE.fullmatch(span[0].norm or "") is not None
+            for span in (sx, sy)
+        )
+        and sx[0].same != sy[0].same
+    )
 
 
 def one_span_frame(older: str, newer: str) -> str | None:
