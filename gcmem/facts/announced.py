@@ -675,8 +675,9 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
 
 
 def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
-    """Clauses, each with the bare value set off by commas after it joined on ("moved Grandma
-    to a ground floor room, 108, easier with the walker": the room is 108)."""
+    """Clauses, each with the bare value set off after it (by a comma, a colon or a dash)
+    joined on ("moved Grandma to a ground floor room, 108, easier with the walker": the room
+    is 108; "New standup time starting Monday: 10:00 ET")."""
     out: list[str] = []
     for clause in clauses:
         found = values(clause) if out and clause.strip() else []
