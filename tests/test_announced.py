@@ -255,6 +255,12 @@ REPLACED = [
         "Our allotment is plot number 23 at Hollins Lane, the one with the blue shed.",
         "The council redrew the plots and ours moved to number 41, next to the water trough.",
     ),
+    # "now that": the state it gives is the present one
+    (
+        "Which Sentry plan are we on?",
+        "We're on the Developer plan for Sentry, so only 5k errors a month.",
+        "We're on the Team plan for Sentry now that error volume tripled.",
+    ),
     # what holds from here on
     (
         "Where is Leo's soccer practice?",

@@ -108,9 +108,10 @@ _SHAPES = {
     root("port"): re.compile(r"\d{2,5}"),
 }
 
-# A change word: the clause says the value is new. "for now" and "now that" do not.
+# A change word: the clause says the value is new. "for now" does not; "now that" does ("guitar
+# practice is after dinner now that I'm back in the office": the state it gives is the present).
 _CUE = re.compile(
-    r"\b(?:(?<!for )now(?! that)|going forward|from now on|moved|switched|shifted|renamed|"
+    r"\b(?:(?<!for )now|going forward|from now on|moved|switched|shifted|renamed|"
     r"changed|(?:mov|relocat|migrat|switch|shift)ing|"
     # "New" opening a clause is the cue ("New GP is Dr. Okafor"); inside one, before another
     # capitalised word, it is part of a name ("born in New York City")
