@@ -14,7 +14,9 @@ pairs under a cosine floor never reach the oracle (``gcmem.oracle.pairs``).
 
 A keyed pair whose differing keys resolve under a policy other than latest-wins (evidence,
 confirm, accumulate) is not a time-ordered contradiction: the ledger's policy decided it (the
-supersession stage drops the loser or surfaces the held value), so Φ_T counts it κ = 0.
+supersession stage drops the loser or surfaces the held value), so Φ_T counts it κ = 0. So is
+a pair of statements one span apart whose frame resolves so ("Priya plays the cello / the
+trombone ...": the instruments someone plays), keyed or not.
 
 A per-query pair budget bounds κ's work: when more pairs need κ than the budget allows, the
 most relevant pairs (by the lower, then the higher, relevance score of the two chunks) are
