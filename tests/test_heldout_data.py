@@ -101,6 +101,8 @@ SPLITS = {
     "dev80": "traps3",
     "dev81": "written",
     "dev82": "accumulating",
+    "dev83": "written",
+    "dev84": "accumulating",
     "devconv": "chats",
 }
 
