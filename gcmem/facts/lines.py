@@ -110,8 +110,7 @@ _DIFF_MARKERS = "+- \\"
 _SECTION = re.compile(r"^\[\[?(?P<key>[^\]]+)\]\]?$")
 # Sections a file repeats, one per element, as a TOML array of tables does: fluent-bit's
 # ``[INPUT]``, ``[FILTER]``, ``[OUTPUT]`` (each output its own ``Name`` and ``Match``).
-_REPEATED_SECTIONS = "INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER"
-_REPEATED_SECTION = re.compile(rf"^\[(?:{_REPEATED_SECTIONS})\]$")
+_REPEATED_SECTION = re.compile(r"^\[(?:INPUT|FILTER|OUTPUT|PARSER|MULTILINE_PARSER)\]$")
 # a TOML assignment (``name = "Bug fixes"``), not an array element (``"httpx==0.22.0",``)
 _TOML_ASSIGNMENT = re.compile(r"""^[\w"'.\- ]+?\s*=(?!=)""")
 # A mapping key: a name (quoted or not, dotted or dashed), at most three words, no code.
@@ -591,17 +590,18 @@ def describe(units: Sequence[tuple[str, bool]]) -> list[ExcerptLine | None]:
     return out
 
 
-_PAIR = re.compile(r"^[\w.\-]+:\s+\S")
+_MAPPING_PAIR = re.compile(r"^[\w.\-]+:\s+\S")
 
 
 def _record_item(body: str, indent: int, following: tuple[str, bool] | None) -> bool:
     """A list item that is one mapping of a YAML sequence: its bullet line is ``key: value``
     and so is the deeper-indented line under it (``- name: checkout`` / ``  timeout: 8s``)."""
-    if following is None or not following[1] or _PAIR.match(body) is None:
+    if following is None or not following[1] or _MAPPING_PAIR.match(body) is None:
         return False
     raw = following[0]
+    line = raw.strip()
     deeper = len(raw) - len(raw.lstrip()) > indent
-    return deeper and _BULLET.match(raw.strip()) is None and _PAIR.match(raw.strip()) is not None
+    return deeper and _BULLET.match(line) is None and _MAPPING_PAIR.match(line) is not None
 
 
 def _opened_at(stack: Sequence[tuple[int, str]], indent: int) -> bool:
@@ -636,17 +636,14 @@ def _keyed(
     return True
 
 
-_ARRAY_TABLE = re.compile(
-    rf"^\s*(?:\[\[(?P<key>[^\]]+)\]\]|\[(?P<repeated>{_REPEATED_SECTIONS})\])\s*$", re.MULTILINE
-)
-
-
 def array_tables(text: str) -> frozenset[str]:
     """The block keys (as a line's context names them) of a text's TOML arrays of tables
     (``[[example]]``) and repeated sections (``[OUTPUT]``): each header opens one of several
     blocks of that name."""
     return frozenset(
-        _norm_key(m.group("key") or m.group("repeated")) for m in _ARRAY_TABLE.finditer(text)
+        _norm_key(sec["key"])
+        for line in text.splitlines()
+        if (sec := _SECTION.match(line.strip())) is not None and _element_header(line.strip())
     )
 
 

@@ -385,14 +385,21 @@ class TemporalDominance:
         namespace: str,
     ) -> bool:
         """Every key on which the pair differs resolves under a non-latest policy."""
-        if self.policy is None:
-            return False
         fa, fb = facts.get(old.id, {}), facts.get(new.id, {})
         differing = [k for k in set(fa) & set(fb) if fa[k] != fb[k]]
-        source = new.chunk.metadata.get(self.source_field)
-        return bool(differing) and all(
+        return bool(differing) and self._non_latest(namespace, differing, new)
+
+    def _non_latest(
+        self, namespace: str, keys: Iterable[tuple[str, str]], newer: ScoredChunk
+    ) -> bool:
+        """Every one of these keys resolves under a policy other than latest-wins (the newer
+        chunk's source may pick the rule)."""
+        if self.policy is None:
+            return False
+        source = newer.chunk.metadata.get(self.source_field)
+        return all(
             self.policy(namespace, s, r, None if source is None else str(source)) != "latest"
-            for s, r in differing
+            for s, r in keys
         )
 
     def apply(self, candidates: Sequence[ScoredChunk], query: QueryContext) -> FilterOutcome:
@@ -506,14 +513,8 @@ class TemporalDominance:
         if self.policy is None:
             return False
         frame = one_span_frame(v.older.chunk.text, v.newer.chunk.text)
-        if frame is None:
-            return False
-        subject, relation = normalize_key(FRAME_SUBJECT, frame)
-        source = v.newer.chunk.metadata.get(self.source_field)
-        namespace = v.newer.chunk.namespace
-        return (
-            self.policy(namespace, subject, relation, None if source is None else str(source))
-            != "latest"
+        return frame is not None and self._non_latest(
+            v.newer.chunk.namespace, [normalize_key(FRAME_SUBJECT, frame)], v.newer
         )
 
     def drop_identity(self) -> dict[str, Any]:
