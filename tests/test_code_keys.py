@@ -270,6 +270,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "10",
             "24",
         ),
+        # the same database's label on both: its setting changed
+        (
+            "What's the max connections setting on the transactional database?",
+            "transactional db: max_connections = 500",
+            "transactional db: max_connections = 800, the pool was starving",
+            "500",
+            "800",
+        ),
     ],
 )
 def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
@@ -384,6 +392,24 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
             "Which admin hostname is in ALLOWED_HOSTS?",
             'ALLOWED_HOSTS = ["api.fernleaf.io"]',
             'ALLOWED_HOSTS = ["api.fernleaf.io", "www.api.fernleaf.io"]',
+        ),
+        # a list's name, one member each: one more origin
+        (
+            "Which origin did the dashboard api allow first?",
+            "`ALLOWED_ORIGIN=https://app.quillbase.io`",
+            "`ALLOWED_ORIGIN=https://admin.quillbase.io` for the internal admin console",
+        ),
+        # a label naming another database owns the setting after it
+        (
+            "What's the max connections setting on the reporting database?",
+            "transactional db: max_connections = 500",
+            "audit db: max_connections = 100, it's tiny",
+        ),
+        # a crontab's line after a label is no "key: value"
+        (
+            "Which script runs every six hours on db-backup-01?",
+            "crontab on db-backup-01: 15 2 * * * /opt/scripts/pg_dump_nightly.sh",
+            "crontab on db-backup-01: 0 */6 * * * /opt/scripts/wal_archive_check.sh",
         ),
     ],
 )

@@ -578,6 +578,32 @@ def test_one_changed_line_of_a_snippet_supersedes_once_and_drops_nothing_else(
     assert "requests/adapters.py" in a["relation"]
 
 
+def test_an_excerpts_label_line_edited_is_no_edited_line_of_the_file(memory: Memory) -> None:
+    # the writer's words over the lines changed, the lines were kept and one added: the
+    # older excerpt states nothing stale
+    memory.ingest(
+        [
+            Turn(
+                id="old",
+                namespace=NS,
+                text="ingest service requirements.txt right now:\nrequests==2.31.0\n"
+                "pydantic==2.5.3",
+                ts=T0,
+            ),
+            Turn(
+                id="new",
+                namespace=NS,
+                text="ingest service requirements.txt after the retry PR:\nrequests==2.31.0\n"
+                "pydantic==2.5.3\ntenacity==8.2.3",
+                ts=T0 + timedelta(days=3),
+            ),
+        ]
+    )
+    result = memory.retrieve("Which version of pydantic does ingest pin?", namespace=NS, k=10)
+    assert outcome(result) == {"old": "kept", "new": "kept"}
+    assert stale_lines(result) == {"old": [], "new": []}
+
+
 # two jobs of tokio-rs/mio's CI workflow each install a toolchain with the same three lines
 TOOLCHAIN_JOB = (
     ".github/workflows/ci.yml:\n      with:\n        profile: minimal\n        toolchain: {}\n"

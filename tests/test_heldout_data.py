@@ -103,6 +103,10 @@ SPLITS = {
     "dev82": "accumulating",
     "dev83": "written",
     "dev84": "accumulating",
+    "dev85": "accumulating",
+    "dev86": "accumulating",
+    "dev87": "written",
+    "dev88": "accumulating",
     "devconv": "chats",
 }
 

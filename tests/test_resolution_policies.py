@@ -577,6 +577,14 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("we keep _ in lab", True),  # what a lab keeps or a shop stocks is one more
         ("the shop stocks _", True),
         ("we keep spare key in _", False),  # where a thing is kept: one place
+        # the languages a work is translated into
+        ("heronsgate doc / translated into", True),
+        ("kestrel notes ships _ translation", True),
+        ("translation / is", False),
+        # firewall rules, and a list's elements by their first key after a file's name
+        ("on vps : ufw allow _", False),  # a frame of one rule's port: the rule itself
+        ("ci.yml , strategy.matrix : - os : _", True),
+        ("ci.yml > strategy > matrix > os : _", False),
         # a file that lists people, one a line
         ("maintainers file", True),
         ("codeowners", True),

@@ -488,6 +488,33 @@ def test_a_crontab_entry_after_a_label_is_no_value_of_the_label() -> None:
     assert triples("crontab on web1: `*/15 * * * * /opt/check_disk.sh`") == []
     # a quoted command of several words stays one value where the label is one setting's
     assert triples("build command: `npm run build`") == [("build command", "is", "npm run build")]
+    # unquoted, too
+    assert triples("crontab on db-backup-01: 15 2 * * * /opt/scripts/pg_dump_nightly.sh") == []
+
+
+def test_a_repeated_directive_after_a_file_label_is_one_line_of_many() -> None:
+    # resolv.conf holds several nameserver lines; written out unquoted after its name
+    assert triples("resolv.conf on the VPN gateway: nameserver 10.8.0.2") == []
+    assert triples("Primary DNS: 10.8.0.2") == [("primary dns", "is", "10.8.0.2")]
+
+
+def test_a_label_naming_a_database_or_host_owns_the_setting_after_it() -> None:
+    # two databases' settings are two keys; a message's label names no owner
+    assert triples("transactional db: max_connections = 500") == [
+        ("transactional db: max_connections", "is", "500")
+    ]
+    assert triples("reporting db: max_connections = 300") == [
+        ("reporting db: max_connections", "is", "300")
+    ]
+    assert triples("PR #331 (sync client): MAX_RETRIES = 5") == [("max_retries", "is", "5")]
+    assert triples("commit 9f7e1a2: MAX_RETRIES = 5 now") == [("max_retries", "is", "5")]
+
+
+def test_a_mapping_row_after_a_label_is_keyed_by_its_left_side() -> None:
+    assert triples("ownership sheet: billing-api -> Kestrel squad (lead: Sato)") == [
+        ("ownership sheet billing-api", "is", "Kestrel squad (lead: Sato)")
+    ]
+    assert triples("routing: /api → api-svc") == [("routing /api", "is", "api-svc")]
 
 
 @pytest.mark.parametrize(

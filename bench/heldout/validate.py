@@ -41,8 +41,8 @@ _STATIC_TRAPS = [
     "static_restated",
 ]
 PROFILES = {
-    # dev2, dev5, dev57, dev59, dev63, dev65, dev73, dev77, dev81, dev83, test2-test5: the changes
-    # and static families of the no-harm brief
+    # dev2, dev5, dev57, dev59, dev63, dev65, dev73, dev77, dev81, dev83, dev87, test2-test5: the
+    # changes and static families of the no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
             ["keyed_prose", "keyed_restated", "code_config", "paragraph_revision", "behavioural"],
@@ -115,7 +115,7 @@ PROFILES = {
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
     # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67, dev69, dev71, dev74,
-    # dev75, dev78, dev79, dev82, dev84:
+    # dev75, dev78, dev79, dev82, dev84, dev85, dev86, dev88:
     # more multi-valued traps of the frames brief (values that accumulate, said in the same
     # sentence or line shape), with parallel and hedged ones
     "accumulating": Profile(

@@ -3035,7 +3035,7 @@ def _edited_pairs(
     edits = [
         (o, n, m)
         for o in old
-        if o is not None
+        if o is not None and not _heading(o)
         for n in new
         if n is not None and (m := _edited(o, n)) is not None
     ]
@@ -3052,6 +3052,14 @@ def _edited_pairs(
     if not placed and not (pairs and all(_respelled(o.text, n.text) for o, n, _ in pairs)):
         return []
     return [(o, n, _place(o, context, f"edited line {m}")) for o, n, m in pairs]
+
+
+def _heading(unit: Unit) -> bool:
+    """An excerpt's first line in words, ending on a colon ("ingest service requirements.txt
+    right now:"): the writer's label over the lines, no line of the file (its edit changes
+    what the excerpt is called, no value)."""
+    text = unit.text.strip()
+    return unit.index == 0 and text.endswith(":") and len(text.split()) >= 3
 
 
 def _placed_by_context(context: Context, edge: bool) -> bool:

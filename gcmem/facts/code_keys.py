@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.align import MIN_CONTEXT_LINES, Unit, excerpt_edge, names_something, units_of
-from gcmem.facts.extract import config_directive, proposed
-from gcmem.facts.labels import collection_label
+from gcmem.facts.extract import OWNER_LABEL, config_directive, proposed
+from gcmem.facts.labels import collection_label, collection_setting
 from gcmem.facts.lines import (
+    CRON_ENTRY,
     grown_list,
     is_code_path,
     is_path,
@@ -320,6 +321,8 @@ def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
     numeric = m["value"][:1].isdigit()
     if m["op"] == ":" and _FILE_NAME.search(m["key"]):
         return False  # a file named before its line ("requirements.txt: pandas==2.1.4")
+    if m["op"] == ":" and CRON_ENTRY.match(body[m.start("value") :]):
+        return False  # a label before a crontab's line ("crontab on db-01: 15 2 * * * ...")
     # a label that names a collection, not by the key's own word ("Set replicas: 6"): one
     # member of it ("added to /etc/hosts on the laptop: 192.168.1.52 printer.home")
     if m["op"] == ":" and not line:
@@ -356,7 +359,11 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     # prep: checkout deployment set to replicas: 6"); a one-word label ("auth-service:")
     # names the owner
     heading = re.match(r"^\s*[^:]*\s[^:]*:\s", before)
+    named: frozenset[str] = frozenset()
     if heading is not None:
+        # ... unless it names a database, a host, an environment ("audit db: max_connections")
+        if OWNER_LABEL.fullmatch(heading.group().strip()):
+            named = frozenset(w.lower() for w in _WORD.findall(heading.group())) - _NO_OWNER
         before = before[heading.end() :]
     # a command's prompt, program, flags and paths are how it runs, not whose setting it is
     prompted = _PROMPT.match(before)
@@ -367,16 +374,20 @@ def _owner(query: str, kv: KeyValue) -> frozenset[str]:
     raw, _ = _query_words(query)
     # a line's label names its owner ("reports: celery ... --concurrency=3", a Procfile's)
     label = _LABEL.match(line)
-    return frozenset(
-        w.lower()
-        for w in _WORD.findall(before)
-        if w.lower() not in _NO_OWNER
-        and not _REFERENCE.fullmatch(w)
-        and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
-    ) | frozenset(
-        [label["label"].lower()]
-        if label and label["label"] != kv.key and label["label"].lower() not in _MESSAGE_LABELS
-        else []
+    return (
+        frozenset(
+            w.lower()
+            for w in _WORD.findall(before)
+            if w.lower() not in _NO_OWNER
+            and not _REFERENCE.fullmatch(w)
+            and (re.search(r"[-_]|^[A-Z]", w) or w.lower() in raw)
+        )
+        | frozenset(
+            [label["label"].lower()]
+            if label and label["label"] != kv.key and label["label"].lower() not in _MESSAGE_LABELS
+            else []
+        )
+        | named
     )
 
 
@@ -447,6 +458,11 @@ def _same_value(a: str, b: str) -> bool:
         return False  # "us-east-1" / "eu-central-1": more than numbers differ
     numbers = [_numbers(a), _numbers(b)]
     return bool(numbers[0]) and numbers[0] == numbers[1]
+
+
+def _several(value: str) -> bool:
+    """A value that lists members itself (``a,b``, ``[a, b]``, ``a b``)."""
+    return re.search(r"[,\s\[]", value.strip()) is not None
 
 
 def _numbers(value: str) -> list[int]:
@@ -592,6 +608,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
             continue  # a key with several values (allowed origins), none the newer names
         if _same_value(old.value, new.value) or grown_list(old.value, new.value):
             continue  # one value, or a list the newer one keeps every member of
+        if collection_setting(old.key) and not (_several(old.value) or _several(new.value)):
+            continue  # a list's name, one member each (``ALLOWED_ORIGIN=...``): one more
         old_file, new_file = old.path or named_file(older), new.path or named_file(newer)
         if old_file and new_file and not same_file(old_file, new_file):
             continue  # the same key in two files (a base file and its override)

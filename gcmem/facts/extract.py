@@ -376,9 +376,10 @@ def _parse_value(obj: _Sentence) -> _Value | None:
     value = _unwrap(raw)
     if not value:
         return None
-    if value != raw and CRON_ENTRY.match(value):
-        # a crontab entry ("crontab on backup01: `30 3 * * 0 /opt/prune.sh`") is one line of a
-        # file of many, not the label's one value
+    if CRON_ENTRY.match(value):
+        # a crontab entry ("crontab on backup01: `30 3 * * 0 /opt/prune.sh`", quoted or not) is
+        # one line of a file of many, not the label's one value (frame alignment keys an
+        # entry by its command)
         return None
     if value == raw:  # quoted values are code ("`None`"): these checks are for prose
         if value.lower() in _NON_VALUES or value.lower() in _PRONOUNS:
@@ -790,7 +791,9 @@ def _finish(
         # "TIMEOUT: int = 30": a type follows the colon there)
         words = label.casefold().split()
         said = note and len(words) >= 2 and words[0] not in _DECLARATION_WORDS
-        if colon and said and _CODE_NAME.fullmatch(name.strip()):
+        # ... unless the label names the setting's owner ("reporting db: max_connections")
+        owned = OWNER_LABEL.fullmatch(label + colon.strip()) is not None
+        if colon and said and not owned and _CODE_NAME.fullmatch(name.strip()):
             subject = name.strip()
     tokens = value.split()
     quoted = form.name == "colon" and object_part.text.lstrip().startswith("`")
@@ -798,10 +801,22 @@ def _finish(
         # one line of a file's many, as on its line, or a setting by its own name
         # (``@acme:registry=...``, read as that name's value): no key's value
         return None
+    if (
+        form.name == "colon"
+        and len(tokens) >= 2
+        and tokens[0].casefold() in REPEATED_DIRECTIVES
+        and FILE_NAMED.search(subject)
+    ):
+        return None  # unquoted, too ("resolv.conf on the VPN gateway: nameserver 10.8.0.2")
     if form.name == "colon" and _PAYMENT.match(value):
         # "Standing order: £200 to the ISA": one payment of a list, or the label's amount
         # changed with its payee kept; frame alignment compares both parts
         return None
+    row = _MAPPING_ROW.match(value) if form.name == "colon" else None
+    if row is not None:
+        # "ownership sheet: billing-api -> Kestrel squad": one row of a mapping, keyed by its
+        # left side (the next row maps another thing)
+        return _fact(f"{subject} {row['key']}", _with_qualifiers(relation, quals), row["value"])
     spec = requirement_spec(value) if len(tokens) == 1 else None
     if spec is not None and form.versioned != "no":
         return _fact(spec[0], _with_qualifiers("version", quals), spec[1])
@@ -831,6 +846,8 @@ def _finish(
 # An amount of money as written ("£148", "$1,020", "€2.5k")
 MONEY = r"[£$€¥]\d[\d,.]*[kKmM]?"
 _PAYMENT = re.compile(rf"^{MONEY}(?:/\w+)? to \S")
+# A mapping's row after a label: its left side, an arrow, what it maps to
+_MAPPING_ROW = re.compile(r"^(?P<key>[^\s<>=]+?(?:\s[^\s<>=]+?)?)\s*(?:->|→|=>)\s*(?P<value>\S.*)$")
 # A value that is a setting of its own, by its name (``@acme:registry=https://...``)
 SETTING_VALUE = re.compile(r"^[`'\"]?(?P<name>[\w@.:/-]+?)\s?=\s?\S")
 
@@ -1540,6 +1557,15 @@ _INLINE_SECTION = re.compile(r"\[([^\[\]\s]+)\]")
 _INLINE_PATH = re.compile(r"(?<![\w.-])[\w.-]+/")
 _INLINE_ADDITIVE = re.compile(r"\b(?:also|too|as well|likewise)\b", re.IGNORECASE)
 _INLINE_CLAUSE_BREAK = re.compile(r"[,;]\s|[.!]\s|\s[-–—]\s|\n")
+# A label before the colon that names a database, a host or an environment ("reporting db:
+# max_connections = 300", "staging: ...") is the setting's owner, as words before it would be;
+# a message's label ("commit 9f3a2c1:", "PR merged:") names none.
+OWNER_LABEL = re.compile(
+    r"\s*(?:(?:the|our|my)\s+)?(?:[\w.-]+\s+){0,3}?(?:db|database|cluster|server|host|box|node|"
+    r"vm|replica|primary|shard|instance|broker|prod|production|staging|stage|dev|development|qa|"
+    r"uat|sandbox|preprod)\s*:",
+    re.IGNORECASE,
+)
 
 
 # ``key: value`` written into a sentence ("the cache now uses image: redis:7.2-alpine"): a
@@ -1738,8 +1764,11 @@ def _code_tokens(
             # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5");
             # a path names it too ("inventory-svc/.env.production has X=10"), and a setting
             # said to hold "as well" or "too" is another owner's beside this one
-            owner_text = clause[lead.rfind(":") + 1 : m.start()]
-            owner = _words(words.cut(lead.rfind(":") + 1, m.start()))
+            named_from = lead.rfind(":") + 1
+            if named_from and OWNER_LABEL.fullmatch(lead[lead.rfind(":", 0, named_from - 1) + 1 :]):
+                named_from = lead.rfind(":", 0, named_from - 1) + 1
+            owner_text = clause[named_from : m.start()]
+            owner = _words(words.cut(named_from, m.start()))
             setting = form in (
                 _INLINE_ASSIGN,
                 _INLINE_PAIR_JSON,

@@ -75,6 +75,8 @@ MULTI_VALUED: tuple[str, ...] = (
     *("play", "plays"),
     # a lab's grants, a club's sponsors: one more ("kalinowski lab / funded by")
     *("funded by", "sponsored by"),
+    # the languages a work is translated into: one more ("heronsgate doc / translated into")
+    *("translated into", "translated to", "localized into", "localised into", "dubbed into"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
@@ -83,6 +85,9 @@ _MULTI_VALUED = re.compile(
     # so are the pieces performed at a concert ("choir's doing _ at christmas concert")
     r"|(?:^|\s)(?:doing|playing|singing|performing)\s+_\s+at\s+(?:\S+\s+){0,3}?"
     r"(?:concert|recital|gig|show|festival|service)\b"
+    # and a work's translations, the language slotted right before the word ("kestrel notes
+    # ships _ translation")
+    r"|(?:^|\s)_\s+(?:translation|localization|localisation|dub)s?(?:\s|$)"
 )
 
 # Configuration directives a file repeats, one value a line: a second "nameserver" line in
@@ -95,6 +100,7 @@ REPEATED_DIRECTIVES: tuple[str, ...] = (
     *("nameserver", "server", "pool", "peer", "allow", "deny", "listen", "include"),
     *("deb", "deb-src"),
     *("brew", "cask", "tap", "gem"),  # a Brewfile's and a Gemfile's lines
+    *("ufw",),  # a firewall's rules ("ufw allow 22/tcp", "ufw allow 443/tcp")
 )
 _DIRECTIVES = "|".join(re.escape(d) for d in REPEATED_DIRECTIVES)
 _DIRECTIVE_LINE = re.compile(
@@ -126,9 +132,10 @@ FILE_NAMED = re.compile(
 )
 # A line quoted whole after a label that names its file ("Brewfile in the dotfiles repo:
 # `cask "wezterm"`", "prometheus.yml static target: `- 'node-a.int:9100'`"): one line of the
-# file's many, never the file's one value. Not a line of a file excerpt ("ci.yml > name : _"):
+# file's many, never the file's one value; so is a list's element by its first key ("ci.yml ,
+# strategy.matrix : - os : _"). Not a line of a file excerpt ("ci.yml > name : _"):
 # its own key, under its parents, has one value.
-_FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s(?:-\s)?_$")
+_FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s(?:-\s(?:[\w.-]+\s:\s)?)?_$")
 
 
 # A label naming a group of people lists its members ("panel for the staff backend role: _").
