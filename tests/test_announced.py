@@ -268,6 +268,29 @@ REPLACED = [
         "Fields are being reseeded so practice is at Oakmont Middle School for the rest of the "
         "season.",
     ),
+    (
+        "What day is design critique?",
+        "Design critique is every Tuesday at 3pm in the Fishbowl room.",
+        "FYI design critiques are on Wednesdays from here on out.",
+    ),
+    # "once" of a past event, no condition
+    (
+        "Which Mailchimp plan is the studio newsletter on?",
+        "The studio newsletter is on Mailchimp's Essentials plan.",
+        "Once we passed 480 subscribers I switched the studio newsletter over to Standard.",
+    ),
+    # a word right after "called" or "renamed to" is a name however it is written
+    (
+        "What's the name of the internal deploy CLI?",
+        "Our internal deploy CLI is called deployctl, it reads creds from Vault on your laptop.",
+        "The deploy CLI has been renamed to shipit; brew upgrade will pull the new binary.",
+    ),
+    # a condition about another thing leaves the answer beside it
+    (
+        "Where is the team wiki hosted?",
+        "Team wiki is hosted on Confluence, ask Marco if you need an account.",
+        "Migration's finished: the wiki now lives in Notion.",
+    ),
 ]
 
 # (question, older statement, newer statement): the older statement stays still true.
@@ -526,6 +549,18 @@ STILL_TRUE = [
         "What time does Ellie's school day start?",
         "Ellie's school day starts at 8:40, gates open at 8:25.",
         "Ellie says lunch moved to 12:15 now because of the new sitting rota.",
+    ),
+    # a negated value beside the answer still refuses it ("not Maine")
+    (
+        "Which city does Sam live in?",
+        "Sam lives in Portland - the Oregon one, not Maine, people always mix it up",
+        "Sam just moved into a new apartment in the Pearl District, has a balcony",
+    ),
+    # a change on a condition is no change yet
+    (
+        "Which Mailchimp plan is the studio newsletter on?",
+        "The studio newsletter is on Mailchimp's Essentials plan.",
+        "Once we pass 500 subscribers the studio newsletter moves to Standard.",
     ),
 ]
 
@@ -1541,8 +1576,9 @@ MIGRATIONS = CRM_TURNS[1][1]
         (["supersession", "announced"], CRM_QUESTION, True),
         # another question: the ledger's change is not what it asks about
         (["supersession", "announced"], "Which web framework does the CRM use?", False),
-        # no supersession stage, no ledger records: nothing to read the change from
-        (["announced"], CRM_QUESTION, False),
+        # no supersession stage, no ledger records: the stage reads the rename itself (a word
+        # right after "called" is a name however it is written)
+        (["announced"], CRM_QUESTION, True),
     ],
 )
 def test_stage_excises_mentions_of_a_value_the_ledger_superseded(

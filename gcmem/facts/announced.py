@@ -111,7 +111,8 @@ _SHAPES = {
 # A change word: the clause says the value is new. "for now" does not; "now that" does ("guitar
 # practice is after dinner now that I'm back in the office": the state it gives is the present).
 _CUE = re.compile(
-    r"\b(?:(?<!for )now|going forward|from now on|moved|switched|shifted|renamed|"
+    r"\b(?:(?<!for )now|going forward|moving forward|from now on|from here on(?: out)?|"
+    r"moved|switched|shifted|renamed|"
     r"changed|(?:mov|relocat|migrat|switch|shift)ing|"
     # "New" opening a clause is the cue ("New GP is Dr. Okafor"); inside one, before another
     # capitalised word, it is part of a name ("born in New York City")
@@ -139,9 +140,13 @@ _REFUSE = re.compile(
     r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same|"
     # a value for some cases ("now posts to #mobile-eng for anything touching the ios repos")
     r"for any(?:thing|one)? (?:touching|involving|about|from|that|which|over|under|with))\b|"
-    r"\bonce (?!a |an |per |every |or )|n't\b|\b(?:i|we|you|they|he|she)['’]d\b",
+    # "once" of a condition ("once we pass 500 we'll switch"), not of a past event ("Once we
+    # passed 480 subscribers I switched ...")
+    r"\bonce (?!a |an |per |every |or |(?:we|i|they|he|she|it) (?:[a-z]+ed|hit|got|went|had|"
+    r"was|were)\b)|n't\b|\b(?:i|we|you|they|he|she)['’]d\b",
     re.IGNORECASE,
 )
+_CONDITION = re.compile(r"if|unless", re.IGNORECASE)
 _COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)+")
 # Words are bounded (60 characters) so that a long run of letters and hyphens is read in
 # linear time, not rescanned from every position.
@@ -419,10 +424,15 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     found = [v.key for v in values(sentence) if v.kind in frame.kinds]
     if not found:
         return False
-    # a clause that gives the value says it holds on, is shared, hedged or negated
+    # a clause that gives the value says it holds on, is shared, hedged or negated; a
+    # condition about another thing, without the subject, leaves the values outside it ("Team
+    # wiki is hosted on Confluence, ask Marco if you need an account")
     for clause in CLAUSE_SPLIT.split(sentence):
-        if clause and _REFUSE.search(clause) and any(v in clause.lower() for v in found):
-            return False
+        inside = [v for v in found if v in clause.lower()]
+        if clause and _REFUSE.search(clause) and inside:
+            aside = len(inside) < len(found) and not frame.subject & said_stems(clause)
+            if not (aside and all(_CONDITION.fullmatch(m[0]) for m in _REFUSE.finditer(clause))):
+                return False
     asked = frame.words | frame.head
     return not _modifies_another(sentence, frame, asked)
 

@@ -204,9 +204,12 @@ def values(sentence: str) -> list[Value]:
     that do not start the sentence."""
     out: list[Value] = []
     previous: re.Match[str] | None = None
+    said: list[str] = []  # the words before this one, lower-cased
     for m in TOKEN.finditer(sentence):
         token = m.group(0).rstrip(".")
         low = token.lower()
+        named = _NAMED_AFTER.search(" ".join(said[-3:])) is not None
+        said.append(low)
         # what stands between the previous token and this one says whether a sentence starts
         # here ("." after "Dr" starts none: a name follows its title)
         start = previous.end() if previous else 0
@@ -238,7 +241,13 @@ def values(sentence: str) -> list[Value]:
             token[0].isupper() and not initial and low not in STOP and low not in FIRST_PERSON
         ):
             out.append(Value("name", low, token))
+        elif named and token.isalpha() and low not in STOP and low not in FIRST_PERSON:
+            out.append(Value("name", low, token))  # "is called deployctl", "renamed to shipit"
     return out
+
+
+# A word right after these is a name however it is written ("the CLI is called deployctl")
+_NAMED_AFTER = re.compile(r"(?:^|\s)(?:called|named|renamed to|rebranded to|rebranded as)$")
 
 
 # "I report to X" says who the user's manager is ("Jo reports to Anita" is Jo's).
