@@ -748,6 +748,18 @@ def test_stage_drops_a_chunk_whose_every_statement_is_superseded() -> None:
     assert "7001 -> 7443" in decision.reason
 
 
+def test_a_value_of_a_frame_that_accumulates_is_announced_over_nothing() -> None:
+    # a queue's consumers are several (the built-in multi-valued table): one more starting
+    # with a release replaces none; with the table off, "starting" announces a replacement
+    question = "Which service credits loyalty points off the order-events queue?"
+    old = cand("`order-events` queue is consumed by loyalty-svc - points get credited off it.", 0)
+    new = cand("`order-events` queue is consumed by fraud-scorer starting with the release.", 5)
+    outcome = apply([old, new], question)
+    assert outcome.dropped == [] and all(c.stale_sentences == () for c in outcome.kept)
+    latest = AnnouncedChangeFilter(PolicyTable(known_multi_valued=False))
+    assert [d.chunk.id for d in latest.apply([old, new], ctx(question)).dropped] == [old.id]
+
+
 def test_stage_marks_the_latest_announcement() -> None:
     a = cand("The ledger service listens on 7001.", 0)
     b = cand("We moved the ledger service to port 7443.", 3)

@@ -581,11 +581,17 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
 
 
 def announcement(
-    frame: QuestionFrame, older: str, newer: str, before: str = ""
+    frame: QuestionFrame,
+    older: str,
+    newer: str,
+    before: str = "",
+    accumulates: Callable[[str], bool] | None = None,
 ) -> AnswerChange | None:
     """``newer`` announces a new value for the answer ``older`` gives, or None; ``before`` is
     the statement that precedes ``newer`` in its text (what a pronoun opening it refers to).
-    Either may name the question's subject by another of its names (``QuestionFrame.also``)."""
+    Either may name the question's subject by another of its names (``QuestionFrame.also``).
+    ``accumulates``: whether a statement's frame (``_slotted``) holds many values at once
+    (the ledger's policy): a value said in one ("queue is consumed by _") is one more."""
     frames = (frame, *frame.also)
     answering = next((f for f in frames if answers(f, older)), None)
     if answering is None:
@@ -603,7 +609,7 @@ def announcement(
     # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
     # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
     old = [v for v in answer if v.key not in in_newer or _left(v, newer)]
-    if not old:
+    if not old or (accumulates is not None and accumulates(_slotted(older, old))):
         return None
     kinds = {v.kind for v in old}
     for named in frames:
@@ -616,7 +622,7 @@ def announcement(
                 and root(v.key) not in asked | named.words  # "Biscuit" asked about
                 and _fits(named, v)
             ]
-            if new:
+            if new and not (accumulates is not None and accumulates(_slotted(clause, new))):
                 return AnswerChange.of(old, new)
     return None
 

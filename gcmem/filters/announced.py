@@ -122,7 +122,7 @@ class AnnouncedChangeFilter:
             if rev is not None:
                 revised[cand.id] = rev[0]
                 continue
-            found[cand.id] = _announced(frame, cand, newer, prose)
+            found[cand.id] = _announced(frame, cand, newer, prose, accumulates)
             found[cand.id] += _reassigned(
                 query.query, cand, newer, {s.index for s, _ in found[cand.id]}
             )
@@ -231,14 +231,16 @@ def _announced(
     older: ScoredChunk,
     newer: Sequence[ScoredChunk],
     prose: Mapping[str, Sequence[Unit]],
+    accumulates: Callable[[str], bool],
 ) -> list[tuple[StaleSentence, Decided]]:
-    """``older``'s statements a newer candidate announces another value for (the newest)."""
+    """``older``'s statements a newer candidate announces another value for (the newest); a
+    value of a frame that ``accumulates`` is one more, announced over nothing."""
     out: list[tuple[StaleSentence, Decided]] = []
     for unit in prose[older.id]:
         if not answers(frame, unit.text):
             continue  # nothing any newer clause could replace
         for cand in newer:
-            found = _announcing(frame, unit, prose[cand.id])
+            found = _announcing(frame, unit, prose[cand.id], accumulates)
             if found is not None:
                 out.append((_stale(unit.index, unit.text, found, cand), Decided(found, cand)))
                 break
@@ -412,9 +414,15 @@ def _recurring(
     return None
 
 
-def _announcing(frame: QuestionFrame, unit: Unit, newer: Sequence[Unit]) -> AnswerChange | None:
+def _announcing(
+    frame: QuestionFrame,
+    unit: Unit,
+    newer: Sequence[Unit],
+    accumulates: Callable[[str], bool],
+) -> AnswerChange | None:
     for i, other in enumerate(newer):
-        found = announcement(frame, unit.text, other.text, newer[i - 1].text if i else "")
+        before = newer[i - 1].text if i else ""
+        found = announcement(frame, unit.text, other.text, before, accumulates)
         if found is not None:
             return found
     return None
