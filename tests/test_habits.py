@@ -16,6 +16,13 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # the older's answer is in its own clause: another clause's circumstances ("the pool
+    # opens at 6") are no answer the newer says again
+    (
+        "When do I usually swim?",
+        "I've been swimming laps before work, the pool opens at 6 and it's basically empty.",
+        "New office has a pool in the basement gym, so I swim at lunch now.",
+    ),
     # a question naming the user by name, of two first-person statements: one speaker's
     (
         "When does Felix practice guitar?",
@@ -171,6 +178,12 @@ STILL_TRUE = [
     (
         "When do I go running?",
         "I run every morning before work, along the seafront.",
+        "My run before work is up to 8k now.",
+    ),
+    # ... its answer set off by a comma is still its clause's
+    (
+        "When do I go running?",
+        "I run every morning, before work, the seafront is empty then.",
         "My run before work is up to 8k now.",
     ),
     # another person opens the newer statement

@@ -349,6 +349,22 @@ def _answer_words(sentence: str, asked: frozenset[str]) -> frozenset[str]:
     )
 
 
+# Where an independent clause starts: after a comma before a new subject or "so", "and",
+# "but"; at a semicolon or a full stop ("I swim before work, the pool opens at 6": the pool's
+# hours are the circumstances of another clause)
+_INDEPENDENT = re.compile(
+    r",\s+(?=(?:so|and|but|the|our|my|we|i|it|they|this|that|there|he|she)\s)|;\s+|\.\s+",
+    re.I,
+)
+
+
+def _answer_clause(sentence: str, focus: str) -> str:
+    """The independent clause of ``sentence`` that says the thing asked (``focus``), where
+    the answer is; the whole sentence if none or several do."""
+    clauses = [c for c in _INDEPENDENT.split(sentence) if root(focus) in said_stems(c)]
+    return clauses[0] if len(clauses) == 1 else sentence
+
+
 def _given_up(sentence: str) -> frozenset[str]:
     """The words a sentence gives up: the three after "quit", "stopped", "no longer", ..."""
     out: set[str] = set()
@@ -458,7 +474,8 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
     # a newer statement that says the old answer again elaborates it ("my run before work is
     # up to 8k now" after "I run every morning before work"), unless it gives it up ("quit
     # sugar" after "two sugars")
-    if _answer_words(older, q.asked | q.names) & said_stems(newer) - _given_up(newer):
+    answer = _answer_clause(older, q.focus)
+    if _answer_words(answer, q.asked | q.names) & said_stems(newer) - _given_up(newer):
         return None
     shared = frozenset(
         w for w in q.about if _as_itself(w, older, q.asked) and _as_itself(w, newer, q.asked)
