@@ -610,6 +610,23 @@ def test_a_revised_paragraph_replaces_the_older_version() -> None:
     assert (found.change.old_values, found.change.new_values) == (("two",), ("three",))
 
 
+def test_a_labelled_paragraph_and_a_count_of_one_are_revised_too() -> None:
+    # a label over sentences is a paragraph of statements, each with its counterpart
+    frame = question_frame("Where is Lila Marchetti based?")
+    assert frame is not None
+    about = "About: Lila Marchetti is a fiddle player based in {}. She grew up in Ohio."
+    found = revision(frame, about.format("Austin"), about.format("Nashville"))
+    assert found is not None and found.change.new_values == ("Nashville",)
+    frame = question_frame("How many approving reviews does a PR into main need?")
+    assert frame is not None
+    rules = "Code review: every PR into main needs {}. Reviewers respond within a working day."
+    found = revision(
+        frame, rules.format("one approving review"), rules.format("two approving reviews")
+    )
+    assert found is not None
+    assert (found.change.old_values, found.change.new_values) == (("one",), ("two",))
+
+
 def test_revision_near_misses() -> None:
     frame = question_frame("How many days per week can staff work from home?")
     assert frame is not None
@@ -713,6 +730,13 @@ def test_values_have_kinds() -> None:
     assert [v.key for v in values("Rent is $1,450, due on the 1st.")] == ["1,450", "1st"]
     (priya,) = values("We met Priya.")
     assert (priya.key, priya.text) == ("priya", "Priya")  # compared folded, shown as written
+    # "one" counts after a word that asks for an amount, before what it counts
+    assert ("number", "one") in [
+        (v.kind, v.key) for v in values("Every PR needs one approving review.")
+    ]
+    assert values("Reviewers respond within one working day.")[0].key == "one"
+    for text in ("the one on the left", "one of them left", "no one came", "I only have one"):
+        assert values(text) == []
 
 
 def test_word_stem_compares_inflections() -> None:

@@ -65,6 +65,27 @@ def test_a_message_labelled_by_its_kind_is_prose_and_a_speakers_line_stays_a_lin
     ]
 
 
+def test_a_label_over_sentences_is_prose_and_a_short_value_stays_a_line() -> None:
+    assert split_units(
+        "About: Lila Marchetti is a fiddle player based in Austin. She grew up in Ohio."
+    ) == [
+        ("About: Lila Marchetti is a fiddle player based in Austin.", False),
+        ("She grew up in Ohio.", False),
+    ]
+    # one sentence, or sentences of a word or two, read as the label's value
+    assert split_units("description: Fast API. Built with love.") == [
+        ("description: Fast API. Built with love.", True)
+    ]
+    assert split_units("port: 8080") == [("port: 8080", True)]
+    # a topic's noun labels a paragraph too; a speaker's name labels a transcript's line
+    assert split_units("Escalation: the primary has 15 minutes to ack. Then the secondary.")[0] == (
+        "Escalation: the primary has 15 minutes to ack.",
+        False,
+    )
+    luis = "Luis: Ha, welcome to the club! Our starter is named Doughvid Bowie, two years old."
+    assert split_units(luis) == [(luis, True)]
+
+
 def test_tab_indented_and_directive_comment_lines_are_lines() -> None:
     gomod = "require (\n\tgithub.com/segmentio/kafka-go v0.4.42\n\tgo.uber.org/zap v1.26.0\n)"
     assert all(line for _, line in split_units(gomod))

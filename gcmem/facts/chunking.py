@@ -59,6 +59,32 @@ _LABEL_WORDS = 8
 _LABELLED_PROSE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z -]{0,20}):\s+(?:\S+\s+){4,}\S")
 
 
+# Labels that name a kind of document, not a speaker ("Luis: Ha, welcome to the club! ..."
+# is a transcript's line, whatever follows it)
+_DOCUMENT_LABELS = frozenset(
+    str.split(
+        """about bio biography summary overview description background profile runbook
+        procedure policy process guidelines rules instructions abstract intro introduction
+        context purpose scope steps playbook"""
+    )
+)
+
+
+# ... nor does a noun of a kind no first name is ("Escalation", "Logging", "Drop-off")
+_TOPIC_WORD = re.compile(r"(?:ion|ing|ment|ure|ity|ness|ance|ence|ship|ogy)$|-")
+
+
+def _paragraph(label: str, text: str) -> bool:
+    """A document's label over two sentences or more of words ("About: Lila Marchetti is a
+    fiddle player ... She grew up ..."): prose, where a value reads as one."""
+    if label[:1].isupper() and not (
+        label.casefold() in _DOCUMENT_LABELS or _TOPIC_WORD.search(label) is not None
+    ):
+        return False  # a speaker, or a key of its own
+    found = [s for s in _SENTENCE_END.split(text.strip()) if len(s.split()) >= 3]
+    return len(found) >= 2
+
+
 # A directive line of a space-separated config file (nginx, redis.conf, sshd_config):
 # ``client_max_body_size 25m;``, ``maxmemory-policy allkeys-lru``. Alone such a line reads like
 # a few words; a paragraph of nothing else is a config block.
@@ -83,7 +109,10 @@ def is_line_unit(line: str) -> bool:
         return True
     if CONFIG_LINE.match(line):
         prose = _LABELLED_PROSE.match(line)
-        return prose is None or prose["label"].casefold() not in DISCOURSE_LABELS
+        return prose is None or not (
+            prose["label"].casefold() in DISCOURSE_LABELS
+            or _paragraph(prose["label"], line[prose.end("label") + 1 :])
+        )
     if CRON_ENTRY.match(line):
         return True
     if inline_header(line) is not None:

@@ -226,7 +226,9 @@ def values(sentence: str) -> list[Value]:
         day = low[:-1] if low.endswith("s") and low[:-1] in WEEKDAYS else low
         if ORDINAL.fullmatch(low):
             out.append(Value("ordinal", low, token))
-        elif NUMBER.fullmatch(low) or low in NUMBER_WORDS:
+        elif (
+            NUMBER.fullmatch(low) or low in NUMBER_WORDS or _counted_one(said, sentence[m.end() :])
+        ):
             out.append(Value("number", low, token))
         elif day in WEEKDAYS:
             out.append(Value("day", day, token))
@@ -244,6 +246,23 @@ def values(sentence: str) -> list[Value]:
         elif named and token.isalpha() and low not in STOP and low not in FIRST_PERSON:
             out.append(Value("name", low, token))  # "is called deployctl", "renamed to shipit"
     return out
+
+
+# "one" counts only before what it counts and after a word that asks for an amount ("needs
+# one approving review", "within one working day"); "the one", "one of", "no one" count nothing
+_ONE_AFTER = frozenset(
+    str.split("needs need needed requires require required takes take took within only just")
+)
+_ONE_BEFORE = re.compile(r"\s+(?!of\b|another\b|or\b|and\b|more\b|thing\b)[a-z]{3,}\b")
+
+
+def _counted_one(said: list[str], after: str) -> bool:
+    return (
+        said[-1] == "one"
+        and len(said) >= 2
+        and said[-2] in _ONE_AFTER
+        and _ONE_BEFORE.match(after) is not None
+    )
 
 
 # A word right after these is a name however it is written ("the CLI is called deployctl")
