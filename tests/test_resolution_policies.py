@@ -582,7 +582,7 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("kestrel notes ships _ translation", True),
         ("translation / is", False),
         # firewall rules, and a list's elements by their first key after a file's name
-        ("on vps : ufw allow _", False),  # a frame of one rule's port: the rule itself
+        ("on vps : ufw allow _", True),  # a firewall's rules: one more
         ("ci.yml , strategy.matrix : - os : _", True),
         ("ci.yml > strategy > matrix > os : _", False),
         # a file that lists people, one a line

@@ -88,6 +88,8 @@ _MULTI_VALUED = re.compile(
     # and a work's translations, the language slotted right before the word ("kestrel notes
     # ships _ translation")
     r"|(?:^|\s)_\s+(?:translation|localization|localisation|dub)s?(?:\s|$)"
+    # and a firewall's rules, one a port ("on vps : ufw allow _")
+    r"|(?:^|\s)(?:ufw|firewall-cmd)\s+(?:allow|deny|limit|reject)\s+_(?:\s|$)"
 )
 
 # Configuration directives a file repeats, one value a line: a second "nameserver" line in
