@@ -71,7 +71,7 @@ _DOCUMENT_LABELS = frozenset(
 
 
 # ... nor does a noun of a kind no first name is ("Escalation", "Logging", "Drop-off")
-_TOPIC_WORD = re.compile(r"(?:ion|ing|ment|ure|ity|ness|ance|ence|ship|ogy)$|-")
+_TOPIC_WORD = re.compile(r"(?:ion|ing|ment|ure|ity|ness|ance|ence|ship|ogy)$|-[a-z]")
 
 
 def _paragraph(label: str, text: str) -> bool:

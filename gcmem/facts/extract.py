@@ -1761,12 +1761,14 @@ def _code_tokens(
             said = opens or labelled or quoted or any(w in _INLINE_CUES for w in before)
             if clause_words and not said:
                 continue
-            # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5");
+            # the owner is named after the last colon ("commit 9f3a2c1: raise RETRY_LIMIT = 5"),
+            # or by a label that names a database or a host (``OWNER_LABEL``) before it;
             # a path names it too ("inventory-svc/.env.production has X=10"), and a setting
             # said to hold "as well" or "too" is another owner's beside this one
-            named_from = lead.rfind(":") + 1
-            if named_from and OWNER_LABEL.fullmatch(lead[lead.rfind(":", 0, named_from - 1) + 1 :]):
-                named_from = lead.rfind(":", 0, named_from - 1) + 1
+            colon = lead.rfind(":")
+            label_from = lead.rfind(":", 0, max(colon, 0)) + 1
+            owned = colon >= 0 and OWNER_LABEL.fullmatch(lead[label_from:]) is not None
+            named_from = label_from if owned else colon + 1
             owner_text = clause[named_from : m.start()]
             owner = _words(words.cut(named_from, m.start()))
             setting = form in (
