@@ -107,6 +107,10 @@ SPLITS = {
     "dev86": "accumulating",
     "dev87": "written",
     "dev88": "accumulating",
+    "dev89": "written",
+    "dev90": "accumulating",
+    "dev91": "traps3",
+    "dev92": "written",
     "devconv": "chats",
 }
 
