@@ -1765,10 +1765,10 @@ def _code_tokens(
             # or by a label that names a database or a host (``OWNER_LABEL``) before it;
             # a path names it too ("inventory-svc/.env.production has X=10"), and a setting
             # said to hold "as well" or "too" is another owner's beside this one
-            colon = lead.rfind(":")
-            label_from = lead.rfind(":", 0, max(colon, 0)) + 1
-            owned = colon >= 0 and OWNER_LABEL.fullmatch(lead[label_from:]) is not None
-            named_from = label_from if owned else colon + 1
+            last_colon = lead.rfind(":")
+            label_from = lead.rfind(":", 0, max(last_colon, 0)) + 1
+            owned = last_colon >= 0 and OWNER_LABEL.fullmatch(lead[label_from:]) is not None
+            named_from = label_from if owned else last_colon + 1
             owner_text = clause[named_from : m.start()]
             owner = _words(words.cut(named_from, m.start()))
             setting = form in (
