@@ -429,9 +429,10 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     # wiki is hosted on Confluence, ask Marco if you need an account")
     for clause in CLAUSE_SPLIT.split(sentence):
         inside = [v for v in found if v in clause.lower()]
-        if clause and _REFUSE.search(clause) and inside:
+        refusals = [m[0] for m in _REFUSE.finditer(clause)] if inside else []
+        if refusals:
             aside = len(inside) < len(found) and not frame.subject & said_stems(clause)
-            if not (aside and all(_CONDITION.fullmatch(m[0]) for m in _REFUSE.finditer(clause))):
+            if not (aside and all(_CONDITION.fullmatch(r) for r in refusals)):
                 return False
     asked = frame.words | frame.head
     return not _modifies_another(sentence, frame, asked)

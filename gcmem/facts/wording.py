@@ -208,7 +208,7 @@ def values(sentence: str) -> list[Value]:
     for m in TOKEN.finditer(sentence):
         token = m.group(0).rstrip(".")
         low = token.lower()
-        named = _NAMED_AFTER.search(" ".join(said[-3:])) is not None
+        named = (bool(said) and said[-1] in _NAMING) or tuple(said[-2:]) in _NAMING_PAIRS
         said.append(low)
         # what stands between the previous token and this one says whether a sentence starts
         # here ("." after "Dr" starts none: a name follows its title)
@@ -266,7 +266,8 @@ def _counted_one(said: list[str], after: str) -> bool:
 
 
 # A word right after these is a name however it is written ("the CLI is called deployctl")
-_NAMED_AFTER = re.compile(r"(?:^|\s)(?:called|named|renamed to|rebranded to|rebranded as)$")
+_NAMING = frozenset({"called", "named"})
+_NAMING_PAIRS = frozenset({("renamed", "to"), ("rebranded", "to"), ("rebranded", "as")})
 
 
 # "I report to X" says who the user's manager is ("Jo reports to Anita" is Jo's).
