@@ -1825,3 +1825,16 @@ def test_a_person_is_named_with_or_without_a_title() -> None:
         frame, older, "Delacroix traded in his old motor, he's driving a Mazda now."
     )
     assert found is not None and found.new_values == ("Mazda",)
+
+
+def test_an_ip_is_asked_as_a_number() -> None:
+    # "What IP ...?" asks for an address, not for the file that maps it: a URL named in a
+    # later "works now" is no new value of /etc/hosts
+    question = "What IP does loki.lab.internal point to on the jump box?"
+    frame = question_frame(question)
+    assert frame is not None and frame.kinds == {"number"}
+    a = cand("/etc/hosts on the jump box: 10.1.3.40   grafana.lab.internal", 0)
+    b = cand("/etc/hosts on the jump box: 10.1.3.41   loki.lab.internal", 3)
+    c = cand("curl http://grafana.lab.internal:3000 from the jump box works now, needed it", 4)
+    outcome = apply([a, b, c], question)
+    assert outcome.dropped == [] and all(k.stale_sentences == () for k in outcome.kept)

@@ -111,6 +111,10 @@ SPLITS = {
     "dev90": "accumulating",
     "dev91": "traps3",
     "dev92": "written",
+    "dev93": "written",
+    "dev94": "accumulating",
+    "dev95": "traps3",
+    "dev96": "written",
     "devconv": "chats",
 }
 

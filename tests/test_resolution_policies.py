@@ -585,6 +585,17 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("on vps : ufw allow _", True),  # a firewall's rules: one more
         ("ci.yml , strategy.matrix : - os : _", True),
         ("ci.yml > strategy > matrix > os : _", False),
+        ("gitignore : _", True),  # a dotfile's line, the normaliser having taken its dot
+        # who may use a thing, a collection's copy, a list's member, a tenant's flags
+        ("kenji was granted access to _", True),
+        ("club owns copy of _", True),
+        ("y9 summer reading list includes _", True),
+        ("free tier now includes _ of storage", False),  # an amount that changes
+        ("acme tenant has _ turned on", True),
+        ("acme tenant has _ enabled , they asked for it", True),
+        ("maya's taking _ this year , mr okafor's section", True),
+        ("direct debit out of joint account : _ , 1st of month", True),
+        ("rent is paid by direct debit : _", False),  # the label is no list of debits
         # a file that lists people, one a line
         ("maintainers file", True),
         ("codeowners", True),
@@ -598,6 +609,22 @@ def test_ledger_cli_policies_pending_confirm_decisions(
 )
 def test_known_multi_valued_relations(relation: str, many: bool) -> None:
     assert multi_valued(relation) is many
+
+
+@pytest.mark.parametrize(
+    ("subject", "many"),
+    [
+        ("confocal access granted", True),  # an access list names one more person
+        ("access approved", True),
+        ("access level", False),
+        ("confocal booking", False),
+    ],
+)
+def test_a_label_granting_access_lists_its_holders(subject: str, many: bool) -> None:
+    assert multi_valued("is", subject) is many
+    assert not multi_valued("booked by", subject)  # the label's own value only
+    table = PolicyTable()
+    assert (table.resolve("ns", subject, "is").policy == "accumulate") is many
 
 
 def test_the_built_in_table_comes_after_the_rules_and_can_be_turned_off() -> None:

@@ -85,7 +85,7 @@ _NUMBER_HEADS = frozenset(
         """port version number size limit price cost age time year count rate timeout
     amount floor height weight temperature budget salary rent fee score capacity quota
     retention interval length duration speed dose dosage usage threshold hour diem allowance
-    stipend deposit discount penalty percentage percent minimum maximum"""
+    stipend deposit discount penalty percentage percent minimum maximum ip"""
     )
 )
 _NUMBER = frozenset({root("number")})

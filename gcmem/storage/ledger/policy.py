@@ -77,11 +77,16 @@ MULTI_VALUED: tuple[str, ...] = (
     *("funded by", "sponsored by"),
     # the languages a work is translated into: one more ("heronsgate doc / translated into")
     *("translated into", "translated to", "localized into", "localised into", "dubbed into"),
+    # who or what may use a thing: one more ("kenji was granted access to _")
+    *("granted access to", "given access to", "has access to", "have access to"),
+    # a copy is one of a collection's items ("club owns a copy of _")
+    *("copy of", "copies of"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
-    # the courses someone takes in a term ("Leo's taking _ this semester") are several
-    r"|(?:^|\s)taking\s+_\s+(?:this|next|last)\s+(?:semester|term|quarter)\b"
+    # the courses someone takes in a term or a school year ("Leo's taking _ this semester")
+    # are several
+    r"|(?:^|\s)taking\s+_\s+(?:this|next|last)\s+(?:semester|term|quarter|year)\b"
     # so are the pieces performed at a concert ("choir's doing _ at christmas concert")
     r"|(?:^|\s)(?:doing|playing|singing|performing)\s+_\s+at\s+(?:\S+\s+){0,3}?"
     r"(?:concert|recital|gig|show|festival|service)\b"
@@ -90,6 +95,12 @@ _MULTI_VALUED = re.compile(
     r"|(?:^|\s)_\s+(?:translation|localization|localisation|dub)s?(?:\s|$)"
     # and a firewall's rules, one a port ("on vps : ufw allow _")
     r"|(?:^|\s)(?:ufw|firewall-cmd)\s+(?:allow|deny|limit|reject)\s+_(?:\s|$)"
+    # and a list's member ("y9 summer reading list includes _"); not what a plan includes,
+    # an amount that changes ("free tier now includes _")
+    r"|(?:^|\s)(?:list|lineup|line-up|menu|playlist|syllabus|curriculum|bundle|collection|"
+    r"shelf|rota)\s+(?:now\s+)?(?:includes|include|included)\s+_(?:\s|$)"
+    # and the features or flags a tenant has switched on ("acme tenant has _ turned on")
+    r"|(?:^|\s)(?:has|have|had)\s+_\s+(?:turned\s+on|switched\s+on|enabled)(?:\s|$)"
 )
 
 # Configuration directives a file repeats, one value a line: a second "nameserver" line in
@@ -129,7 +140,9 @@ _DIRECTIVE_LINE = re.compile(
 # "...file".
 FILE_NAMED = re.compile(
     r"(?:^|[\s(])(?:[\w.-]+/)*(?:[\w-]+\.[a-z]{2,6}|\.[a-z][\w-]{1,20}|(?:brew|gem|docker|make|"
-    r"proc|caddy|vagrant|jenkins|just|rake|pip)file)\b",
+    r"proc|caddy|vagrant|jenkins|just|rake|pip)file|"
+    # a dotfile as the normaliser leaves it, without its dot ("gitignore : _")
+    r"(?:git|docker|npm|eslint|prettier|helm|gcloud)ignore|gitattributes|gitmodules)\b",
     re.IGNORECASE,
 )
 # A line quoted whole after a label that names its file ("Brewfile in the dotfiles repo:
@@ -145,6 +158,9 @@ _FILE_LINE = re.compile(r"^(?P<label>[^:>]+?)\s:\s(?:-\s(?:[\w.-]+\s:\s)?)?_$")
 GROUPS: tuple[str, ...] = (
     *("panel", "members", "attendees", "guests", "speakers", "reviewers", "volunteers"),
     *("participants", "invitees", "lineup", "line-up", "roster", "crew", "cast", "committee"),
+    # and a label naming payments that go out side by side lists one of them ("direct debit
+    # out of the joint account: council tax, 1st of the month")
+    *("direct debit", "direct debits", "standing order", "standing orders"),
 )
 # A file listing people, one a line (MAINTAINERS, CODEOWNERS, AUTHORS): a line is one more.
 _GROUP_FILE = re.compile(
@@ -156,16 +172,21 @@ _GROUP_LABEL = re.compile(
 )
 
 
+# A label granting access names one more person who has it ("confocal access granted: _").
+_GRANT_LABEL = re.compile(r"(?:^|\s)access\s+(?:granted|given|approved)$")
+
+
 # A file line's place (``... > line after X before Y``, ``... > edited line Z after X before
 # Y``): X and Y are the lines around it, no relation of its value.
 _PLACE = re.compile(r"(?:^|> )(?:(?:edited )?line|block) .*after .* before ")
 
 
-def multi_valued(relation: str) -> bool:
+def multi_valued(relation: str, subject: str = "") -> bool:
     """Whether a normalised relation (or frame) ends on, or slots its value after, a
     relation that holds many values at once (``MULTI_VALUED``), or is a label naming a group
     with the slot after its colon (``GROUPS``) or a file listing people (``maintainers
-    file``), or is a line of a directive its file repeats (``REPEATED_DIRECTIVES``). Never a
+    file``), or is a line of a directive its file repeats (``REPEATED_DIRECTIVES``), or a
+    subject's label grants access (``confocal access granted`` / ``is``). Never a
     file line's place: the line there was replaced (``rustup component add clippy-preview`` ->
     ``... add clippy`` at one place of a CI script), and the lines around it (a docstring's
     next line, "the parameter was added") are no relation of its value."""
@@ -178,6 +199,7 @@ def multi_valued(relation: str) -> bool:
         or _GROUP_FILE.match(relation) is not None
         or _DIRECTIVE_LINE.search(relation) is not None
         or (line is not None and FILE_NAMED.search(line["label"]) is not None)
+        or (relation == "is" and _GRANT_LABEL.search(subject) is not None)
     )
 
 
@@ -267,7 +289,7 @@ class PolicyTable:
             label = f"rule {i}" + (f" ({rule.name})" if rule.name else "")
             ttl = rule.confirm_ttl_s if rule.confirm_ttl_s is not None else self.confirm_ttl_s
             return Resolution(rule.policy, label, ttl if rule.policy == "confirm" else 0.0)
-        if self.known_multi_valued and multi_valued(relation):
+        if self.known_multi_valued and multi_valued(relation, subject):
             return Resolution("accumulate", BUILTIN_RULE)
         ttl = self.confirm_ttl_s if self.default == "confirm" else 0.0
         return Resolution(self.default, "default", ttl)
