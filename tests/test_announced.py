@@ -1838,3 +1838,34 @@ def test_an_ip_is_asked_as_a_number() -> None:
     c = cand("curl http://grafana.lab.internal:3000 from the jump box works now, needed it", 4)
     outcome = apply([a, b, c], question)
     assert outcome.dropped == [] and all(k.stale_sentences == () for k in outcome.kept)
+
+
+def test_a_value_shaped_like_the_asked_attribute_says_it() -> None:
+    # "moved to db-stg-07.internal" says the hostname of "What's the hostname of ...?"; a
+    # condition on who needs the value ("if anyone needs it") hedges nothing
+    question = "What's the hostname of the staging database?"
+    old = cand("Staging Postgres is on db-stg-02.internal if anyone needs it.", 0)
+    used = cand("psql -h db-stg-02.internal -U app_ro staging   # read-only", 1)
+    hedged = cand("Staging Postgres is on db-stg-02.internal if the failover worked.", 2)
+    new = cand("Staging database moved to db-stg-07.internal after the disk failure.", 5)
+    outcome = apply([old, used, hedged, new], question)
+    assert {d.chunk.id for d in outcome.dropped} == {old.id, used.id}
+    assert all("db-stg-02.internal -> db-stg-07.internal" in d.reason for d in outcome.dropped)
+    # a name of no host's shape does not say it
+    moved = cand("Staging database moved to Frankfurt after the disk failure.", 5)
+    assert apply([old, used, moved], question).dropped == []
+
+
+def test_the_clause_that_names_what_is_asked_gives_the_old_answer() -> None:
+    # the replicas' host says "db" only inside its name: it is no old primary host, and a
+    # later statement about it stays
+    question = "What's the hostname of the primary database?"
+    frame = question_frame(question)
+    assert frame is not None
+    older = "Primary DB host is db-primary.internal, read replicas are behind db-ro.internal."
+    newer = "The primary is pg-main.prod.internal from today; the old name goes Friday."
+    found = announcement(frame, older, newer)
+    assert found is not None and found.old_values == ("db-primary.internal",)
+    replicas = cand("db-ro.internal round-robins across three replicas.", 2)
+    outcome = apply([cand(older, 0), replicas, cand(newer, 5)], question)
+    assert replicas.id not in {d.chunk.id for d in outcome.dropped}

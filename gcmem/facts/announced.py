@@ -136,7 +136,10 @@ _MOVED_TO = re.compile(r"\s+(?:(?:was|were|got|has been|have been)\s+)?([a-z]+)\
 _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
     r"stay(?:s|ed|ing)?|"
-    r"thought about|considered|proposed|planned|planning|plan to|if|unless|separate|except|"
+    r"thought about|considered|proposed|planned|planning|plan to|unless|separate|except|"
+    # a condition, not one on who needs the value ("is on db-stg-02 if anyone needs it")
+    r"if(?!\s+(?:anyone|anybody|you|someone|somebody|people|folks)\s+(?:ever\s+)?"
+    r"(?:needs?|asks?)\b|\s+(?:needed|necessary)\b)|"
     r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same|"
     # a value for some cases ("now posts to #mobile-eng for anything touching the ios repos")
     r"for any(?:thing|one)? (?:touching|involving|about|from|that|which|over|under|with))\b|"
@@ -485,8 +488,9 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     thing), or it opens on a pronoun in a sentence that names it
     ("Caught up with Tomasz, he's at Zalando these days") or right after one (``before``:
     "Changed the cabin wifi password. It's larchwood77 now."). A subject word it leaves out
-    is never the attribute a "what is the X of Y" question asks about."""
-    subject, have = frame.subject, said_stems(_without_names_of(frame, clause))
+    is never the attribute a "what is the X of Y" question asks about, unless a value of the
+    sentence has its shape ("moved to db-stg-07.internal" says the hostname)."""
+    subject, have = frame.subject, _said(frame, _without_names_of(frame, clause), sentence)
     if frame.attribute is not None and frame.attribute not in have:
         return False
     if frame.scope and not frame.scope & said_stems(sentence):
@@ -508,6 +512,16 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
             before = words[i - 1].lower() if i else ""
             return not before or before in STOP or bool(_CUE.fullmatch(before))
     return False
+
+
+def _said(frame: QuestionFrame, text: str, shaped: str) -> frozenset[str]:
+    """The stems ``text`` says, with the question's attribute where a value of ``shaped``
+    has its shape ("db-stg-07.internal" says the hostname of "What's the hostname of ...?")."""
+    have = said_stems(text)
+    attribute = frame.attribute
+    if attribute is not None and attribute not in have and _typed(frozenset({attribute}), shaped):
+        return have | {attribute}
+    return have
 
 
 def _without_names_of(frame: QuestionFrame, clause: str) -> str:
@@ -533,12 +547,18 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
     """The sentence's values in clauses that name something the question asks ("his dog
     Rufus" after "Alex loves trail running though -" is no answer about running)."""
     asked = frame.words | frame.head
-    return [
-        v
-        for clause in CLAUSE_SPLIT.split(sentence)
-        if clause and asked & said_stems(clause)
-        for v in values(clause)
-    ]
+    clauses = [c for c in CLAUSE_SPLIT.split(sentence) if c and asked & said_stems(c)]
+    # a clause that names what is asked in its own words, not only inside a value, is the
+    # one that gives the answer ("Primary DB host is db-primary.internal, read replicas are
+    # behind db-ro.internal": the replicas' host says "db" only in its name)
+    outside = [c for c in clauses if asked & said_stems(_without_values(c))]
+    return [v for clause in outside or clauses for v in values(clause)]
+
+
+def _without_values(clause: str) -> str:
+    for v in values(clause):
+        clause = clause.replace(v.text, " ")
+    return clause
 
 
 def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
@@ -722,7 +742,7 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     found_values = values(sentence)
     embedded = _embedded(change.old_keys, found_values, change.new_keys)
     if (
-        not _covers(frame.subject, said_stems(sentence))
+        not _covers(frame.subject, _said(frame, sentence, sentence))
         and not _in_passing(frame, change, sentence, found_values, embedded)
         and not _beside_subject(frame, change, sentence)
     ):
