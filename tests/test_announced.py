@@ -1869,3 +1869,36 @@ def test_the_clause_that_names_what_is_asked_gives_the_old_answer() -> None:
     replicas = cand("db-ro.internal round-robins across three replicas.", 2)
     outcome = apply([cand(older, 0), replicas, cand(newer, 5)], question)
     assert replicas.id not in {d.chunk.id for d in outcome.dropped}
+
+
+def test_a_fronted_phrase_belongs_to_the_clause_it_opens() -> None:
+    # "During an incident, coordinate in #inc-war-room" answers the question in two clauses;
+    # a reason to rename ("to match the other orgs") names no other thing
+    question = "Which Slack channel do we use during incidents?"
+    frame = question_frame(question)
+    assert frame is not None and frame.subject == {"incident"}  # "during" is no word asked
+    old = cand("During an incident, coordinate in #inc-war-room.", 0)
+    said = cand("Postmortem action item: pin the status page link in #inc-war-room.", 2)
+    new = cand("We renamed the incident channel to #incident-response to match the other orgs.", 5)
+    outcome = apply([old, said, new], question)
+    assert {d.chunk.id for d in outcome.dropped} == {old.id, said.id}  # said again in passing
+    other = cand("We renamed the other incident channel to #incident-response.", 5)
+    assert apply([old, other], question).dropped == []
+
+
+def test_a_new_holder_of_the_asked_role_is_announced() -> None:
+    # "Marisol leads the data team": a name opening the clause on the asked word answers a
+    # who-question; "Data has a new lead: Kenji Watanabe" gives the role a new holder, where
+    # "a new intern" is one more person
+    question = "Who leads the data team?"
+    frame = question_frame(question)
+    assert frame is not None
+    older = "Marisol leads the data team."
+    found = announcement(frame, older, "Data has a new lead: Kenji Watanabe started Monday.")
+    assert found is not None and found.old_values == ("Marisol",)
+    assert "Watanabe" in found.new_values
+    assert announcement(frame, older, "Data has a new intern: Kenji Watanabe started.") is None
+    # a capitalised word opening a sentence on another verb is no name ("Rent goes to ...")
+    landlord = question_frame("Who is my landlord?")
+    assert landlord is not None
+    assert not answers(landlord, "Rent goes to the landlord on the 1st.")

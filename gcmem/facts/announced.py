@@ -75,7 +75,7 @@ _ATTRIBUTE = re.compile(
     r"(?:what|which) (?:is|are|was|were) (?:the |your |my |our |his |her |their )?"
     r"([a-z0-9\- ]+?) (?:of|on|for|in|at)\b"
 )
-_PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by"})
+_PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by", "during"})
 # Words that bound a time before a question word ("After how long is the page escalated?")
 _BOUNDS = frozenset({"after", "before", "until", "within"})
 # Type words whose answer is a number (a port, a version, a limit).
@@ -140,7 +140,9 @@ _REFUSE = re.compile(
     # a condition, not one on who needs the value ("is on db-stg-02 if anyone needs it")
     r"if(?!\s+(?:anyone|anybody|you|someone|somebody|people|folks)\s+(?:ever\s+)?"
     r"(?:needs?|asks?)\b|\s+(?:needed|necessary)\b)|"
-    r"other|besides|instead|wants?|hoping|would|could|(?-i:may)|love to|unchanged|same|"
+    # (not "to match the other orgs": a reason to change, no other thing)
+    r"(?<!match the )(?<!match )other|besides|instead|wants?|hoping|would|could|(?-i:may)|"
+    r"love to|unchanged|same|"
     # a value for some cases ("now posts to #mobile-eng for anything touching the ios repos")
     r"for any(?:thing|one)? (?:touching|involving|about|from|that|which|over|under|with))\b|"
     # "once" of a condition ("once we pass 500 we'll switch"), not of a past event ("Once we
@@ -271,6 +273,7 @@ def question_frame(query: str) -> QuestionFrame | None:
             head.add(root(words[i]))
             type_word = root(words[i])
             i += 1
+
     # how often the answer holds is no part of what it is about ("When do I usually run?")
     content = [
         w for w in words if w not in STOP and w not in WH and w not in AUX and w not in FREQUENCY
@@ -424,7 +427,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
         # "what time" by its kind, to any other type word only beside one of its words ("pin
         # Postgres at 14.9" for "What Postgres version ...", not "Prod DB has two replicas")
         return False
-    found = [v.key for v in values(sentence) if v.kind in frame.kinds]
+    found = [v.key for v in _values_for(frame, sentence) if v.kind in frame.kinds]
     if not found:
         return False
     # a clause that gives the value says it holds on, is shared, hedged or negated; a
@@ -547,12 +550,48 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
     """The sentence's values in clauses that name something the question asks ("his dog
     Rufus" after "Alex loves trail running though -" is no answer about running)."""
     asked = frame.words | frame.head
-    clauses = [c for c in CLAUSE_SPLIT.split(sentence) if c and asked & said_stems(c)]
+    clauses = [c for c in _fronted(CLAUSE_SPLIT.split(sentence)) if c and asked & said_stems(c)]
     # a clause that names what is asked in its own words, not only inside a value, is the
     # one that gives the answer ("Primary DB host is db-primary.internal, read replicas are
     # behind db-ro.internal": the replicas' host says "db" only in its name)
     outside = [c for c in clauses if asked & said_stems(_without_values(c))]
-    return [v for clause in outside or clauses for v in values(clause)]
+    return [v for clause in outside or clauses for v in _values_for(frame, clause)]
+
+
+def _values_for(frame: QuestionFrame, text: str) -> list[Value]:
+    """``values``; for a who-question, with a name that opens a clause on a word the question
+    asks ("Marisol leads the data team" for "Who leads the data team?"): the one who does it."""
+    found = values(text)
+    if not frame.person:
+        return found
+    keys = {v.key for v in found}
+    for m in _OPENING_DOER.finditer(text):
+        low = m[1].lower()
+        if root(m[2].lower()) in frame.words and low not in keys and low not in STOP:
+            found.append(Value("name", low, m[1]))
+    return found
+
+
+# A capitalised word opening a clause, and the word after it ("Marisol leads ...")
+_OPENING_DOER = re.compile(r"(?:^|[.!?:;,]\s+)([A-Z][a-z'’-]+)\s+([a-z]+)")
+
+
+def _fronted(clauses: Sequence[str]) -> list[str]:
+    """Clauses, a fronted phrase ("During an incident, coordinate in #inc-war-room") joined to
+    the clause it opens: a preposition's phrase with no value of its own."""
+    out: list[str] = []
+    lead = ""
+    for clause in clauses:
+        words = tokens_of(clause)
+        if not out and not lead and words and words[0].lower() in _FRONTING and not values(clause):
+            lead = clause
+            continue
+        out.append(f"{lead} {clause}" if lead else clause)
+        lead = ""
+    return out + ([lead] if lead else [])
+
+
+_FRONTING = frozenset({"during", "in", "on", "for", "at", "after", "before", "when", "while"})
 
 
 def _without_values(clause: str) -> str:
@@ -703,13 +742,27 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     on, hedged or added, the question's subject named and modifying nothing else ("the
     production worker pool got bumped"; "now has a new on-call alias")."""
     for clause in _with_apposed_values(CLAUSE_SPLIT.split(newer)):
-        if not clause or not _CUE.search(clause) or _REFUSE.search(clause):
+        role = _new_role(frame, clause)
+        if not clause or not (_CUE.search(clause) or role) or _REFUSE.search(clause):
             continue
         if not _names_subject(frame, clause, newer, before):
             continue
-        if _modifies_another(clause, frame, frame.words | frame.head) or _ADDS.search(clause):
+        if _modifies_another(clause, frame, frame.words | frame.head) or (
+            _ADDS.search(clause) and not role
+        ):
             continue
         yield clause
+
+
+# "has a new lead": one more of a thing, unless it is the role the question asks about
+_HAS_NEW = re.compile(r"\b(?:has|have|got) (?:a |an )?new ([a-z]+)\b", re.I)
+
+
+def _new_role(frame: QuestionFrame, clause: str) -> bool:
+    """The clause gives the asked role a new holder ("Data has a new lead" for "Who leads
+    the data team?"): the noun after "has a new" is a word the question asks."""
+    m = _HAS_NEW.search(clause)
+    return m is not None and root(m[1].lower()) in frame.head | frame.words
 
 
 def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
@@ -721,9 +774,18 @@ def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
         found = values(clause) if out and clause.strip() else []
         if found and " ".join(v.text for v in found) == clause.strip():
             out[-1] = f"{out[-1].rstrip()} {clause.strip()}"
-        else:
-            out.append(clause)
+            continue
+        # a name opening the clause after "has a new lead:" is the new one ("Data has a new
+        # lead: Kenji Watanabe started Monday")
+        name = _OPENING_NAME.match(clause) if out and _NEW_ROLE.search(out[-1]) else None
+        if name is not None:
+            out[-1] = f"{out[-1].rstrip()} {name[1]}"
+        out.append(clause)
     return out
+
+
+_NEW_ROLE = re.compile(r"\bnew\s+[a-z]+\s*$")
+_OPENING_NAME = re.compile(r"\s*((?:[A-Z][a-z'’-]+)(?:\s+[A-Z][a-z'’-]+){0,2})\b")
 
 
 def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str) -> bool:

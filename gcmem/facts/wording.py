@@ -104,7 +104,7 @@ STOP = frozenset(
         """a an the is are was were be been being am i me my mine we our us you your he she it its
     they them their this that these those of in on at to for from with by and or but so as do
     does did have has had will would can could should may must there here just only very then
-    than about into over under after before again since per s m re ve ll d t which who whom
+    than about into over under after before during again since per s m re ve ll d t which who whom
     whose what when where why how if one get got any some all each every it's what's who's
     where's called named call name kind type current currently now right use used using like
     know go going his him her hers"""
