@@ -1902,3 +1902,49 @@ def test_a_new_holder_of_the_asked_role_is_announced() -> None:
     landlord = question_frame("Who is my landlord?")
     assert landlord is not None
     assert not answers(landlord, "Rent goes to the landlord on the 1st.")
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer", "change"),
+    [
+        # a provider's name said through the thing it rents out
+        (
+            "Where is the blog hosted?",
+            "The blog is hosted on Netlify, deploys straight from the repo whenever I push.",
+            "the blog now lives on a little Hetzner box I'm renting for 4 euros a month",
+            ("Netlify", "Hetzner"),
+        ),
+        # a place a name modifies answers a where-question
+        (
+            "Where are Noa's swim lessons?",
+            "Noa's swim lessons are at the YMCA on Saturday mornings, 9am group.",
+            "Swim lessons have been moved to the Northgate aquatic center while the pool is shut.",
+            ("YMCA", "Northgate"),
+        ),
+        # ... not an office, which is a firm's: no new employer
+        (
+            "Where does Leonie work?",
+            "My sister Leonie is an accountant at KPMG.",
+            "Leonie moved to the Frankfurt office",
+            None,
+        ),
+        # a name after "for" is a purpose, no place
+        (
+            "Where does Chloe train?",
+            "Chloe's training for the Great North Run, hill sprints every week.",
+            "Chloe cancelled her gym membership and trains at Rockworks climbing centre now.",
+            None,
+        ),
+    ],
+)
+def test_where_and_what_a_name_says(
+    question: str, older: str, newer: str, change: tuple[str, str] | None
+) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    found = announcement(frame, older, newer)
+    if change is None:
+        assert found is None
+    else:
+        assert found is not None
+        assert (found.old_values, found.new_values) == ((change[0],), (change[1],))

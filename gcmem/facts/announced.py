@@ -196,6 +196,8 @@ class QuestionFrame:
     owners: frozenset[str] = frozenset()
     # "who" asks for a person
     person: bool = False
+    # "where" asks for a place
+    place: bool = False
     # the question's subject under its other names in the memory ("my sister" and "Ana" of
     # "my sister Ana"): ``with_names``
     also: tuple[QuestionFrame, ...] = ()
@@ -341,6 +343,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         scope & (subject or asked),
         frozenset(root(w) for w in words if w.endswith("'s") and w[:-2] not in WH),
         words[0] in ("who", "whom", "whose"),
+        words[0] == "where",
         common=frozenset(root(w) for w in tokens_of(query) if w.islower()) & (subject or asked),
     )
 
@@ -633,11 +636,35 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             and word not in _AFTER_VALUE
             and not _CUE.fullmatch(word)
             and root(word) not in asked
+            and word not in _CARRIERS
+            and not (frame.place and _PLACE_NOUN.match(clause[at + len(v.text) :]))
             and not verb
         ):
             continue
         out.append(v)
     return out
+
+
+# What a name after "for" is: a purpose, no place ("Chloe's training for the Great North Run")
+_PURPOSE = re.compile(r"\bfor\s+(?:the\s+|a\s+|an\s+)?(?:[A-Z][\w'’-]*\s+)*$")
+
+
+def _for_purpose(text: str, value: str) -> bool:
+    at = text.find(value)
+    return at > 0 and _PURPOSE.search(text[:at]) is not None
+
+
+# A place a name modifies answers a where-question ("moved to the Northgate aquatic center");
+# an office is a firm's ("Leonie moved to the Frankfurt office" is no new employer)
+_PLACE_NOUN = re.compile(
+    r"\s+(?:[a-z]+\s+)?(?:center|centre|pool|clinic|school|gym|park|hall|library|field|rink|"
+    r"studio|campus|hospital|stadium|arena|church|club)s?\b"
+)
+# Things a provider's name says the answer through ("now lives on a little Hetzner box":
+# the blog is hosted at Hetzner); an office, a team or a room is a thing of its own
+_CARRIERS = frozenset(
+    str.split("box server vps vm instance machine droplet account plan cluster subscription")
+)
 
 
 def announcement(
@@ -665,6 +692,7 @@ def announcement(
         if v.kind in answering.kinds
         and root(v.key) not in asked
         and not _compound_of(v, answering.verb)
+        and not (answering.place and _for_purpose(older, v.text))
     ]
     # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
     # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
