@@ -16,6 +16,17 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # how someone gets to a place: a way of travelling there, said with its place or as "in"
+    (
+        "How does the user get to the office?",
+        "I take the 12 bus to the office, about 40 minutes.",
+        "Since the clocks changed I cycle to the office instead.",
+    ),
+    (
+        "How does Priya get to the office?",
+        "Priya bikes to the office most days, it's about 25 minutes along the canal.",
+        "Priya's been taking the tram in since the canal path flooded.",
+    ),
     # the older's answer is in its own clause: another clause's circumstances ("the pool
     # opens at 6") are no answer the newer says again
     (
@@ -75,12 +86,24 @@ CHANGED = [
 
 # (question, older statement, newer statement): both stay true, or the rule cannot tell.
 STILL_TRUE = [
-    # a how- or what-question's answer has no shape to check: decided by nothing
+    # a walk to another place than the one asked; the same way said again; one way more
     (
-        "How does the user get to the office?",
-        "I take the 12 bus to the office, about 40 minutes.",
-        "Since the clocks changed I cycle to the office instead.",
+        "How does Felix get to work?",
+        "Felix drives to work with a new dashcam on the windscreen.",
+        "Felix's work is close to the gym now, so he walks there at lunch.",
     ),
+    (
+        "How do I get to work?",
+        "I bike to work most days, 25 minutes along the canal.",
+        "Since the new lane opened I bike in along Harris Ave, 20 minutes door to door.",
+    ),
+    (
+        "How do I get to work?",
+        "I take the bus to work.",
+        "These days I also walk in when the weather is nice.",
+    ),
+    # a how- or what-question's answer has no shape to check: decided by nothing, but for
+    # how someone gets to a place: a way there for some days only is no change
     (
         "How does Bram get to school?",
         "Bram scoots to school on his scooter most mornings.",
