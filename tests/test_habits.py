@@ -27,6 +27,18 @@ CHANGED = [
         "Priya bikes to the office most days, it's about 25 minutes along the canal.",
         "Priya's been taking the tram in since the canal path flooded.",
     ),
+    # work is the office; "reads more now" adds no way of travelling
+    (
+        "How does Oskar get to work?",
+        "Oskar cycles to the office every day, rain or shine.",
+        "Oskar's been taking the tram to work since his knee started acting up, reads more now.",
+    ),
+    # "commute to the office" asks about the office
+    (
+        "How does the user commute to the office?",
+        "I bike to the office, 25 minutes along the canal path.",
+        "Since the knee surgery I take the S2 train in, about 35 minutes door to door.",
+    ),
     # the older's answer is in its own clause: another clause's circumstances ("the pool
     # opens at 6") are no answer the newer says again
     (

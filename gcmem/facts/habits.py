@@ -146,7 +146,11 @@ _MODES: dict[str, str] = {
 }
 # the trip said without its destination: "in" after the mode ("taking the tram in"), a
 # commute, the way there ("on the way in")
-_TRIP = re.compile(r"\b(?:in|commut\w*|door to door|way in|ride in|into town)\b", re.I)
+_TRIP = re.compile(
+    r"\b(?:in|commut\w*|door to door|way in|ride in|into (?:the )?(?:city|town))\b", re.I
+)
+# one more way, not another ("I also walk in"); "reads more now" adds nothing to the trip
+_ALSO = re.compile(r"\b(?:also|too|as well|another|both|in addition)\b", re.I)
 # a change of way, said with "since" ("Since we moved out I take the train in")
 _SINCE = re.compile(r"\bsince\b|\bthese days\b|\bnowadays\b", re.I)
 # a way for some days only ("when it pours, I drive")
@@ -449,6 +453,9 @@ def _asked(query: str) -> _Asked | None:
     focus = [w for w in order if w in about and w not in frame.scope] or [
         w for w in order if w in about
     ]
+    if commute:
+        # how someone gets to a place asks about the place ("commute to the office")
+        focus = [w for w in order if w in frame.scope] or focus
     if not focus:
         return None
     return _Asked(
@@ -530,10 +537,15 @@ def _says_trip(q: _Asked, sentence: str) -> bool:
     """The sentence says the person's trip to the place asked: the place after "to" ("bikes
     to the office"; "Felix's work is close to the gym, so he walks there" is a trip to the
     gym), or the trip without one ("taking the tram in")."""
+    places = _WORKPLACE if q.focus in _WORKPLACE else {q.focus}
     return (
-        any(root(m[1].lower()) == q.focus for m in _DESTINATION.finditer(sentence))
+        any(root(m[1].lower()) in places for m in _DESTINATION.finditer(sentence))
         or _TRIP.search(sentence) is not None
     )
+
+
+# one place by several words: work is the office ("cycles to the office" / "tram to work")
+_WORKPLACE = frozenset(map(root, ("work", "office", "job", "desk")))
 
 
 _DESTINATION = re.compile(r"\b(?:to|into)\s+(?:(?:the|my|his|her|their|our|your)\s+)?([\w-]+)")
@@ -548,11 +560,11 @@ def _commute_change(q: _Asked, older: str, newer: str) -> HabitChange | None:
         return None
     if not (_CHANGE.search(newer) or _SINCE.search(newer)):
         return None
-    if _HEDGE.search(newer) or _ADDS.search(newer) or _OCCASION.search(newer):
+    if _HEDGE.search(newer) or _ALSO.search(newer) or _OCCASION.search(newer):
         return None
     if re.search(r"\bstill\b", newer, re.I):
         return None
-    if _HEDGE.search(older) or _HOLDS.search(older) or _ADDS.search(older):
+    if _HEDGE.search(older) or _HOLDS.search(older) or _ALSO.search(older):
         return None
     if _OCCASION.search(older) or not (_says_trip(q, older) and _says_trip(q, newer)):
         return None
