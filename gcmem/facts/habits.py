@@ -10,11 +10,12 @@ newer one, the words of a change ("now", "these days", "instead", "quit", "no lo
 
 The rule reads when-, where- and who-questions about a person (the user, someone the
 question names, or their relation: "my dad"), whose answers have a shape a statement can be
-checked for (a time, a place, a person), and how-questions about how someone gets to a place,
-answered by a way of travelling (a bike, the tram, the car: two statements that name none in
-common, the newer with a change word or a "since", for no occasion only: "when it pours, I
-drive"); other how- and what-questions, whose answer is any phrase, and questions with a type
-word (the announcement rule's) decide nothing. Then:
+checked for (a time, a place, a person), and the how- and what-questions answered from a
+closed set (``gcmem.facts.answer_sets``: how someone gets to a place, what they drink at a time
+of day, what they read on), where two statements naming no member in common differ, the newer
+with a change word or a "since" and for no occasion only ("when it pours, I drive"); other
+how- and what-questions, whose answer is any phrase, and questions with a type word (the
+announcement rule's) decide nothing. Then:
 
 - both statements are about the person (the user is the statements' "I", or a note's
   missing subject: "Been revising at the cafe"; a newer statement may open on a pronoun) and
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gcmem.facts.announced import question_frame
+from gcmem.facts.answer_sets import AnswerSet, answer_set
 from gcmem.facts.extract import line_speaker
 from gcmem.facts.wording import (
     ADVERB,
@@ -120,41 +122,20 @@ _QUANTIFIERS = frozenset(str.split("most every each all some many few any this t
 # person; a how- or what-question's answer is any phrase (on the development draws every wrong
 # excision of the rule was one: "When it pours, I drive Bram to school instead")
 _SHAPED = frozenset({"when", "where", "who"})
-# ... and one how-question whose answer is a closed set: how someone gets to a place ("How
-# does Priya get to the office?"), answered by a way of travelling. Its word for the place
-# is the thing asked; a statement says the trip by it, or by "in" ("taking the tram in")
-_COMMUTE_QUESTION = re.compile(
-    r"^how\s+(?:do|does|did)\s+.+?\s+(?:get|commute|travel|go|come)\b(?:\s+(?:to|into|in)\b|$)",
+# ... and the how- and what-questions answered from a closed set (``answer_sets``): how
+# someone gets to a place, what they drink, what they read on
+# one more answer, not another ("I also walk in"); "reads more now" adds nothing
+_ALSO = re.compile(r"\b(?:also|too|as well|another|both|in addition)\b", re.I)
+# a change said with "since" ("Since we moved out I take the train in")
+_SINCE = re.compile(r"\bsince\b|\bthese days\b|\bnowadays\b", re.I)
+# an answer for some occasions only ("when it pours, I drive")
+_OCCASION = re.compile(r"\b(?:when|whenever|if|unless|on days)\b", re.I)
+# how much the older statement needs its habit is no negation ("can't function without coffee")
+_EMPHATIC = re.compile(
+    r"\b(?:can't|cannot|can’t)\s+(?:function|live|survive|cope|start the day)\s+without\b|"
+    r"\bdon't talk to me before\b",
     re.I,
 )
-_MODES: dict[str, str] = {
-    word: mode
-    for mode, words in {
-        "bike": "bike bikes biking biked cycle cycles cycling cycled bicycle e-bike",
-        "car": "drive drives driving drove car",
-        "walk": "walk walks walking walked",
-        "bus": "bus",
-        "tram": "tram streetcar",
-        "train": "train metro subway tube underground",
-        "ferry": "ferry",
-        "scooter": "scooter e-scooter moped motorbike",
-        "shuttle": "shuttle",
-        "taxi": "taxi uber lyft",
-        "carpool": "carpool carpooling",
-    }.items()
-    for word in words.split()
-}
-# the trip said without its destination: "in" after the mode ("taking the tram in"), a
-# commute, the way there ("on the way in")
-_TRIP = re.compile(
-    r"\b(?:in|commut\w*|door to door|way in|ride in|into (?:the )?(?:city|town))\b", re.I
-)
-# one more way, not another ("I also walk in"); "reads more now" adds nothing to the trip
-_ALSO = re.compile(r"\b(?:also|too|as well|another|both|in addition)\b", re.I)
-# a change of way, said with "since" ("Since we moved out I take the train in")
-_SINCE = re.compile(r"\bsince\b|\bthese days\b|\bnowadays\b", re.I)
-# a way for some days only ("when it pours, I drive")
-_OCCASION = re.compile(r"\b(?:when|whenever|if|unless|on days)\b", re.I)
 _TIME_KINDS = frozenset({"day", "month", "number", "ordinal", "daypart"})
 # People a question may ask about by their relation to the user or to someone named ("the
 # user's daughter", "Ava's brother"): another person than the one a statement's "I" or name
@@ -424,14 +405,14 @@ class _Asked:
     focus: str  # the thing asked (see ``habit_change``)
     asks_doer: bool
     when: frozenset[str]  # the times the question names
-    commute: bool = False  # how the person gets to the place (``_COMMUTE_QUESTION``)
+    closed: AnswerSet | None = None  # the closed set that answers it (``answer_set``)
 
 
 @lru_cache(maxsize=1024)
 def _asked(query: str) -> _Asked | None:
     wh = query.lstrip().split(" ", 1)[0].lower()
-    commute = _COMMUTE_QUESTION.match(query.strip()) is not None
-    if wh not in _SHAPED and not commute:
+    closed = answer_set(query)
+    if wh not in _SHAPED and closed is None:
         return None  # "How do I take my coffee?": no shape to check an answer against
     undated = _NOW_IN_QUESTION.sub(" ", WHEN_ASKED.sub(" ", query))
     frame = question_frame(undated)
@@ -453,7 +434,7 @@ def _asked(query: str) -> _Asked | None:
     focus = [w for w in order if w in about and w not in frame.scope] or [
         w for w in order if w in about
     ]
-    if commute:
+    if closed is not None and closed.to_place:
         # how someone gets to a place asks about the place ("commute to the office")
         focus = [w for w in order if w in frame.scope] or focus
     if not focus:
@@ -470,7 +451,7 @@ def _asked(query: str) -> _Asked | None:
         # does Tariq report to?" for another, Tariq doing it
         asks_doer=wh == "who" and not _done_by_another(tokens_of(query)),
         when=frozenset(w for w in order if w in _TIME_WORDS and w in asked),
-        commute=commute,
+        closed=closed,
     )
 
 
@@ -490,8 +471,8 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
         and _names_person(q.user, q.names, q.relations, newer, newer=True)
     ) and not _one_speaker(q, older, newer):
         return None
-    if q.commute:
-        return _commute_change(q, older, newer)
+    if q.closed is not None:
+        return _closed_change(q, q.closed, older, newer)
     if not _CHANGE.search(newer) or _HEDGE.search(newer) or _ADDS.search(newer):
         return None
     if re.search(r"\bstill\b", newer, re.I):
@@ -529,33 +510,12 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
     return HabitChange(older, newer, shared)
 
 
-def _modes(sentence: str) -> frozenset[str]:
-    return frozenset(m for t in tokens_of(sentence) if (m := _MODES.get(t.lower())) is not None)
-
-
-def _says_trip(q: _Asked, sentence: str) -> bool:
-    """The sentence says the person's trip to the place asked: the place after "to" ("bikes
-    to the office"; "Felix's work is close to the gym, so he walks there" is a trip to the
-    gym), or the trip without one ("taking the tram in")."""
-    places = _WORKPLACE if q.focus in _WORKPLACE else {q.focus}
-    return (
-        any(root(m[1].lower()) in places for m in _DESTINATION.finditer(sentence))
-        or _TRIP.search(sentence) is not None
-    )
-
-
-# one place by several words: work is the office ("cycles to the office" / "tram to work")
-_WORKPLACE = frozenset(map(root, ("work", "office", "job", "desk")))
-
-
-_DESTINATION = re.compile(r"\b(?:to|into)\s+(?:(?:the|my|his|her|their|our|your)\s+)?([\w-]+)")
-
-
-def _commute_change(q: _Asked, older: str, newer: str) -> HabitChange | None:
-    """How the person gets to the place changed: both statements say a way of travelling
-    there, none in common ("I bike to work" / "I've been taking the tram in"), the newer one
-    with a change word or a "since" and no occasion it holds for ("when it pours")."""
-    was, now = _modes(older), _modes(newer)
+def _closed_change(q: _Asked, answers: AnswerSet, older: str, newer: str) -> HabitChange | None:
+    """The answer from a closed set changed: both statements speak of the habit asked and
+    name members, none in common ("I bike to work" / "I've been taking the tram in"), the
+    newer one with a change word or a "since", for no occasion only ("when it pours")."""
+    plain = _EMPHATIC.sub(" ", older)
+    was, now = answers.members(plain), answers.members(newer)
     if not was or not now or was & now:
         return None
     if not (_CHANGE.search(newer) or _SINCE.search(newer)):
@@ -564,9 +524,11 @@ def _commute_change(q: _Asked, older: str, newer: str) -> HabitChange | None:
         return None
     if re.search(r"\bstill\b", newer, re.I):
         return None
-    if _HEDGE.search(older) or _HOLDS.search(older) or _ALSO.search(older):
+    if _HEDGE.search(plain) or _HOLDS.search(plain) or _ALSO.search(plain):
         return None
-    if _OCCASION.search(older) or not (_says_trip(q, older) and _says_trip(q, newer)):
+    if _OCCASION.search(older):
+        return None
+    if not (answers.speaks_of(q.focus, older) and answers.speaks_of(q.focus, newer)):
         return None
     if not all(_of_person(s, q.relations, q.focus, who=False) for s in (older, newer)):
         return None

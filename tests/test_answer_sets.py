@@ -1,0 +1,101 @@
+"""Habit questions answered from a closed set (``gcmem.facts.answer_sets``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gcmem.facts.answer_sets import answer_set
+from gcmem.facts.habits import habit_change
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("How does Priya get to the office?", "a way of travelling"),
+        ("How does the user commute to the office?", "a way of travelling"),
+        ("What do I drink in the mornings?", "a drink"),
+        ("What does Carlos drink in the evenings?", "a drink"),
+        ("What do I read on at night?", "a way of reading"),
+        ("How do I read books these days?", "a way of reading"),
+        ("How do I take my coffee?", None),  # any phrase answers it
+        ("What do I eat for lunch?", None),
+    ],
+)
+def test_the_questions_each_set_answers(question: str, name: str | None) -> None:
+    found = answer_set(question)
+    assert (found.name if found else None) == name
+
+
+def test_members_are_read_longest_first_and_less_what_is_given_up() -> None:
+    drinks = answer_set("What do I drink in the morning?")
+    assert drinks is not None
+    assert drinks.members("a pot of green tea around 3") == {"green tea"}  # not "tea"
+    assert drinks.members("Two flat whites a day, minimum.") == {"coffee"}
+    assert drinks.members("Dad gave up coffee, it's green tea for him now.") == {"green tea"}
+    assert drinks.members("Loads of water with dinner.") == frozenset()  # beside anything
+
+
+def test_a_drink_is_had_at_the_time_the_question_asks() -> None:
+    drinks = answer_set("What do I drink in the morning?")
+    assert drinks is not None
+    assert drinks.speaks_of("drink", "two cups of coffee every morning before standup")
+    assert not drinks.speaks_of("drink", "the 3pm cup is rooibos now")
+    untimed = answer_set("What does Kenji drink at parties?")
+    assert untimed is not None and untimed.speaks_of("drink", "Kenji's on sparkling water now")
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer"),
+    [
+        (
+            "What do I drink in the mornings?",
+            "Can't function without my two cups of coffee in the morning, honestly.",
+            "I've been doing matcha every morning for a month now and the jitters are gone.",
+        ),
+        (
+            "What does the user drink in the morning?",
+            "I drink two cups of black coffee every morning, non-negotiable.",
+            "Doctor said my reflux is partly caffeine, so I've switched to green tea in the "
+            "mornings.",
+        ),
+    ],
+)
+def test_a_changed_drink_is_read(question: str, older: str, newer: str) -> None:
+    assert habit_change(question, older, newer) is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer"),
+    [
+        # another time of day: two habits
+        (
+            "What do I drink in the morning?",
+            "Two cups of black coffee every morning, that's my routine.",
+            "Cut caffeine after noon, so the 3pm cup is rooibos now.",
+        ),
+        # water beside the drink asked; a drink for one occasion; one more drink
+        (
+            "What does Carlos drink in the evenings?",
+            "Carlos drinks loads of water in the evenings since he took up running.",
+            "Carlos has cut out alcohol completely; in the evenings it's herbal tea now.",
+        ),
+        (
+            "What does Hugo drink in the evenings?",
+            "Hugo has a pint of IPA in the evenings.",
+            "When we go out in the evenings Hugo orders a lime and soda now.",
+        ),
+        (
+            "What do I drink in the morning?",
+            "Coffee every morning, black.",
+            "These days I also have a green tea in the morning.",
+        ),
+        # the older statement says it is no habit of theirs
+        (
+            "What do I drink in the morning?",
+            "I never drink coffee in the morning.",
+            "I'm on green tea in the mornings now.",
+        ),
+    ],
+)
+def test_drinks_that_stay_true(question: str, older: str, newer: str) -> None:
+    assert habit_change(question, older, newer) is None
