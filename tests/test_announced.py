@@ -1948,3 +1948,16 @@ def test_where_and_what_a_name_says(
     else:
         assert found is not None
         assert (found.old_values, found.new_values) == ((change[0],), (change[1],))
+
+
+def test_a_product_named_after_through_answers_what_service() -> None:
+    # "What service ...?": a name after "through" or "via" is a service used; a name said
+    # otherwise ("Mailchimp sent an invoice") is no answer
+    frame = question_frame("What service does the choir newsletter use?")
+    assert frame is not None
+    older = "The choir newsletter goes out through Mailchimp every second Sunday."
+    newer = "Marguerite switched the newsletter over to Buttondown since the free tier got cut."
+    assert answers(frame, older)
+    found = announcement(frame, older, newer)
+    assert found is not None and found.new_values == ("Buttondown",)
+    assert not answers(frame, "The choir newsletter was late, Mailchimp sent an invoice.")

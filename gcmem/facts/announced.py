@@ -417,7 +417,9 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     # ("Platform team room is 4B" for "Which room does the platform team sit in?"); without a
     # verb, the type word of a name ("Which team is Jonah on?"), while a number's or a
     # weekday's kind says it ("What day is the sync?": "the sync is on Monday").
-    head_said = bool(frame.head) and (frame.head <= have or _typed(frame.head, sentence))
+    head_said = bool(frame.head) and (
+        frame.head <= have or _typed(frame.head, sentence) or _product(frame.head, sentence)
+    )
     if frame.verb is not None:
         if frame.verb not in have and not head_said:
             return False
@@ -473,6 +475,18 @@ def _typed(head: frozenset[str], sentence: str) -> bool:
     return bool(shapes) and any(
         shape.fullmatch(v.text) for shape in shapes for v in values(sentence)
     )
+
+
+# Type words a product's or a provider's name answers by itself ("goes out through Mailchimp"
+# for "What service does the choir newsletter use?")
+_PRODUCT_HEADS = frozenset(map(root, str.split("service tool app platform provider vendor")))
+_THROUGH_NAME = re.compile(r"\b(?:through|via|on|with|in|using|uses|use)\s+([A-Z][\w.-]+)")
+
+
+def _product(head: frozenset[str], sentence: str) -> bool:
+    """The question asks for a product or a provider, and the sentence names one after the
+    word that says it is used ("through Mailchimp", "via Buttondown")."""
+    return head <= _PRODUCT_HEADS and _THROUGH_NAME.search(sentence) is not None
 
 
 def _half(subject: frozenset[str], have: frozenset[str]) -> bool:
