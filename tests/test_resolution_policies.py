@@ -616,6 +616,7 @@ def test_known_multi_valued_relations(relation: str, many: bool) -> None:
     [
         ("confocal access granted", True),  # an access list names one more person
         ("access approved", True),
+        ("auto-pay", True),  # on for one more bill
         ("access level", False),
         ("confocal booking", False),
     ],
@@ -625,6 +626,7 @@ def test_a_label_granting_access_lists_its_holders(subject: str, many: bool) -> 
     assert not multi_valued("booked by", subject)  # the label's own value only
     table = PolicyTable()
     assert (table.resolve("ns", subject, "is").policy == "accumulate") is many
+    assert multi_valued("is on", subject) is many  # "auto-pay is on for the car insurance"
 
 
 def test_the_built_in_table_comes_after_the_rules_and_can_be_turned_off() -> None:

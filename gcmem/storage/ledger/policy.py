@@ -172,8 +172,9 @@ _GROUP_LABEL = re.compile(
 )
 
 
-# A label granting access names one more person who has it ("confocal access granted: _").
-_GRANT_LABEL = re.compile(r"(?:^|\s)access\s+(?:granted|given|approved)$")
+# A label granting access names one more person who has it ("confocal access granted: _"),
+# and auto-pay is on for one more bill ("auto-pay / is on": "for the car insurance")
+_GRANT_LABEL = re.compile(r"(?:^|\s)access\s+(?:granted|given|approved)$|^auto-?pay$")
 
 
 # A file line's place (``... > line after X before Y``, ``... > edited line Z after X before
@@ -199,7 +200,7 @@ def multi_valued(relation: str, subject: str = "") -> bool:
         or _GROUP_FILE.match(relation) is not None
         or _DIRECTIVE_LINE.search(relation) is not None
         or (line is not None and FILE_NAMED.search(line["label"]) is not None)
-        or (relation == "is" and _GRANT_LABEL.search(subject) is not None)
+        or (relation in ("is", "is on") and _GRANT_LABEL.search(subject) is not None)
     )
 
 
