@@ -1961,3 +1961,13 @@ def test_a_product_named_after_through_answers_what_service() -> None:
     found = announcement(frame, older, newer)
     assert found is not None and found.new_values == ("Buttondown",)
     assert not answers(frame, "The choir newsletter was late, Mailchimp sent an invoice.")
+
+
+def test_an_instruction_that_relies_on_the_old_value_mentions_it() -> None:
+    # "Don't book anything Saturday morning" negates the booking, not the Saturday lessons
+    frame = question_frame("When are Maya's swim lessons?")
+    assert frame is not None
+    change = AnswerChange.of_objects("Saturday", "Sunday")
+    said = "Don't book anything Saturday morning, Maya has swim."
+    assert mentions_old_value(frame, change, said)
+    assert not mentions_old_value(frame, change, "Maya doesn't have swim lessons on Saturday.")

@@ -865,7 +865,7 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     # owning another thing matters there ("Maya's roommate lives in Portland"), not in a
     # clause of its own ("visiting Leeds, Amara's cooking jollof")
     saying = [c for c in CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
-    if any(_REFUSE.search(c) or _ADDS.search(c) for c in saying):
+    if any(_REFUSE.search(_IMPERATIVE.sub("", c)) or _ADDS.search(c) for c in saying):
         return False
     if _owns(old, sentence) and not (frame.person and _covers(frame.subject, said_stems(sentence))):
         # the old value's own thing ("Oakwood's playground", "Northside Clinic's pharmacy"),
@@ -876,6 +876,9 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     return not any(_owns_another(c, frame, asked) for c in saying or [sentence])
 
 
+# An instruction's "don't" negates the instruction, not the value it relies on ("Don't book
+# anything Saturday morning, Maya has swim")
+_IMPERATIVE = re.compile(r"^\s*(?:don't|don’t|do not)\s+(?=[a-z]+\s)", re.I)
 # A name of capitalised words that owns the next thing ("Northside Clinic's pharmacy").
 _NAME_OWNS = re.compile(r"((?:[A-Z][\w\-]*\s+){0,3}[A-Za-z0-9][\w\-]{0,60})(?:'s|’s|s'|s’)\s")
 
