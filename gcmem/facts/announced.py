@@ -275,7 +275,6 @@ def question_frame(query: str) -> QuestionFrame | None:
             head.add(root(words[i]))
             type_word = root(words[i])
             i += 1
-
     # how often the answer holds is no part of what it is about ("When do I usually run?")
     content = [
         w for w in words if w not in STOP and w not in WH and w not in AUX and w not in FREQUENCY

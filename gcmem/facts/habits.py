@@ -121,9 +121,8 @@ _QUANTIFIERS = frozenset(str.split("most every each all some many few any this t
 # the questions whose answer has a shape a statement can be checked for: a time, a place, a
 # person; a how- or what-question's answer is any phrase (on the development draws every wrong
 # excision of the rule was one: "When it pours, I drive Bram to school instead")
+# (a how- or what-question answered from a closed set is read too: ``answer_sets``)
 _SHAPED = frozenset({"when", "where", "who"})
-# ... and the how- and what-questions answered from a closed set (``answer_sets``): how
-# someone gets to a place, what they drink, what they read on
 # one more answer, not another ("I also walk in"); "reads more now" adds nothing
 _ALSO = re.compile(r"\b(?:also|too|as well|another|both|in addition)\b", re.I)
 # a change said with "since" ("Since we moved out I take the train in")
@@ -457,7 +456,7 @@ def _asked(query: str) -> _Asked | None:
 
 def asks_about_a_habit(query: str) -> bool:
     """The question is one the rule reads (a when-, where- or who-question about a person,
-    or how they get to a place); for any other, ``habit_change`` is None for every pair."""
+    or one a closed set answers); for any other, ``habit_change`` is None for every pair."""
     return _asked(query) is not None
 
 

@@ -174,7 +174,7 @@ _GROUP_LABEL = re.compile(
 
 # A label granting access names one more person who has it ("confocal access granted: _"),
 # and auto-pay is on for one more bill ("auto-pay / is on": "for the car insurance")
-_GRANT_LABEL = re.compile(r"(?:^|\s)access\s+(?:granted|given|approved)$|^auto-?pay$")
+_LIST_SUBJECT = re.compile(r"(?:^|\s)access\s+(?:granted|given|approved)$|^auto-?pay$")
 
 
 # A file line's place (``... > line after X before Y``, ``... > edited line Z after X before
@@ -186,8 +186,9 @@ def multi_valued(relation: str, subject: str = "") -> bool:
     """Whether a normalised relation (or frame) ends on, or slots its value after, a
     relation that holds many values at once (``MULTI_VALUED``), or is a label naming a group
     with the slot after its colon (``GROUPS``) or a file listing people (``maintainers
-    file``), or is a line of a directive its file repeats (``REPEATED_DIRECTIVES``), or a
-    subject's label grants access (``confocal access granted`` / ``is``). Never a
+    file``), or is a line of a directive its file repeats (``REPEATED_DIRECTIVES``), or
+    states a subject that lists (``confocal access granted`` / ``is``, ``auto-pay`` / ``is
+    on``). Never a
     file line's place: the line there was replaced (``rustup component add clippy-preview`` ->
     ``... add clippy`` at one place of a CI script), and the lines around it (a docstring's
     next line, "the parameter was added") are no relation of its value."""
@@ -200,7 +201,7 @@ def multi_valued(relation: str, subject: str = "") -> bool:
         or _GROUP_FILE.match(relation) is not None
         or _DIRECTIVE_LINE.search(relation) is not None
         or (line is not None and FILE_NAMED.search(line["label"]) is not None)
-        or (relation in ("is", "is on") and _GRANT_LABEL.search(subject) is not None)
+        or (relation in ("is", "is on") and _LIST_SUBJECT.search(subject) is not None)
     )
 
 
