@@ -479,7 +479,7 @@ def _typed(head: frozenset[str], sentence: str) -> bool:
 # Type words a product's or a provider's name answers by itself ("goes out through Mailchimp"
 # for "What service does the choir newsletter use?")
 _PRODUCT_HEADS = frozenset(map(root, str.split("service tool app platform provider vendor")))
-_THROUGH_NAME = re.compile(r"\b(?:through|via|on|with|in|using|uses|use)\s+([A-Z][\w.-]+)")
+_THROUGH_NAME = re.compile(r"\b(?:through|via|on|with|in|using|uses|use)\s+[A-Z][\w.-]+")
 
 
 def _product(head: frozenset[str], sentence: str) -> bool:
@@ -610,9 +610,11 @@ def _fronted(clauses: Sequence[str]) -> list[str]:
 _FRONTING = frozenset({"during", "in", "on", "for", "at", "after", "before", "when", "while"})
 
 
-def _without_values(clause: str) -> str:
+def _without_values(clause: str, keys: re.Pattern[str] | None = None) -> str:
+    """The clause with its values (those whose key ``keys`` finds, if given) blanked out."""
     for v in values(clause):
-        clause = clause.replace(v.text, " ")
+        if keys is None or keys.search(v.key):
+            clause = clause.replace(v.text, " ")
     return clause
 
 
@@ -1150,10 +1152,7 @@ def announced_values(frame: QuestionFrame, newer: str, before: str = "") -> list
         return []
     asked = frame.words | frame.head
     for clause in _announcing_clauses(frame, newer, before):
-        bare = clause
-        for v in values(clause):
-            if IDENTIFIER.search(v.key):
-                bare = bare.replace(v.text, " ")
+        bare = _without_values(clause, IDENTIFIER)
         if not _names_subject(frame, bare, newer, before) or _parallel_subject(bare, frame):
             continue
         new = [

@@ -86,9 +86,10 @@ _HEDGE = re.compile(
     r"wondering|probably)\b|\?",
     re.I,
 )
-_ADDS = re.compile(
-    r"\b(?:also|too|as well|another|added|adding|both|extra|in addition|on top|more)\b", re.I
-)
+# one more answer, not another ("I also walk in"); ``_ADDS`` also reads what grows ("more")
+_ALSO_WORDS = r"also|too|as well|another|both|in addition"
+_ALSO = re.compile(rf"\b(?:{_ALSO_WORDS})\b", re.I)
+_ADDS = re.compile(rf"\b(?:{_ALSO_WORDS}|added|adding|extra|on top|more)\b", re.I)
 _GIVE_UP = re.compile(
     r"\b(?:quit|stopped|no longer|gave up(?: on)?|given up(?: on)?|dropped|cancell?ed|"
     r"instead of|deleted)\b",
@@ -123,10 +124,8 @@ _QUANTIFIERS = frozenset(str.split("most every each all some many few any this t
 # excision of the rule was one: "When it pours, I drive Bram to school instead")
 # (a how- or what-question answered from a closed set is read too: ``answer_sets``)
 _SHAPED = frozenset({"when", "where", "who"})
-# one more answer, not another ("I also walk in"); "reads more now" adds nothing
-_ALSO = re.compile(r"\b(?:also|too|as well|another|both|in addition)\b", re.I)
-# a change said with "since" ("Since we moved out I take the train in")
-_SINCE = re.compile(r"\bsince\b|\bthese days\b|\bnowadays\b", re.I)
+# a change said with "since" ("Since we moved out I take the train in"), beside ``_CHANGE``
+_SINCE = re.compile(r"\bsince\b", re.I)
 # an answer for some occasions only ("when it pours, I drive")
 _OCCASION = re.compile(r"\b(?:when|whenever|if|unless|on days)\b", re.I)
 # how much the older statement needs its habit is no negation ("can't function without coffee")
