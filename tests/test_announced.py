@@ -12,6 +12,7 @@ import pytest
 from gcmem import Memory
 from gcmem.facts.announced import (
     AnswerChange,
+    announced_values,
     announcement,
     answers,
     mentions_old_value,
@@ -1971,3 +1972,68 @@ def test_an_instruction_that_relies_on_the_old_value_mentions_it() -> None:
     said = "Don't book anything Saturday morning, Maya has swim."
     assert mentions_old_value(frame, change, said)
     assert not mentions_old_value(frame, change, "Maya doesn't have swim lessons on Saturday.")
+
+
+@pytest.mark.parametrize(
+    ("newer", "change"),
+    [
+        # the team said by its type word, in lower case, old and new
+        ("Jun got moved to the growth team as part of the reorg.", ("payments", "growth")),
+        ("Jun moved over to the Platform team last week.", ("payments", "Platform")),
+        # a name that is no team replaces nothing ("mentoring Keisha")
+        ("Jun just started mentoring Keisha from the new-grad cohort.", None),
+        # "the same team" names no team
+        ("Jun moved desks, he's now on the same team as Keisha.", None),
+    ],
+)
+def test_a_value_said_in_lower_case_before_the_type_word(
+    newer: str, change: tuple[str, str] | None
+) -> None:
+    frame = question_frame("Which team is Jun on?")
+    assert frame is not None
+    older = "Jun sits on the payments team, he's your go-to for anything Stripe related."
+    assert answers(frame, older)
+    found = announcement(frame, older, newer)
+    if change is None:
+        assert found is None
+    else:
+        assert found is not None
+        assert (found.old_values, found.new_values) == ((change[0],), (change[1],))
+
+
+def test_what_a_thing_runs_on_stands_for_it() -> None:
+    # the CI image's Node version is CI's; a health check of the service is another thing
+    frame = question_frame("Which Node version does CI use?")
+    assert frame is not None
+    older = "CI runners build everything on Node 16 right now."
+    found = announcement(frame, older, "Bumped the CI image to Node 20 this morning.")
+    assert found is not None and found.new_values == ("20",)
+    assert announcement(frame, older, "Bumped the CI cache to Node 20 keys this morning.") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "older", "newer", "new"),
+    [
+        (
+            "What time is the data team standup?",
+            "Data team standup is 9:30 sharp, cameras optional.",
+            "ours moved to 10:15 btw, the Lisbon folks couldn't make the early slot",
+            "10:15",
+        ),
+        (
+            "Where does our team's retro board live?",
+            "Our team's retro board lives in Miro, link is in the channel topic.",
+            "Ours moved to FigJam last sprint since design already pays for seats there.",
+            "FigJam",
+        ),
+    ],
+)
+def test_a_possessive_standing_for_the_thing_asked_announces(
+    query: str, older: str, newer: str, new: str
+) -> None:
+    frame = question_frame(query)
+    assert frame is not None
+    found = announcement(frame, older, newer)
+    assert found is not None and found.new_values == (new,)
+    # with no older answer to anchor it, nothing says what "ours" is
+    assert announced_values(frame, newer) == []

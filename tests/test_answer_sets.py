@@ -99,3 +99,40 @@ def test_a_changed_drink_is_read(question: str, older: str, newer: str) -> None:
 )
 def test_drinks_that_stay_true(question: str, older: str, newer: str) -> None:
     assert habit_change(question, older, newer) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer"),
+    [
+        # a negation of something else in the older statement ("no sugar") is no denial
+        (
+            "What do I drink in the morning?",
+            "My morning drink is a big mug of black coffee, no sugar, two of them on bad days.",
+            "Doctor said to cut the caffeine for my sleep, so it's green tea in the mornings now.",
+        ),
+        # giving the old member up says the change without a change word
+        (
+            "How do I usually read books?",
+            "I read almost everything on my Kindle these days, easier in bed.",
+            "Dropped the e-reader, I'm back to paper books from the library.",
+        ),
+    ],
+)
+def test_a_change_said_by_giving_the_old_answer_up(question: str, older: str, newer: str) -> None:
+    assert habit_change(question, older, newer) is not None
+
+
+def test_a_denied_member_is_no_member() -> None:
+    travel = answer_set("How does Priya get to the office?")
+    assert travel is not None
+    assert travel.members("Priya doesn't drive to the office, she takes the tram in.") == {"tram"}
+    assert travel.given_up("I never cycle in when it rains") == {"bike"}
+    # giving up a member the older statement does not name says no change of it
+    assert (
+        habit_change(
+            "How does Priya get to the office?",
+            "Priya takes the tram to the office.",
+            "Priya dropped the car, she walks to the office.",
+        )
+        is None
+    )

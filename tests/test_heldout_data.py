@@ -115,6 +115,10 @@ SPLITS = {
     "dev94": "accumulating",
     "dev95": "traps3",
     "dev96": "written",
+    "dev97": "written",
+    "dev98": "accumulating",
+    "dev99": "traps3",
+    "dev100": "written",
     "devconv": "chats",
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gcmem.facts.labels import collection_label, collection_setting
+from gcmem.facts.labels import collection_label, collection_setting, title_label
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,18 @@ def test_repeated_allow_list_lines_are_members_not_a_changed_value() -> None:
     assert align_units(units_of(old), units_of(new)).frames == []
     assert extract_triples(new) == []
     assert extract_triples("PUBLIC_ORIGIN=https://app.example") != []
+
+
+@pytest.mark.parametrize(
+    ("label", "title"),
+    [
+        ("Vendor summary", True),
+        ("Supplier profile", True),
+        ("Team spotlight", True),
+        ("Summary", False),  # one word: the summary of the thing the text is about
+        ("Vendor", False),
+        ("Account manager", False),
+    ],
+)
+def test_a_title_label_names_what_its_text_is_about(label: str, title: bool) -> None:
+    assert title_label(label) is title

@@ -382,6 +382,7 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
             and noun not in STOP
             and noun not in AUX
             and noun not in _NOT_MODIFIED
+            and noun not in _RUNS_ON
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
             and noun not in IRREGULAR_PAST  # "rent went up"
             and not ADVERB.fullmatch(noun)  # "Priya finally moved to Bristol"
@@ -403,6 +404,11 @@ def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) ->
         ):
             return True
     return False
+
+
+# what a thing runs on is the thing where a version or a setting is asked ("Bumped the CI
+# image to Node 20" for "Which Node version does CI use?")
+_RUNS_ON = frozenset(str.split("image runtime runner container environment box server vm host"))
 
 
 def answers(frame: QuestionFrame, sentence: str) -> bool:
@@ -499,14 +505,18 @@ def _covers(subject: frozenset[str], have: frozenset[str]) -> bool:
     return got == len(subject) or (len(subject) >= 3 and 3 * got >= 2 * len(subject))
 
 
-def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str = "") -> bool:
+def _names_subject(
+    frame: QuestionFrame, clause: str, sentence: str, before: str = "", *, standing: bool = True
+) -> bool:
     """The clause is about the question's subject: it names it (a long subject may lose one
     modifier in three), or a subject of two words or more by one bare word ("we moved standup
     to 10:15" for the daily standup, "practice got moved" for Leo's soccer practice: nothing
     else modifies it, where "the production gateway" for the staging gateway is another
     thing), or it opens on a pronoun in a sentence that names it
     ("Caught up with Tomasz, he's at Zalando these days") or right after one (``before``:
-    "Changed the cabin wifi password. It's larchwood77 now."). A subject word it leaves out
+    "Changed the cabin wifi password. It's larchwood77 now."), or, with ``standing``, on a
+    possessive standing for it where an older statement answers ("ours moved to 10:15"; with
+    no such anchor, nothing says what "ours" is). A subject word it leaves out
     is never the attribute a "what is the X of Y" question asks about, unless a value of the
     sentence has its shape ("moved to db-stg-07.internal" says the hostname)."""
     subject, have = frame.subject, _said(frame, _without_names_of(frame, clause), sentence)
@@ -522,6 +532,8 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
     )
     if words and words[0].lower() in PRONOUNS and named:
         return True
+    if standing and words and words[0].lower() in _STANDING_FOR:
+        return True  # "ours moved to 10:15 btw": a reply about the thing asked, ours
     if len(subject) < 2:
         return False
     for i, token in enumerate(words):
@@ -531,6 +543,10 @@ def _names_subject(frame: QuestionFrame, clause: str, sentence: str, before: str
             before = words[i - 1].lower() if i else ""
             return not before or before in STOP or bool(_CUE.fullmatch(before))
     return False
+
+
+# a possessive standing for the thing it owns ("Ours moved to FigJam", "Mine is katherine.m")
+_STANDING_FOR = frozenset({"ours", "mine", "theirs"})
 
 
 def _said(frame: QuestionFrame, text: str, shaped: str) -> frozenset[str]:
@@ -577,7 +593,7 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
 def _values_for(frame: QuestionFrame, text: str) -> list[Value]:
     """``values``; for a who-question, with a name that opens a clause on a word the question
     asks ("Marisol leads the data team" for "Who leads the data team?"): the one who does it."""
-    found = values(text)
+    found = _typed_values(frame, text)
     if not frame.person:
         return found
     keys = {v.key for v in found}
@@ -586,6 +602,40 @@ def _values_for(frame: QuestionFrame, text: str) -> list[Value]:
         if root(m[2].lower()) in frame.words and low not in keys and low not in STOP:
             found.append(Value("name", low, m[1]))
     return found
+
+
+def _typed_values(frame: QuestionFrame, text: str) -> list[Value]:
+    """``values``, with the word that names one of the question's type ("Which team is Jun
+    on?") in lower case: "payments" of "sits on the payments team"."""
+    found = values(text)
+    if not frame.head or "name" not in frame.kinds:
+        return found
+    keys = {v.key for v in found}
+    for m in _TYPED_BY.finditer(text):
+        word = m[1].lower()
+        if root(m[2].lower()) in frame.head and word not in keys | _NOT_A_NAME | STOP:
+            found.append(Value("name", word, m[1]))
+            keys.add(word)
+    return found
+
+
+def _types(frame: QuestionFrame, text: str, value: Value) -> bool:
+    """The question's type word follows the value ("payments team", "Growth team")."""
+    after = re.match(r"\s+([a-z]+)", text[text.find(value.text) + len(value.text) :])
+    return after is not None and root(after[1]) in frame.head
+
+
+# a determiner, a lower-case word, and the noun it names one of ("the growth team")
+_TYPED_BY = re.compile(
+    r"\b(?:the|a|an|my|his|her|their|our|your|its)\s+([a-z][a-z-]+)\s+([a-z]+)\b", re.I
+)
+# words before a type word that say which one without naming it ("the same team")
+_NOT_A_NAME = frozenset(
+    str.split(
+        "same other whole entire new old main big small first next last current previous "
+        "former own right wrong usual regular local nearest closest real"
+    )
+)
 
 
 # A capitalised word opening a clause, and the word after it ("Marisol leads ...")
@@ -625,7 +675,7 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     number right after the subject's name is its version ("Postgres 15")."""
     asked = frame.words | frame.head
     out: list[Value] = []
-    for v in values(clause):
+    for v in _typed_values(frame, clause):
         at = clause.find(v.text)
         ahead = tokens_of(clause[:at])
         if (
@@ -715,6 +765,7 @@ def announcement(
     if not old or (accumulates is not None and accumulates(_slotted(older, old))):
         return None
     kinds = {v.kind for v in old}
+    typed_only = all(v.text.islower() and _types(answering, older, v) for v in old)
     for named in frames:
         for clause in _announcing_clauses(named, newer, before):
             new = [
@@ -724,6 +775,9 @@ def announcement(
                 and v.key not in in_older
                 and root(v.key) not in asked | named.words  # "Biscuit" asked about
                 and _fits(named, v)
+                # an answer said only by its type word ("the payments team") is replaced by
+                # one said so too, not by any name ("mentoring Keisha")
+                and (not typed_only or _types(named, clause, v))
             ]
             if new and not (accumulates is not None and accumulates(_slotted(clause, new))):
                 return AnswerChange.of(old, new)
@@ -1153,7 +1207,8 @@ def announced_values(frame: QuestionFrame, newer: str, before: str = "") -> list
     asked = frame.words | frame.head
     for clause in _announcing_clauses(frame, newer, before):
         bare = _without_values(clause, IDENTIFIER)
-        if not _names_subject(frame, bare, newer, before) or _parallel_subject(bare, frame):
+        named = _names_subject(frame, bare, newer, before, standing=False)
+        if not named or _parallel_subject(bare, frame):
             continue
         new = [
             v for v in _heads(clause, frame) if v.kind in frame.kinds and root(v.key) not in asked

@@ -49,18 +49,23 @@ class AnswerSet:
     def members(self, sentence: str) -> frozenset[str]:
         """The members a sentence names, less those it gives up ("gave up coffee")."""
         named = {self.member[m[1].lower()] for m in self.pattern.finditer(sentence)}
-        given_up = {
+        return frozenset(named - self.given_up(sentence))
+
+    def given_up(self, sentence: str) -> frozenset[str]:
+        """The members a sentence gives up or denies ("Dropped the e-reader", "I don't drive
+        in"): each in the clause a cue opens."""
+        return frozenset(
             self.member[m[1].lower()]
             for cue in _GIVEN_UP.finditer(sentence)
             for m in self.pattern.finditer(_CLAUSE_END.split(sentence[cue.end() :], 1)[0])
-        }
-        return frozenset(named - given_up)
+        )
 
 
-# a member the statement leaves ("gave up coffee", "three weeks without coffee", "off caffeine")
+# a member the statement leaves or denies ("gave up coffee", "three weeks without coffee",
+# "off caffeine", "I don't drive in")
 _GIVEN_UP = re.compile(
     r"\b(?:gave up|given up|quit|cut(?: out)?|without|off|stopped|no more|instead of|"
-    r"swapped out|ditched|dropped)\b",
+    r"swapped out|ditched|dropped|not|never|no)\b|n['’]t\b",
     re.I,
 )
 

@@ -44,7 +44,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from gcmem.facts.chunking import BULLET, split_units
-from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting
+from gcmem.facts.labels import (
+    DISCOURSE_LABELS,
+    collection_label,
+    collection_setting,
+    title_label,
+)
 from gcmem.facts.lines import (
     CRON_ENTRY,
     QUOTED_CODE,
@@ -930,8 +935,9 @@ def _try_form(
     for m in form.verb.finditer(s.mask):
         if m.start() == 0 and form.name not in {"colon", "assign"}:
             continue
+        label = s.text[: m.start()]
         if form.name == "colon" and (
-            _speaker_label(s.text[: m.start()]) or (note and collection_label(s.text[: m.start()]))
+            _speaker_label(label) or (note and (collection_label(label) or title_label(label)))
         ):
             continue
         if form.name == "assign" and _COMMAND_FLAG.match(s.text[: m.start()]):

@@ -95,7 +95,9 @@ _GIVE_UP = re.compile(
     r"instead of|deleted)\b",
     re.I,
 )
-_HOLDS = re.compile(r"\b(?:still|same|again|used to|other|not|never|no)\b|n't\b", re.I)
+_KEPT_WORDS = r"still|same|again|used to|other"
+_HOLDS = re.compile(rf"\b(?:{_KEPT_WORDS}|not|never|no)\b|n't\b", re.I)
+_KEPT = re.compile(rf"\b(?:{_KEPT_WORDS})\b", re.I)
 # a note without its "I": it opens on a verb in the past ("Switched to ...", "Been ...")
 _CLIPPED = re.compile(r"[a-z]+ed|been|got|went|gave|took|began|quit|swapped|dropped")
 _DOERS = frozenset(str.split("i you he she they we my your his her our their"))
@@ -516,13 +518,16 @@ def _closed_change(q: _Asked, answers: AnswerSet, older: str, newer: str) -> Hab
     was, now = answers.members(plain), answers.members(newer)
     if not was or not now or was & now:
         return None
-    if not (_CHANGE.search(newer) or _SINCE.search(newer)):
+    # giving the old answer up says the change too ("Dropped the e-reader, I'm back to paper")
+    if not (_CHANGE.search(newer) or _SINCE.search(newer) or answers.given_up(newer) & was):
         return None
     if _HEDGE.search(newer) or _ALSO.search(newer) or _OCCASION.search(newer):
         return None
     if re.search(r"\bstill\b", newer, re.I):
         return None
-    if _HEDGE.search(plain) or _HOLDS.search(plain) or _ALSO.search(plain):
+    # a negation in the older statement denies a member or nothing asked ("black coffee, no
+    # sugar"): ``AnswerSet.given_up`` reads it
+    if _HEDGE.search(plain) or _KEPT.search(plain) or _ALSO.search(plain):
         return None
     if _OCCASION.search(older):
         return None

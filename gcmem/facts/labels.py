@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DISCOURSE_LABELS", "collection_label", "collection_setting", "member_note"]
+__all__ = [
+    "DISCOURSE_LABELS",
+    "collection_label",
+    "collection_setting",
+    "member_note",
+    "title_label",
+]
 
 # Labels in front of a colon that say what kind of message it is, not what it is about.
 DISCOURSE_LABELS = frozenset(
@@ -93,6 +99,21 @@ def collection_label(label: str) -> bool:
     return (
         _plural(head) or head in _COLLECTIVE or (on and head in _LISTED_ON) or pair in _MEMBER_HEADS
     )
+
+
+# Words that end a label naming an account of one thing ("Vendor summary: Northwind
+# Logistics."): the thing the text is about, of which a workspace keeps one per thing.
+_ACCOUNTS = frozenset(
+    str.split("summary overview profile spotlight factsheet datasheet dossier bio writeup write-up")
+)
+
+
+def title_label(label: str) -> bool:
+    """A label that titles an account of what follows it: "Vendor summary: Northwind
+    Logistics" and "Vendor summary: Harbour Freight" are two vendors' summaries, not one
+    label's old and new value."""
+    words = _TOKEN.findall(label)
+    return len(words) >= 2 and words[-1].casefold() in _ACCOUNTS
 
 
 # A setting's name that says it lists what is let through or added: ``ALLOWED_ORIGIN``,
