@@ -2037,3 +2037,25 @@ def test_a_possessive_standing_for_the_thing_asked_announces(
     assert found is not None and found.new_values == (new,)
     # with no older answer to anchor it, nothing says what "ours" is
     assert announced_values(frame, newer) == []
+
+
+def test_the_one_revised_statement_may_leave_the_subject_to_its_paragraph() -> None:
+    frame = question_frame("When does The Quiet Ledger newsletter go out?")
+    assert frame is not None
+    older = (
+        "Newsletter about page: The Quiet Ledger is a weekly newsletter on personal finance. "
+        "Every issue lands in your inbox on Sunday morning with one practical idea, one chart, "
+        "and one question from a reader. "
+        "It is written by Abby Lin, a former bank analyst."
+    )
+    newer = (
+        "Newsletter about page: The Quiet Ledger is a weekly newsletter on personal finance. "
+        "Each issue now arrives on Thursday evening with one practical idea, one chart and one "
+        "reader question. "
+        "It's written by Abby Lin, a former bank analyst."
+    )
+    found = revision(frame, older, newer)
+    assert found is not None and found.change.new_values == ("Thursday", "evening")
+    # a value of another kind than the answer's, in a statement that does not name the
+    # subject, is no revision of the answer
+    assert revision(frame, older, older.replace("Abby Lin", "Tom Reyes")) is None

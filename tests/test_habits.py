@@ -16,6 +16,23 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # a change dated by an opening "Since"
+    (
+        "When does Biscuit get his main walk?",
+        "I walk Biscuit around the block at 6am, he gets restless otherwise.",
+        "Since working from home, Biscuit's big walk is at lunchtime in the woods.",
+    ),
+    # "too" before a word is a degree, no "also"
+    (
+        "When do I practise piano?",
+        "I practise piano after dinner, half an hour once the kitchen is tidy.",
+        "Switched to practising piano at 6am, evenings I was too tired to focus.",
+    ),
+    (
+        "How does Tom get to the office?",
+        "Tom cycles to the office, always too fast along the canal.",
+        "Too icy now, Tom has been taking the tram in instead.",
+    ),
     # how someone gets to a place: a way of travelling there, said with its place or as "in"
     (
         "How does the user get to the office?",

@@ -1134,9 +1134,13 @@ def revision(
     prose = whole and not any(u.line for u in units_of(older))
     only = revised[0] if len(revised) == 1 and prose else None
     for i, (old, was, now) in enumerate(said):
-        if not asked & said_stems(old.text):
+        # the one revised statement of a paragraph that names the subject may leave it to
+        # the paragraph ("Every issue lands ... on Sunday morning" / "Each issue now arrives
+        # on Thursday evening"), where its values are of the answer's kind
+        named = bool(asked & said_stems(old.text))
+        if not named and i != only:
             continue
-        if i != only:
+        if i != only or not named:
             was = [v for v in was if v.kind in frame.kinds]
             now = [v for v in now if v.kind in frame.kinds]
         gone, came = _changed(was, now)

@@ -77,7 +77,7 @@ _CHANGE = re.compile(
     r"\b(?:(?<!for )now(?! that)|these days|nowadays|lately|instead|switched|quit|stopped|"
     r"no longer|gave up|given up|anymore|any more|ever since|swapped|replaced|"
     r"(?:has|have|'s|’s) moved to|moved (?:my|our|his|her|their|the)|taken over|took over|"
-    r"taken up|took up|new routine|been \w+ing\b[^.;]*\bsince)\b",
+    r"taken up|took up|new routine|been \w+ing\b[^.;]*\bsince|^since)\b",
     re.I,
 )
 _HEDGE = re.compile(
@@ -87,7 +87,8 @@ _HEDGE = re.compile(
     re.I,
 )
 # one more answer, not another ("I also walk in"); ``_ADDS`` also reads what grows ("more")
-_ALSO_WORDS = r"also|too|as well|another|both|in addition"
+# ("too" before a word is a degree: "too tired to write")
+_ALSO_WORDS = r"also|too(?!\s+[a-z])|as well|another|both|in addition"
 _ALSO = re.compile(rf"\b(?:{_ALSO_WORDS})\b", re.I)
 _ADDS = re.compile(rf"\b(?:{_ALSO_WORDS}|added|adding|extra|on top|more)\b", re.I)
 _GIVE_UP = re.compile(
