@@ -2059,3 +2059,13 @@ def test_the_one_revised_statement_may_leave_the_subject_to_its_paragraph() -> N
     # a value of another kind than the answer's, in a statement that does not name the
     # subject, is no revision of the answer
     assert revision(frame, older, older.replace("Abby Lin", "Tom Reyes")) is None
+
+
+def test_a_when_question_asks_for_a_time_whatever_amount_it_names() -> None:
+    # "budget" names an amount; "When ...?" asks for a day
+    frame = question_frame("When is the monthly budget review?")
+    assert frame is not None and "day" in frame.kinds
+    older = "Our monthly budget review with Sam happens on the first Sunday."
+    newer = "Monthly budget reviews are on the last Friday now, right after payday."
+    found = announcement(frame, older, newer)
+    assert found is not None and found.new_values == ("Friday",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gcmem.facts.extract import extract_triples
 from gcmem.facts.labels import collection_label, collection_setting, title_label
 
 
@@ -93,3 +94,10 @@ def test_repeated_allow_list_lines_are_members_not_a_changed_value() -> None:
 )
 def test_a_title_label_names_what_its_text_is_about(label: str, title: bool) -> None:
     assert title_label(label) is title
+
+
+def test_a_title_label_keys_no_value() -> None:
+    # "Vendor summary: Northwind Logistics." and "Vendor summary: Harbour Freight." title two
+    # vendors' summaries; "Vendor: Northwind Logistics" names the one vendor
+    assert extract_triples("Vendor summary: Northwind Logistics.") == []
+    assert extract_triples("Vendor: Northwind Logistics.") != []

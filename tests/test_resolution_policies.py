@@ -594,6 +594,8 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("acme tenant has _ turned on", True),
         ("acme tenant has _ enabled , they asked for it", True),
         ("maya's taking _ this year , mr okafor's section", True),
+        ("ivo's got his _ , passed it on second go", True),  # one more thing got
+        ("ivo's got his desk by _", False),
         ("direct debit out of joint account : _ , 1st of month", True),
         ("rent is paid by direct debit : _", False),  # the label is no list of debits
         # a file that lists people, one a line

@@ -355,17 +355,18 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
         return frozenset({"month"})
     if root("time") in head:
         return frozenset({"number", "daypart"})  # "What time is bedtime?": 10:30, midnight
+    low = query.lower().lstrip()
+    if low.startswith("when"):
+        # "When is the monthly budget review?" asks for a time, whatever amount it names
+        return frozenset({"day", "month", "number", "ordinal", "daypart"})
     if asked & _NUMBER_HEADS:
         return frozenset({"number"})
     if head & _PLACE_HEADS:
         return frozenset({"name", "number"})  # "Hall B room 114" / "room 230"
-    low = query.lower().lstrip()
     if re.match(
         r"(?:(?:after|before|until|within)\s+)?how (?:many|much|long|often|big|old|far|fast)\b", low
     ):
         return frozenset({"number"})
-    if low.startswith("when"):
-        return frozenset({"day", "month", "number", "ordinal", "daypart"})
     return frozenset({"name"})
 
 

@@ -81,6 +81,8 @@ MULTI_VALUED: tuple[str, ...] = (
     *("granted access to", "given access to", "has access to", "have access to"),
     # a copy is one of a collection's items ("club owns a copy of _")
     *("copy of", "copies of"),
+    # what someone has got is one more thing got ("ivo's got his _": a CKA, then a PRINCE2)
+    *("got his", "got her", "got their"),
 )
 _MULTI_VALUED = re.compile(
     r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in MULTI_VALUED) + r")(?:$|\s+_(?:\s|$))"
