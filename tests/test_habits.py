@@ -16,6 +16,18 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # calling someone is the habit a question about a call asks ("call" is also a function
+    # word of questions: "What do we call it?"); a call "moved to" another day
+    (
+        "When does Dad call?",
+        "Dad calls every Sunday at 6, like clockwork.",
+        "Dad's switched his calls to Wednesday evenings now.",
+    ),
+    (
+        "When do I call my mom?",
+        "I call my mom every Sunday afternoon, it's our thing.",
+        "Mom joined a bridge group, so our weekly call moved to Wednesday nights.",
+    ),
     # a change dated by an opening "Since"
     (
         "When does Biscuit get his main walk?",

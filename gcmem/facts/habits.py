@@ -76,7 +76,7 @@ _NOW_IN_QUESTION = re.compile(r"\b(?:currently|right now|now)\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:(?<!for )now(?! that)|these days|nowadays|lately|instead|switched|quit|stopped|"
     r"no longer|gave up|given up|anymore|any more|ever since|swapped|replaced|"
-    r"(?:has|have|'s|’s) moved to|moved (?:my|our|his|her|their|the)|taken over|took over|"
+    r"moved to|moved (?:my|our|his|her|their|the)|taken over|took over|"
     r"taken up|took up|new routine|been \w+ing\b[^.;]*\bsince|^since)\b",
     re.I,
 )
@@ -138,6 +138,8 @@ _EMPHATIC = re.compile(
     re.I,
 )
 _TIME_KINDS = frozenset({"day", "month", "number", "ordinal", "daypart"})
+# verbs of habits that questions also use as function words
+_HABIT_VERBS = frozenset({root("call")})
 # People a question may ask about by their relation to the user or to someone named ("the
 # user's daughter", "Ava's brother"): another person than the one a statement's "I" or name
 # is, so a statement answers only where it says the same relation.
@@ -427,6 +429,11 @@ def _asked(query: str) -> _Asked | None:
         return None
     asked = frame.words | frame.head
     about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - TITLES
+    if not about:
+        # "When does Dad call?": the habit is the verb the question frame reads as a function
+        # word ("What do we call it?")
+        about = frozenset(root(t.lower()) for t in tokens_of(undated)) & _HABIT_VERBS
+        asked |= about
     # the thing asked about is the question's last such word outside the phrase that says
     # where the answer holds ("play games on" asks about games, "the cooking in the user's
     # household" about cooking), or in it where nothing else is asked ("get to work"): a pair
