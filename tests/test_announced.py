@@ -2069,3 +2069,15 @@ def test_a_when_question_asks_for_a_time_whatever_amount_it_names() -> None:
     newer = "Monthly budget reviews are on the last Friday now, right after payday."
     found = announcement(frame, older, newer)
     assert found is not None and found.new_values == ("Friday",)
+
+
+def test_a_value_read_on_its_own_is_replaced_by_any_value_of_its_kind() -> None:
+    # only an answer found by its type word alone ("the payments team") needs a new one said
+    # with the type word; a name read on its own ("ledger-state" before "bucket") does not
+    frame = question_frame("Which bucket holds the ledger's Terraform state?")
+    assert frame is not None
+    older = "The ledger's Terraform state is kept in the ledger-state bucket."
+    newer = "The ledger's Terraform state moved to tfstate-ledger-prod."
+    assert answers(frame, older)
+    found = announcement(frame, older, newer)
+    assert found is not None and found.new_values == ("tfstate-ledger-prod",)

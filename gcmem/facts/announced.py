@@ -766,7 +766,9 @@ def announcement(
     if not old or (accumulates is not None and accumulates(_slotted(older, old))):
         return None
     kinds = {v.kind for v in old}
-    typed_only = all(v.text.islower() and _types(answering, older, v) for v in old)
+    # an old answer read only by its type word ("the payments team": ``_typed_values``)
+    plain = {v.key for v in values(older)}
+    typed_only = all(v.key not in plain and _types(answering, older, v) for v in old)
     for named in frames:
         for clause in _announcing_clauses(named, newer, before):
             new = [
@@ -1137,13 +1139,15 @@ def revision(
     for i, (old, was, now) in enumerate(said):
         # the one revised statement of a paragraph that names the subject may leave it to
         # the paragraph ("Every issue lands ... on Sunday morning" / "Each issue now arrives
-        # on Thursday evening"), where its values are of the answer's kind
+        # on Thursday evening"), where its values are of the answer's kind and say more than
+        # a quantity (core hours changed answer no "How many days ...?")
         named = bool(asked & said_stems(old.text))
         if not named and i != only:
             continue
         if i != only or not named:
-            was = [v for v in was if v.kind in frame.kinds]
-            now = [v for v in now if v.kind in frame.kinds]
+            kinds = frame.kinds if named else frame.kinds - {"number"}
+            was = [v for v in was if v.kind in kinds]
+            now = [v for v in now if v.kind in kinds]
         gone, came = _changed(was, now)
         if not gone:
             continue
