@@ -38,6 +38,15 @@ def ctx(query: str) -> QueryContext:
     return QueryContext(query=query, namespace=NS, as_of=T0 + timedelta(days=365))
 
 
+def assert_change(found: AnswerChange | None, change: tuple[str, str] | None) -> None:
+    """``found`` is no change where ``change`` is None, else that one old and new value."""
+    if change is None:
+        assert found is None
+    else:
+        assert found is not None
+        assert (found.old_values, found.new_values) == ((change[0],), (change[1],))
+
+
 PORT = "Which port does the ledger service listen on?"
 
 
@@ -1943,12 +1952,7 @@ def test_where_and_what_a_name_says(
 ) -> None:
     frame = question_frame(question)
     assert frame is not None
-    found = announcement(frame, older, newer)
-    if change is None:
-        assert found is None
-    else:
-        assert found is not None
-        assert (found.old_values, found.new_values) == ((change[0],), (change[1],))
+    assert_change(announcement(frame, older, newer), change)
 
 
 def test_a_product_named_after_through_answers_what_service() -> None:
@@ -1993,12 +1997,7 @@ def test_a_value_said_in_lower_case_before_the_type_word(
     assert frame is not None
     older = "Jun sits on the payments team, he's your go-to for anything Stripe related."
     assert answers(frame, older)
-    found = announcement(frame, older, newer)
-    if change is None:
-        assert found is None
-    else:
-        assert found is not None
-        assert (found.old_values, found.new_values) == ((change[0],), (change[1],))
+    assert_change(announcement(frame, older, newer), change)
 
 
 def test_what_a_thing_runs_on_stands_for_it() -> None:
