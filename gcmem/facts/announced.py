@@ -766,9 +766,11 @@ def announcement(
     if not old or (accumulates is not None and accumulates(_slotted(older, old))):
         return None
     kinds = {v.kind for v in old}
-    # an old answer read only by its type word ("the payments team": ``_typed_values``)
-    plain = {v.key for v in values(older)}
-    typed_only = all(v.key not in plain and _types(answering, older, v) for v in old)
+    # an old answer read only by its type word ("the payments team": ``_typed_values``); the
+    # plain values are read again only where every old value sits before the type word
+    typed_only = all(_types(answering, older, v) for v in old) and not (
+        {v.key for v in old} & {v.key for v in values(older)}
+    )
     for named in frames:
         for clause in _announcing_clauses(named, newer, before):
             new = [

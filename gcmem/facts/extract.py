@@ -940,7 +940,7 @@ def _try_form(
             _speaker_label(label) or (note and (collection_label(label) or title_label(label)))
         ):
             continue
-        if form.name == "assign" and _COMMAND_FLAG.match(s.text[: m.start()]):
+        if form.name == "assign" and _COMMAND_FLAG.match(label):
             # a command's flag ("rsync -az --bwlimit=5000 src host:dst"): its "value" runs on
             # into the command's other arguments, and the command is no subject (frame
             # alignment compares two invocations whole)

@@ -190,10 +190,9 @@ def multi_valued(relation: str, subject: str = "") -> bool:
     with the slot after its colon (``GROUPS``) or a file listing people (``maintainers
     file``), or is a line of a directive its file repeats (``REPEATED_DIRECTIVES``), or
     states a subject that lists (``confocal access granted`` / ``is``, ``auto-pay`` / ``is
-    on``). Never a
-    file line's place: the line there was replaced (``rustup component add clippy-preview`` ->
-    ``... add clippy`` at one place of a CI script), and the lines around it (a docstring's
-    next line, "the parameter was added") are no relation of its value."""
+    on``). Never a file line's place: the line there was replaced (``rustup component add
+    clippy-preview`` -> ``... add clippy`` at one place of a CI script), and the lines around
+    it (a docstring's next line, "the parameter was added") are no relation of its value."""
     if _PLACE.search(relation):
         return False
     line = _FILE_LINE.match(relation)
