@@ -119,6 +119,10 @@ SPLITS = {
     "dev98": "accumulating",
     "dev99": "traps3",
     "dev100": "written",
+    "dev101": "written",
+    "dev102": "accumulating",
+    "dev103": "traps3",
+    "dev104": "written",
     "devconv": "chats",
 }
 
