@@ -390,6 +390,13 @@ class RetrievalResult(BaseModel):
     conflicts: list[Conflict] = Field(
         default_factory=list, description="Undecided disagreements among the kept chunks."
     )
+    superseded: list[Decision] = Field(
+        default_factory=list,
+        description="Only for a question that asks for an earlier value ('Who did support@ "
+        "forward to first?', 'Where did Bea work before?'): the chunks the chain decided "
+        "against, kept in the context, each with its decision record (and statements it "
+        "would excise shown with a note).",
+    )
     candidates: int = Field(description="Size of the candidate set R_k before filtering.")
     excluded_at_write: int = Field(
         default=0,
@@ -415,19 +422,21 @@ class RetrievalResult(BaseModel):
         return [c.visible_text for c in self.kept]
 
     def context(self, separator: str = "\n") -> str:
-        """The kept texts, superseded statements excised in place. With surfaced conflicts or
-        mentions of a replaced value, each text is numbered and dated and a note per conflict
-        says which may be superseded by which (per mention, which value was replaced), so the
-        reader weighs both."""
+        """The kept texts, superseded statements excised in place. With surfaced conflicts,
+        mentions of a replaced value or superseded chunks kept for a question about an earlier
+        value, each text is numbered and dated and a note per conflict says which may be
+        superseded by which (per mention, which value was replaced; per superseded chunk, by
+        which it was), so the reader weighs both."""
         notes = [
             c
             for c in self.conflicts
             if c.older.id in self._positions and c.newer.id in self._positions
         ]
         mentions = [(k, s) for k in self.kept for s in k.stale_sentences if not s.excised]
-        if not notes and not mentions:
-            return separator.join(self.texts)
         pos = self._positions
+        superseded = [d for d in self.superseded if d.chunk.id in pos]
+        if not notes and not mentions and not superseded:
+            return separator.join(self.texts)
         lines = [
             f"[{pos[c.id]}] ({c.chunk.ts.date().isoformat()}) {c.visible_text}" for c in self.kept
         ]
@@ -436,6 +445,11 @@ class RetrievalResult(BaseModel):
                 f"Note: [{pos[c.older.id]}] ({c.older.chunk.ts.date().isoformat()}) may be "
                 f"superseded by [{pos[c.newer.id]}] ({c.newer.chunk.ts.date().isoformat()})."
             )
+        for d in superseded:
+            older = f"[{pos[d.chunk.id]}] ({d.chunk.chunk.ts.date().isoformat()})"
+            by = self.kept[pos[d.dominated_by] - 1] if d.dominated_by in pos else None
+            newer = f" by [{pos[by.id]}] ({by.chunk.ts.date().isoformat()})" if by else ""
+            lines.append(f"Note: {older} was superseded{newer}.")
         for k, s in mentions:
             since = f" since {s.since.date().isoformat()}" if s.since else ""
             now = f" (now {s.current_value!r})" if s.current_value else ""

@@ -311,6 +311,13 @@ class MemorySettings(_Section):
         default_factory=list,
         description="Ingest-side stages run per batch after MTM/STM writes (JSON list).",
     )
+    earlier_questions: bool = Field(
+        default=True,
+        description="A question that asks for an earlier value ('Who did support@ forward to "
+        "first?', 'Where did Bea work before?': gcmem.facts.earlier) searches superseded "
+        "chunks too and keeps what the chain decides against, with its record "
+        "(RetrievalResult.superseded). false: such questions are filtered like any other.",
+    )
 
     @field_validator("filters", "ingest", mode="before")
     @classmethod

@@ -54,6 +54,10 @@ class QueryContext:
     # Stage name -> what a per-query budget left undone (filled in by the stages, copied
     # into ``RetrievalResult.budgets``).
     budgets: dict[str, dict[str, int]] = field(default_factory=dict)
+    # The question asks for an earlier value (``gcmem.facts.earlier``): the chain runs as ever,
+    # but what it decides against stays in the context with its record
+    # (``RetrievalResult.superseded``).
+    earlier: bool = False
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,9 @@ CONFLICTS_KEY = "gcmem_conflicts"
 # On a kept chunk with statements a newer chunk superseded: those statements (the text the
 # adapters return has them excised; a mention of a replaced value stays). Absent otherwise.
 STALE_KEY = "gcmem_stale_statements"
+# On a chunk kept although the chain decided against it (the question asks for an earlier
+# value: ``RetrievalResult.superseded``): that decision's record. Absent otherwise.
+SUPERSEDED_KEY = "gcmem_superseded"
 
 
 def document_filter_for(given: DocumentFilter | None, memory: Memory | None) -> DocumentFilter:
@@ -151,27 +154,37 @@ def attribute_conflicts(result: RetrievalResult) -> dict[str, list[dict[str, Any
     return out
 
 
+def kept_notes(result: RetrievalResult) -> dict[str, dict[str, Any]]:
+    """Kept chunk id -> gcmem's notes on it (only chunks that have one): the conflicts it is a
+    side of (``CONFLICTS_KEY``) and the decision against a chunk kept for a question about an
+    earlier value (``SUPERSEDED_KEY``)."""
+    notes: dict[str, dict[str, Any]] = {
+        cid: {CONFLICTS_KEY: c} for cid, c in attribute_conflicts(result).items()
+    }
+    for decision in result.superseded:
+        notes.setdefault(decision.chunk.id, {})[SUPERSEDED_KEY] = decision_record(decision)
+    return notes
+
+
 @dataclass(frozen=True)
 class KeptDocument:
     """A surviving document of a ``DocumentFilter`` run, as the document adapters return it."""
 
     position: int  # in the caller's input
-    notes: dict[str, Any]  # metadata to add: CONFLICTS_KEY and/or STALE_KEY ({} for none)
+    notes: dict[str, Any]  # metadata to add: CONFLICTS_KEY, SUPERSEDED_KEY, STALE_KEY or {}
     text: str | None  # the text with superseded statements excised (None: unchanged)
 
 
 def kept_documents(outcome: DocumentFilterResult) -> list[KeptDocument]:
     """The surviving documents (input order), each with the conflicts its chunk is a side of
     and the statements in it a newer document superseded (excised from its text)."""
-    conflicts = attribute_conflicts(outcome.result)
+    noted = kept_notes(outcome.result)
     kept = {sc.chunk.id: sc for sc in outcome.result.kept}
     out: list[KeptDocument] = []
     for i in outcome.kept_positions():
         cid = outcome.chunk_ids[i]
         sc = kept.get(cid) if cid is not None else None
-        notes: dict[str, Any] = {}
-        if cid is not None and cid in conflicts:
-            notes[CONFLICTS_KEY] = conflicts[cid]
+        notes: dict[str, Any] = dict(noted.get(cid, {})) if cid is not None else {}
         text = None
         if sc is not None and sc.stale_sentences:
             notes[STALE_KEY] = stale_records(sc)

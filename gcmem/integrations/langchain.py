@@ -33,17 +33,18 @@ from gcmem.integrations._shared import (
     CONFLICTS_KEY,
     DROPPED_KEY,
     STALE_KEY,
+    SUPERSEDED_KEY,
     KeptDocument,
     MemorySink,
     MissingTimestamp,
     TurnSink,
-    attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     decision_record,
     document_filter_for,
     fallback_time,
     kept_documents,
+    kept_notes,
     message_turn,
     timezone_named,
     to_external,
@@ -60,6 +61,7 @@ from gcmem.models import Decision, RetrievalResult, Turn
 __all__ = [
     "CONFLICTS_KEY",
     "STALE_KEY",
+    "SUPERSEDED_KEY",
     "ConsistencyFilter",
     "GCMemChatMessageHistory",
     "GCMemEmbeddings",
@@ -128,14 +130,13 @@ class GCMemRetriever(BaseRetriever):
 
     def _documents(self, result: RetrievalResult) -> list[Document]:
         drops = attribute_drops(result) if self.include_dropped else {}
-        conflicts = attribute_conflicts(result)
+        notes = kept_notes(result)
         docs = []
         for sc in result.kept:
             meta = chunk_metadata(sc)
             if self.include_dropped:
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
-            if sc.chunk.id in conflicts:
-                meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
+            meta.update(notes.get(sc.chunk.id, {}))
             docs.append(Document(id=sc.chunk.id, page_content=sc.visible_text, metadata=meta))
         return docs
 

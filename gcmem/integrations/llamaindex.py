@@ -28,14 +28,15 @@ from gcmem.integrations._shared import (
     CONFLICTS_KEY,
     DROPPED_KEY,
     STALE_KEY,
+    SUPERSEDED_KEY,
     TS_KEY,
     KeptDocument,
     MissingTimestamp,
-    attribute_conflicts,
     attribute_drops,
     chunk_metadata,
     document_filter_for,
     kept_documents,
+    kept_notes,
     timezone_named,
     to_external,
 )
@@ -59,6 +60,7 @@ _HIDDEN_FROM_LLM = [
     DROPPED_KEY,
     CONFLICTS_KEY,
     STALE_KEY,  # the superseded statements' text, excised from what the LLM reads
+    SUPERSEDED_KEY,
 ]
 
 
@@ -115,14 +117,13 @@ class GCMemRetriever(BaseRetriever):
 
     def _nodes(self, result: RetrievalResult) -> list[NodeWithScore]:
         drops = attribute_drops(result) if self.include_dropped else {}
-        conflicts = attribute_conflicts(result)
+        notes = kept_notes(result)
         nodes = []
         for sc in result.kept:
             meta = chunk_metadata(sc)
             if self.include_dropped:
                 meta[DROPPED_KEY] = drops.get(sc.chunk.id, [])
-            if sc.chunk.id in conflicts:
-                meta[CONFLICTS_KEY] = conflicts[sc.chunk.id]
+            meta.update(notes.get(sc.chunk.id, {}))
             node = TextNode(
                 id_=sc.chunk.id,
                 text=sc.visible_text,

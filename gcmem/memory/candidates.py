@@ -83,6 +83,7 @@ def gather_candidates(
     expander: QueryExpander,
     exclude_flagged: bool = False,
     exclude_dominated: str | None = None,
+    earlier: bool = False,
 ) -> CandidateSet:
     timings: dict[str, float] = {}
 
@@ -133,7 +134,12 @@ def gather_candidates(
     ]
     vectors = {h.chunk.id: h.vector for h in ordered if h.vector is not None}
     context = QueryContext(
-        query=query, namespace=namespace, as_of=as_of, query_vector=qvecs[0], vectors=vectors
+        query=query,
+        namespace=namespace,
+        as_of=as_of,
+        query_vector=qvecs[0],
+        vectors=vectors,
+        earlier=earlier,
     )
     return CandidateSet(context, candidates, variants, k, timings, excluded)
 
@@ -141,20 +147,31 @@ def gather_candidates(
 def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter]) -> RetrievalResult:
     """Run filter stages, in order, over a candidate set: the memory's own candidates
     (``Memory.filter``) and other retrievers' documents (``gcmem.memory.documents``) alike."""
+    ctx = candidates.context
     kept: list[ScoredChunk] = list(candidates.candidates)
     dropped: list[Decision] = []
+    superseded: list[Decision] = []
     conflicts: list[Conflict] = []
     timings = dict(candidates.timings_ms)
     for stage in chain:
         t0 = time.perf_counter()
-        outcome = stage.apply(kept, candidates.context)
+        outcome = stage.apply(kept, ctx)
         timings[stage.name] = (time.perf_counter() - t0) * 1e3
-        kept = outcome.kept
-        dropped.extend(outcome.dropped)
+        if ctx.earlier and outcome.dropped:
+            # asked for an earlier value: what the stage decided against is the answer
+            order = {c.id: i for i, c in enumerate(kept)}
+            back = [d.chunk for d in outcome.dropped]
+            kept = sorted([*outcome.kept, *back], key=lambda c: order[c.id])
+            known = {d.chunk.id for d in superseded}
+            superseded.extend(d for d in outcome.dropped if d.chunk.id not in known)
+        else:
+            kept = outcome.kept
+            dropped.extend(outcome.dropped)
         conflicts.extend(outcome.conflicts)
+    if ctx.earlier:
+        kept = [_shown(c) for c in kept]
     alive = {c.id for c in kept}
     conflicts = [c for c in conflicts if c.older.id in alive and c.newer.id in alive]
-    ctx = candidates.context
     return RetrievalResult(
         query=ctx.query,
         namespace=ctx.namespace,
@@ -162,6 +179,7 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
         as_of=ctx.as_of,
         kept=kept,
         dropped=dropped,
+        superseded=superseded,
         conflicts=conflicts,
         candidates=len(candidates.candidates),
         excluded_at_write=candidates.excluded_at_write,
@@ -170,3 +188,11 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
         timings_ms=timings,
         budgets={stage: dict(v) for stage, v in ctx.budgets.items()},
     )
+
+
+def _shown(candidate: ScoredChunk) -> ScoredChunk:
+    """The chunk with its superseded statements shown, each with its note, not excised."""
+    if not any(s.excised for s in candidate.stale_sentences):
+        return candidate
+    shown = tuple(s.model_copy(update={"evidence": "mention"}) for s in candidate.stale_sentences)
+    return candidate.model_copy(update={"stale_sentences": shown})

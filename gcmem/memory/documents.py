@@ -30,6 +30,7 @@ import fakeredis
 import numpy as np
 
 from gcmem.embedding import Embedder, load_embedder
+from gcmem.facts.earlier import asks_earlier
 from gcmem.filters.base import CandidateFilter, IngestStage, QueryContext
 from gcmem.filters.registry import build_chain
 from gcmem.filters.resources import Resources
@@ -282,6 +283,7 @@ class DocumentFilter:
                 as_of=as_of,
                 query_vector=vectors[-1],
                 vectors=by_id,
+                earlier=self.settings.memory.earlier_questions and asks_earlier(query),
             ),
             candidates=[
                 ScoredChunk(chunk=c, score=scores[c.id], sources=("input",)) for c in chunks

@@ -20,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from gcmem.embedding import Embedder, load_embedder
 from gcmem.facts.chunking import chunk_turn
+from gcmem.facts.earlier import asks_earlier
 from gcmem.filters import writegc
 from gcmem.filters.base import CandidateFilter, IngestStage
 from gcmem.filters.dominance_gc import DominanceGC, DominanceRebuild, explain_flag
@@ -207,8 +208,9 @@ class Memory:
         flag says "superseded by now", which is wrong for an ``as_of`` in the past)."""
         if not query.strip():
             raise ValueError("query is empty")
+        earlier = self.settings.memory.earlier_questions and asks_earlier(query)
         if exclude_flagged is None:
-            exclude_flagged = self.settings.supersession.exclude and as_of is None
+            exclude_flagged = self.settings.supersession.exclude and as_of is None and not earlier
         # κ flags count only under the identity this memory decides with (its κ stage's)
         kappa = self.dominance_gc
         exclude_dominated = kappa.identity if exclude_flagged and kappa is not None else None
@@ -224,6 +226,7 @@ class Memory:
             expander=self.expander,
             exclude_flagged=exclude_flagged,
             exclude_dominated=exclude_dominated,
+            earlier=earlier,
         )
 
     def filter(
