@@ -2080,3 +2080,99 @@ def test_a_value_read_on_its_own_is_replaced_by_any_value_of_its_kind() -> None:
     assert answers(frame, older)
     found = announcement(frame, older, newer)
     assert found is not None and found.new_values == ("tfstate-ledger-prod",)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "change"),
+    [
+        # a request beside the old value negates what the reader does, not the value
+        (
+            "fyi: release notes go in #rel-notes, please don't post them in #general",
+            "we renamed the release notes channel to #changelog last week",
+            ("#rel-notes", "#changelog"),
+        ),
+        # a request that is the statement itself still refuses
+        (
+            "Please don't post release notes in #rel-notes",
+            "we renamed the release notes channel to #changelog last week",
+            None,
+        ),
+    ],
+)
+def test_a_request_beside_the_value(older: str, newer: str, change: tuple[str, str] | None) -> None:
+    frame = question_frame("Which Slack channel do release notes go in?")
+    assert frame is not None
+    assert_change(announcement(frame, older, newer), change)
+
+
+@pytest.mark.parametrize(
+    ("newer", "change"),
+    [
+        # "planning" as a noun ("doing shift planning") hedges nothing
+        (
+            "Saw Teodor at the gym, he's at Vantage Rail these days doing shift planning.",
+            ("Halden", "Vantage"),
+        ),
+        # planning a move is no move yet
+        ("Teodor is planning to move to Vantage Rail these days.", None),
+        ("Teodor is planning a switch to Vantage Rail.", None),
+    ],
+)
+def test_planning_as_a_noun(newer: str, change: tuple[str, str] | None) -> None:
+    frame = question_frame("Where does Teodor work?")
+    assert frame is not None
+    found = announcement(frame, "Teodor works at Halden as a dispatcher.", newer)
+    if change is None:
+        assert found is None
+    else:
+        assert found is not None and found.old_values == (change[0],)
+        assert change[1] in found.new_values
+
+
+def test_from_this_week_is_a_change_word() -> None:
+    frame = question_frame("Where are choir rehearsals?")
+    assert frame is not None
+    older = "Choir rehearsals are at St Anne's hall."
+    found = announcement(frame, older, "Choir rehearsals are at the Foundry from this week.")
+    assert found is not None and "Foundry" in found.new_values
+    assert announcement(frame, older, "Choir rehearsals are at the Foundry this week.") is None
+
+
+@pytest.mark.parametrize(
+    ("newer", "announced"),
+    [
+        # the value's clause names no subject; the clause before it names the subject with a
+        # change word and no value
+        (
+            "Artifact store got migrated, point your builds at bx-02.corp.lan from now on.",
+            True,
+        ),
+        # the clause before says no change
+        (
+            "Artifact store is slow today, point your builds at bx-02.corp.lan from now on.",
+            False,
+        ),
+        # nor may the value's clause go without a change word
+        ("Artifact store got migrated, bx-02.corp.lan has the dashboards.", False),
+        # the clause before names another thing
+        ("Log shipper got migrated, point your builds at bx-02.corp.lan from now on.", False),
+    ],
+)
+def test_a_change_carried_from_the_clause_before(newer: str, announced: bool) -> None:
+    frame = question_frame("What's the hostname of the artifact store?")
+    assert frame is not None
+    older = "The artifact store host is bx-01.corp.lan."
+    assert answers(frame, older)
+    found = announcement(frame, older, newer)
+    assert (found is not None) is announced
+    if found is not None:
+        assert found.new_values == ("bx-02.corp.lan",)
+
+
+def test_a_change_carried_needs_the_type_word() -> None:
+    # "switched vets" is no news of the food, whatever the clause after it names
+    frame = question_frame("What food does Biscuit eat?")
+    assert frame is not None
+    older = "Biscuit eats the Acana senior kibble, the vet insisted."
+    newer = "Biscuit switched vets - we go to Dr. Moss at Eastside Animal Clinic now"
+    assert announcement(frame, older, newer) is None

@@ -125,7 +125,7 @@ _CUE = re.compile(
     r"took over|taking over|takes over|taken over|cut over|rolled out|"
     # what holds from here on ("practice is at Oakmont for the rest of the season")
     r"for the rest of the (?:season|year|term|semester|quarter|month|week|summer|winter)|"
-    rf"from (?:next (?:week|month|year|term|season)|today|tomorrow|"
+    rf"from (?:(?:next|this) (?:week|month|year|term|season)|today|tomorrow|"
     rf"{'|'.join(sorted(MONTHS_SAID | WEEKDAYS, key=len, reverse=True))}))\b",
     re.IGNORECASE,
 )
@@ -136,7 +136,9 @@ _MOVED_TO = re.compile(r"\s+(?:(?:was|were|got|has been|have been)\s+)?([a-z]+)\
 _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
     r"stay(?:s|ed|ing)?|"
-    r"thought about|considered|proposed|planned|planning|plan to|unless|separate|except|"
+    # (not "planning" as a noun: "doing route planning and loves the day hours")
+    r"thought about|considered|proposed|planned|plan to|unless|separate|except|"
+    r"planning(?= (?:to|on|for|a|an|the|our|my|their|his|her|its)\b)|"
     # a condition, not one on who needs the value ("is on db-stg-02 if anyone needs it")
     r"if(?!\s+(?:anyone|anybody|you|someone|somebody|people|folks)\s+(?:ever\s+)?"
     r"(?:needs?|asks?)\b|\s+(?:needed|necessary)\b)|"
@@ -152,6 +154,9 @@ _REFUSE = re.compile(
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"if|unless", re.IGNORECASE)
+# A request beside the value ("on-call handoffs go in #ops-pager, please don't DM the next
+# person"): its negation is of what the reader should do, not of the value.
+_REQUEST = re.compile(r"\s*(?:please\b|(?:pls|plz)\b|(?:do not|don't|don’t)\s)", re.IGNORECASE)
 _COMPOUND = re.compile(r"[a-z]+(?:-[a-z]+)+")
 # Words are bounded (60 characters) so that a long run of letters and hyphens is read in
 # linear time, not rescanned from every position.
@@ -449,7 +454,9 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
         refusals = [m[0] for m in _REFUSE.finditer(clause)] if inside else []
         if refusals:
             aside = len(inside) < len(found) and not frame.subject & said_stems(clause)
-            if not (aside and all(_CONDITION.fullmatch(r) for r in refusals)):
+            if not (
+                aside and (all(_CONDITION.fullmatch(r) for r in refusals) or _REQUEST.match(clause))
+            ):
                 return False
     asked = frame.words | frame.head
     return not _modifies_another(sentence, frame, asked)
@@ -843,17 +850,40 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     """The clauses of ``newer`` that could announce a new answer: a change word, nothing held
     on, hedged or added, the question's subject named and modifying nothing else ("the
     production worker pool got bumped"; "now has a new on-call alias")."""
-    for clause in _with_apposed_values(CLAUSE_SPLIT.split(newer)):
+    clauses = _with_apposed_values(CLAUSE_SPLIT.split(newer))
+    for i, clause in enumerate(clauses):
         role = _new_role(frame, clause)
         if not clause or not (_CUE.search(clause) or role) or _REFUSE.search(clause):
             continue
-        if not _names_subject(frame, clause, newer, before):
+        if not _names_subject(frame, clause, newer, before) and not _carried(
+            frame, clause, clauses[i - 1] if i else before
+        ):
             continue
         if _modifies_another(clause, frame, frame.words | frame.head) or (
             _ADDS.search(clause) and not role
         ):
             continue
         yield clause
+
+
+def _carried(frame: QuestionFrame, clause: str, prior: str) -> bool:
+    """The clause goes on from a change of the question's subject that gave no value
+    ("Staging database got migrated to the new cluster, point your tools at
+    pg-stg-aurora.internal from now on"): the clause or statement before it names the subject
+    (the asked attribute aside) with a change word, holds no value of the question's kinds and
+    refuses nothing; the clause names the attribute and the type word (or has values of their
+    shapes)."""
+    if not prior or _REFUSE.search(prior) or not _CUE.search(prior):
+        return False
+    if frame.attribute is not None and frame.attribute not in _said(frame, clause, clause):
+        return False
+    said = said_stems(prior) | said_stems(clause)
+    if frame.head and not (frame.head <= said or _typed(frame.head, clause)):
+        return False  # "Pepper switched vets, we go to Dr. Hale now": no news of her food
+    subject = frame.subject - {frame.attribute} if frame.attribute else frame.subject
+    return _covers(subject, said_stems(prior)) and not any(
+        v.kind in frame.kinds for v in _heads(prior, frame)
+    )
 
 
 # "has a new lead": one more of a thing, unless it is the role the question asks about
