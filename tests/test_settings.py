@@ -40,6 +40,7 @@ EVERY_VARIABLE: dict[str, tuple[str, str, object]] = {
     "GCMEM_CHUNK_MAX_CHARS": ("300", "memory.chunk_max_chars", 300),
     "GCMEM_FILTERS": ("supersession", "memory.filters", ["supersession"]),
     "GCMEM_INGEST": ('["verdict-precompute"]', "memory.ingest", ["verdict-precompute"]),
+    "GCMEM_EARLIER_QUESTIONS": ("false", "memory.earlier_questions", False),
     "GCMEM_SUPERSESSION_GC": ("false", "supersession.gc", False),
     "GCMEM_SUPERSESSION_EXCLUDE": ("false", "supersession.exclude", False),
     "GCMEM_SUPERSESSION_GRAMMAR": ("false", "supersession.grammar", False),
