@@ -6,7 +6,7 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from gcmem.facts.align import align_units, tokenize, units_of
+from gcmem.facts.align import _possesses, align_units, tokenize, units_of
 from gcmem.facts.chunking import chunk_text
 
 
@@ -1012,6 +1012,11 @@ def test_a_crontab_entry_quoted_in_a_sentence_changes_its_command_schedule() -> 
             "Our studio has an office in Glasgow, which is where the founders started.",
             "Our studio has an office in Lagos, which is where the founders started.",
         ),
+        # "have got" is a having too
+        (
+            "We've got a warehouse in Tilburg, the returns team works from there.",
+            "We've got a warehouse in Gdańsk, the returns team works from there.",
+        ),
         # a value with a role of its own in brackets
         (
             "On call for payments this week is @dmitri (primary).",
@@ -1629,3 +1634,19 @@ def test_two_elements_of_an_array_are_two_values() -> None:
         '"python-multipart"', '"python-multipart>=0.0.18"'
     )
     assert [f[1:] for f in frames(pins, bumped)] == [("0.22.0", "0.27.0,<0.29.0")]
+
+
+@pytest.mark.parametrize(
+    ("words", "had"),
+    [
+        ("We've got", True),
+        ("The clinic has got", True),
+        ("They have got", True),
+        ("The studio owns", True),
+        ("Marek got", False),  # a getting ("got a job at _"), no having
+        ("got", False),
+    ],
+)
+def test_a_verb_of_having(words: str, had: bool) -> None:
+    [unit] = units_of(words)
+    assert _possesses(unit.tokens) is had

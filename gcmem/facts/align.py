@@ -1400,10 +1400,21 @@ def _one_of_some(unit: Sequence[Token], slot: Token) -> bool:
         if t.norm in _CLAUSE_END or t.norm in _HARD_PUNCT:
             return False
         if t.text in _INDEFINITE:  # lower case: "Serie A club _" has no indefinite thing
-            return words > 0 and before[i - 1].norm in _POSSESSION
+            return words > 0 and _possesses(before[:i])
         if t.norm is not None and not t.punct:
             words += 1
     return False
+
+
+def _possesses(before: Sequence[Token]) -> bool:
+    """The words end on a verb of having: "has", "owns", or "got" after "have" ("We've got an
+    office in _"; a bare "got" is a getting: "Lena got a job at _")."""
+    said = [t.norm for t in before if t.norm is not None and not t.punct]
+    if not said:
+        return False
+    if said[-1] == "got":
+        return len(said) > 1 and (said[-2] in ("have", "has") or said[-2].endswith(("'ve", "'s")))
+    return said[-1] in _POSSESSION
 
 
 def _quantity(sx: Sequence[Token], sy: Sequence[Token], shared: set[str]) -> bool:
