@@ -907,6 +907,9 @@ TEAM = "Which team owns checkout-svc?"
         "Paged Falcon about the checkout 500s, they're on it.",
         "Had my skip-level with Falcon today, they're pushing hard on latency.",
         "OPS-212 is assigned to Team Falcon.",  # a ticket id is no other thing's name
+        # a note's label owns nothing, and the old value may open its body
+        "Reminder: Falcon reviews the checkout dashboards in December.",
+        "Bug: Falcon pager rota skips the Friday slot, see OPS-998.",
     ],
 )
 def test_stage_excises_mentions_in_passing_of_an_announced_old_value(text: str) -> None:
@@ -928,6 +931,13 @@ def test_stage_excises_mentions_in_passing_of_an_announced_old_value(text: str) 
             TEAM,
             "checkout-svc is owned by Falcon.",
             "Marta joined Falcon last month.",
+            "checkout-svc moved over to Heron.",
+        ),
+        # a label that is no note's names the thing the old value is said of
+        (
+            TEAM,
+            "checkout-svc is owned by Falcon.",
+            "Marta: Falcon reviews the checkout dashboards in December.",
             "checkout-svc moved over to Heron.",
         ),
         # what the question asks, said of another subject: staging's port

@@ -1080,13 +1080,15 @@ def _in_passing(
     team) and say nothing of what the question asks (its verb or type word: "Staging listens
     on 5432" is another subject's port, not a mention of production's old one)."""
     old = [v for v in found if v.key in change.old_keys]
-    # a name that opens the sentence is no value of it ("Greenleaf called to confirm")
+    # a name that opens the sentence, or its note's body, is no value of it ("Greenleaf called
+    # to confirm", "Reminder: Greenleaf charges ...")
+    body = _NOTE_WORD.sub("", sentence, count=1).lstrip()
     opening = [
         t
         for t in change.old_values
         if t[:1].isupper()
         and t.lower() in change.old_keys
-        and re.match(rf"{re.escape(t)}\b", sentence.lstrip())
+        and re.match(rf"{re.escape(t)}\b", body)
     ]
     if not (old or embedded or opening) or not all(
         v.kind == "name" or (v.kind == "number" and len(v.key) >= 3) for v in old
@@ -1104,8 +1106,9 @@ def _in_passing(
     asked = frame.head | ({frame.verb} if frame.verb else frozenset())
     if asked & said_stems(rest) or proper_names(rest) - frame.words:
         return False
-    # a capitalised first word before a verb is a name too ("Marta joined Falcon")
-    first = tokens_of(rest)[:2]
+    # a capitalised first word before a verb is a name too ("Marta joined Falcon"); a note's
+    # label is none ("Reminder: Greenleaf charges ...")
+    first = tokens_of(_NOTE_WORD.sub("", rest, count=1))[:2]
     return not (
         len(first) == 2
         and first[0][:1].isupper()
@@ -1113,6 +1116,14 @@ def _in_passing(
         and not IDENTIFIER.search(first[0].lower())  # "OPS-212 is assigned to ..."
         and (first[1] in AUX or re.fullmatch(r"[a-z]+(?:ed|s)", first[1]) is not None)
     )
+
+
+# The label of a note to oneself or to the team, which owns nothing ("Reminder:", "Bug:").
+_NOTE_WORD = re.compile(
+    r"^\s*(?:reminder|note(?: to self)?|fyi|psa|heads[- ]up|bug|todo|to-?do|update|ps|nb|tip|"
+    r"warning|ticket)\s*:",
+    re.IGNORECASE,
+)
 
 
 def revision(
