@@ -1086,9 +1086,7 @@ def _in_passing(
     opening = [
         t
         for t in change.old_values
-        if t[:1].isupper()
-        and t.lower() in change.old_keys
-        and re.match(rf"{re.escape(t)}\b", body)
+        if t[:1].isupper() and t.lower() in change.old_keys and re.match(rf"{re.escape(t)}\b", body)
     ]
     if not (old or embedded or opening) or not all(
         v.kind == "name" or (v.kind == "number" and len(v.key) >= 3) for v in old
