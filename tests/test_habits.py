@@ -16,6 +16,23 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # a when-question asked by its type word; bedtime in words of its own; a word said as
+    # itself before a preposition of time
+    (
+        "What time do I go to bed?",
+        "Lights out at midnight most nights for me.",
+        "Since the new job I'm in bed by 10:15.",
+    ),
+    (
+        "What time does Priyanka go to bed?",
+        "Priyanka is usually in bed around 12:30.",
+        "Priyanka is asleep by 10 these days, the twins wear her out.",
+    ),
+    (
+        "Which day do I go swimming?",
+        "I go swimming on Thursdays with the masters group.",
+        "I swim on Saturdays now, the pool changed its hours.",
+    ),
     # calling someone is the habit a question about a call asks ("call" is also a function
     # word of questions: "What do we call it?"); a call "moved to" another day
     (
@@ -127,6 +144,17 @@ CHANGED = [
 
 # (question, older statement, newer statement): both stay true, or the rule cannot tell.
 STILL_TRUE = [
+    # bedtime not said by the newer statement; a time that is no person's habit
+    (
+        "What time do I go to bed?",
+        "Lights out at midnight most nights for me.",
+        "Since the new job I'm up at 6:15.",
+    ),
+    (
+        "What time is the team standup?",
+        "Standup is at 9:30 in the big room.",
+        "Standup moved to 10 now.",
+    ),
     # a walk to another place than the one asked; the same way said again; one way more
     (
         "How does Felix get to work?",

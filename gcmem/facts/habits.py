@@ -40,7 +40,7 @@ when every remaining one was of that kind.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from gcmem.facts.announced import question_frame
@@ -138,6 +138,14 @@ _EMPHATIC = re.compile(
     re.I,
 )
 _TIME_KINDS = frozenset({"day", "month", "number", "ordinal", "daypart"})
+# prepositions of time, after which a word is said as itself ("in bed around 1am")
+_AT_A_TIME = frozenset(str.split("around until till after before by at"))
+# bedtime is said in words of its own
+_BEDTIME = re.compile(r"\b(?:lights[- ]out|asleep|bedtime|in bed|to bed|go to sleep)\b", re.I)
+_SAID_AS = {root("bed"): _BEDTIME, root("sleep"): _BEDTIME}
+# a when-question asked by its type word
+_WHAT_TIME = re.compile(r"\s*(?:at\s+|on\s+)?(?:what|which)\s+(?:time|days?)\b", re.I)
+_TIME_HEADS = frozenset(map(root, ("time", "day", "days")))
 # verbs of habits that questions also use as function words
 _HABIT_VERBS = frozenset({root("call")})
 # People a question may ask about by their relation to the user or to someone named ("the
@@ -330,7 +338,9 @@ def _as_itself(word: str, sentence: str, asked: frozenset[str]) -> bool:
     read as a noun too, so only a word not followed by such a noun counts."""
     said = [t.lower() for t in tokens_of(sentence) if root(t.lower()) == word]
     if not said:
-        return False
+        # bedtime in other words ("lights out by 10", "asleep by 10:30")
+        other = _SAID_AS.get(word)
+        return other is not None and other.search(sentence) is not None
     if any(t != word and re.search(r"(?:s|ed)$", t) for t in said):
         return True  # "drinks hot water": a verb and its object, no modifier
     for m in PAIR.finditer(sentence):
@@ -341,6 +351,7 @@ def _as_itself(word: str, sentence: str, asked: frozenset[str]) -> bool:
             and noun not in STOP
             and noun not in AUX
             and noun not in _QUANTIFIERS
+            and noun not in _AT_A_TIME
             and noun not in NUMBER_WORDS
             and not noun[:1].isdigit()
             and noun not in FREQUENCY
@@ -414,11 +425,17 @@ class _Asked:
 @lru_cache(maxsize=1024)
 def _asked(query: str) -> _Asked | None:
     wh = query.lstrip().split(" ", 1)[0].lower()
+    # "What time do I go to bed?", "Which days do I go in?": a when-question by its type word
+    timed = _WHAT_TIME.match(query) is not None
+    if timed:
+        wh = "when"
     closed = answer_set(query)
     if wh not in _SHAPED and closed is None:
         return None  # "How do I take my coffee?": no shape to check an answer against
     undated = _NOW_IN_QUESTION.sub(" ", WHEN_ASKED.sub(" ", query))
     frame = question_frame(undated)
+    if frame is not None and timed and frame.head <= _TIME_HEADS:
+        frame = replace(frame, head=frozenset())  # the type word says when, nothing asked
     if frame is None or frame.head:
         # "Which vet does Miso go to?": a named thing of a type, the announcement rule's to
         # compare ("vet says that's perfect" names the type, gives no answer); "What sports
