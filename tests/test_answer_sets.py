@@ -136,3 +136,22 @@ def test_a_denied_member_is_no_member() -> None:
         )
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "members"),
+    [
+        ("I went fully vegan last month.", {"vegan"}),
+        ("Tomás has been vegetarian since uni.", {"vegetarian"}),
+        ("Marta's pescatarian now, the doctor wants more omega-3.", {"pescatarian"}),
+        # a diet's word said of a thing names no diet
+        ("Found a great vegan cheese for the board.", set()),
+        ("Book somewhere with a real veggie main.", set()),
+        ("Pescatarian-friendly options would be great.", set()),
+    ],
+)
+def test_a_diet_is_said_of_the_person_not_of_a_thing(sentence: str, members: set[str]) -> None:
+    for question in ("What's my diet?", "What diet does Tomás follow?", "What is Zoe's diet?"):
+        diets = answer_set(question)
+        assert diets is not None and diets.name == "a diet"
+        assert diets.members(sentence) == members

@@ -16,6 +16,17 @@ cand = scored_chunk
 
 # (question, older statement, newer statement): the newer changes the habit.
 CHANGED = [
+    # a diet, from the closed set of diets; what is still true beside it holds nothing asked
+    (
+        "What diet does Tomás follow?",
+        "Tomás has been vegetarian since uni.",
+        "Tomás is pescatarian now, still no red meat.",
+    ),
+    (
+        "What's my diet?",
+        "I'm vegetarian, no meat or fish.",
+        "Went vegan last month, so no dairy for me anymore.",
+    ),
     # a when-question asked by its type word; bedtime in words of its own; a word said as
     # itself before a preposition of time
     (
@@ -144,6 +155,17 @@ CHANGED = [
 
 # (question, older statement, newer statement): both stay true, or the rule cannot tell.
 STILL_TRUE = [
+    # a diet held on, and a diet's word said of a thing
+    (
+        "What diet does Tomás follow?",
+        "Tomás has been vegetarian since uni.",
+        "Tomás is pescatarian now when eating out, still vegetarian at home.",
+    ),
+    (
+        "What's my diet?",
+        "I'm vegetarian, no meat or fish.",
+        "Found a great vegan cheese for the party now.",
+    ),
     # bedtime not said by the newer statement; a time that is no person's habit
     (
         "What time do I go to bed?",

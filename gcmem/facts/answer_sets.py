@@ -3,7 +3,8 @@
 Most how- and what-questions about a habit are answered by any phrase, which no rule can
 check ("How do I take my coffee?"). A few are answered from a short list everyone shares: how
 someone gets to a place (a bike, the tram, the car), what they drink at some time of day
-(coffee, green tea, rooibos), what they read on (a Kindle, paper books, audiobooks). For
+(coffee, green tea, rooibos), what they read on (a Kindle, paper books, audiobooks), which
+diet they keep (vegetarian, pescatarian, vegan). For
 those, two statements about the habit that name no member of the list in common give two
 different answers, which is what a change needs (``gcmem.facts.habits``): the words of the
 list are the shape the answer is checked for, as a time is for a when-question.
@@ -45,10 +46,19 @@ class AnswerSet:
     speaks_of: Callable[[str, str], bool]
     # the question's place is the thing asked ("commute to the office")
     to_place: bool = False
+    # the type words that name the set ("What diet do I follow?")
+    heads: frozenset[str] = frozenset()
+    # what follows a member said of another thing ("vegan cheese", "veggie main"), if the
+    # set's words are also adjectives
+    modifies: re.Pattern[str] | None = None
 
     def members(self, sentence: str) -> frozenset[str]:
         """The members a sentence names, less those it gives up ("gave up coffee")."""
-        named = {self.member[m[1].lower()] for m in self.pattern.finditer(sentence)}
+        named = {
+            self.member[m[1].lower()]
+            for m in self.pattern.finditer(sentence)
+            if self.modifies is None or not self.modifies.match(sentence, m.end())
+        }
         return frozenset(named - self.given_up(sentence))
 
     def given_up(self, sentence: str) -> frozenset[str]:
@@ -164,12 +174,50 @@ _READING = _members(
     }
 )
 
+_DIETS = _members(
+    {
+        "vegan": "vegan|plant-based|plant based",
+        "vegetarian": "vegetarian|veggie",
+        "pescatarian": "pescatarian|pescetarian",
+        "keto": "keto|ketogenic",
+        "low-carb": "low-carb|low carb",
+        "paleo": "paleo",
+        "gluten-free": "gluten-free|gluten free",
+        "dairy-free": "dairy-free|dairy free",
+        "flexitarian": "flexitarian",
+        "omnivore": "omnivore|omnivorous",
+        "carnivore": "carnivore",
+    }
+)
+
+
+# a diet's word before a noun is said of the thing ("vegan cheese", "veggie main",
+# "pescatarian-friendly"), before these of the person ("vegan now", "vegetarian since uni")
+_OF_A_THING = re.compile(
+    r"-[a-z]|\s+(?!(?:diet|now|these|this|last|since|for|at|in|on|again|lately|nowadays|and|or|"
+    r"but|so|too|about|mostly|except|though|anymore|any|from|with|to|by|after|before|when|if|"
+    r"as|because|lifestyle|it|is|was|who|which|that|no|not|the|a|an|full-time|"
+    r"these|days|years?|months?|weeks?)\b)[a-z]",
+    re.I,
+)
+
+
+def _anywhere(_focus: str, _sentence: str) -> bool:
+    """A diet is the person's whatever the statement is about."""
+    return True
+
+
 # how someone gets to a place; what they drink; what they read on, or how they read
 _TRAVEL_QUESTION = re.compile(
     r"^how\s+(?:do|does|did)\s+.+?\s+(?:get|commute|travel|go|come)\b(?:\s+(?:to|into|in)\b|$)",
     re.I,
 )
 _DRINK_QUESTION = re.compile(r"^what\s+(?:do|does)\s+.+?\s+drink\b", re.I)
+_DIET_QUESTION = re.compile(
+    r"^what(?:'s|’s|\s+is)\s+(?:\S+\s+){1,3}?diet\b|"
+    r"^what\s+(?:(?:kind|sort|type)\s+of\s+)?diet\s+(?:do|does|is)\b|\bdiet-wise\b",
+    re.I,
+)
 _READING_QUESTION = re.compile(
     r"^(?:what\s+(?:do|does)\s+.+?\s+read\s+on\b|how\s+(?:do|does)\s+.+?\s+read\b)", re.I
 )
@@ -184,4 +232,8 @@ def answer_set(query: str) -> AnswerSet | None:
         return AnswerSet("a drink", *_DRINKS, _at_time(q))
     if _READING_QUESTION.match(q):
         return AnswerSet("a way of reading", *_READING, _at_time(q))
+    if _DIET_QUESTION.search(q):
+        return AnswerSet(
+            "a diet", *_DIETS, _anywhere, heads=frozenset({root("diet")}), modifies=_OF_A_THING
+        )
     return None

@@ -143,6 +143,7 @@ _AT_A_TIME = frozenset(str.split("around until till after before by at"))
 # bedtime is said in words of its own
 _BEDTIME = re.compile(r"\b(?:lights[- ]out|asleep|bedtime|in bed|to bed|go to sleep)\b", re.I)
 _SAID_AS = {root("bed"): _BEDTIME, root("sleep"): _BEDTIME}
+_STILL = re.compile(r"\bstill\b", re.I)
 # a when-question asked by its type word
 _WHAT_TIME = re.compile(r"\s*(?:at\s+|on\s+)?(?:what|which)\s+(?:time|days?)\b", re.I)
 _TIME_HEADS = frozenset(map(root, ("time", "day", "days")))
@@ -434,8 +435,11 @@ def _asked(query: str) -> _Asked | None:
         return None  # "How do I take my coffee?": no shape to check an answer against
     undated = _NOW_IN_QUESTION.sub(" ", WHEN_ASKED.sub(" ", query))
     frame = question_frame(undated)
-    if frame is not None and timed and frame.head <= _TIME_HEADS:
-        frame = replace(frame, head=frozenset())  # the type word says when, nothing asked
+    if frame is not None and (
+        (timed and frame.head <= _TIME_HEADS) or (closed and frame.head <= closed.heads)
+    ):
+        # the type word says when, or names the closed set: nothing else is asked
+        frame = replace(frame, head=frozenset())
     if frame is None or frame.head:
         # "Which vet does Miso go to?": a named thing of a type, the announcement rule's to
         # compare ("vet says that's perfect" names the type, gives no answer); "What sports
@@ -548,7 +552,12 @@ def _closed_change(q: _Asked, answers: AnswerSet, older: str, newer: str) -> Hab
         return None
     if _HEDGE.search(newer) or _ALSO.search(newer) or _OCCASION.search(newer):
         return None
-    if re.search(r"\bstill\b", newer, re.I):
+    # what holds on is a member ("still vegetarian at home"), not something else ("Pescatarian
+    # now, still no meat")
+    if any(
+        _STILL.search(c) and answers.pattern.search(c)
+        for c in re.split(r"[.!?]|" + CLAUSE_SPLIT.pattern, newer)
+    ):
         return None
     # a negation in the older statement denies a member or nothing asked ("black coffee, no
     # sugar"): ``AnswerSet.given_up`` reads it
