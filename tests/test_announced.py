@@ -2186,3 +2186,31 @@ def test_a_change_carried_needs_the_type_word() -> None:
     older = "Biscuit eats the Acana senior kibble, the vet insisted."
     newer = "Biscuit switched vets - we go to Dr. Moss at Eastside Animal Clinic now"
     assert announcement(frame, older, newer) is None
+
+
+def test_the_version_asked_after_the_things_name() -> None:
+    # "Kong 3.4" is the version asked of Kong, not a version of another thing the subject runs
+    frame = question_frame("What version of Traefik does the edge proxy run?")
+    assert frame is not None
+    older = "Edge proxy is Traefik 2.9, running with the file provider."
+    newer = "Upgrade done: the edge proxy is on Traefik 3.1 as of last night."
+    assert_change(announcement(frame, older, newer), ("2.9", "3.1"))
+    # asked for another attribute, the number after the name stays the name's version
+    port = question_frame("Which port does the edge proxy listen on?")
+    assert port is not None
+    assert announcement(port, "Edge proxy listens on 8443.", newer) is None
+
+
+@pytest.mark.parametrize(
+    ("older", "answers_it"),
+    [
+        ("Our office is in Leeds, five minutes from the station.", True),
+        ("The office moved to Leeds last spring.", True),
+        # no place said after a locative
+        ("Our office has a rooftop terrace with a view of Leeds Minster.", False),
+    ],
+)
+def test_a_city_is_said_by_its_name_after_a_locative(older: str, answers_it: bool) -> None:
+    frame = question_frame("Which city is the office in?")
+    assert frame is not None
+    assert answers(frame, older) is answers_it

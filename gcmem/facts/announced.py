@@ -429,7 +429,11 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     # verb, the type word of a name ("Which team is Jonah on?"), while a number's or a
     # weekday's kind says it ("What day is the sync?": "the sync is on Monday").
     head_said = bool(frame.head) and (
-        frame.head <= have or _typed(frame.head, sentence) or _product(frame.head, sentence)
+        frame.head <= have
+        or _typed(frame.head, sentence)
+        or _product(frame.head, sentence)
+        # (never for the question's verb: "Marta studied in Valencia" says not where she lives)
+        or (frame.verb is None and _located(frame.head, sentence))
     )
     if frame.verb is not None:
         if frame.verb not in have and not head_said:
@@ -500,6 +504,16 @@ def _product(head: frozenset[str], sentence: str) -> bool:
     """The question asks for a product or a provider, and the sentence names one after the
     word that says it is used ("through Mailchimp", "via Buttondown")."""
     return head <= _PRODUCT_HEADS and _THROUGH_NAME.search(sentence) is not None
+
+
+# Type words a place's name answers by itself where a locative says it ("Our office is in
+# Leeds" for "Which city is the office in?")
+_CITY_HEADS = frozenset(map(root, ("city", "town", "country")))
+_IN_PLACE = re.compile(r"\b(?:in|to|from)\s+[A-Z][a-z]+")
+
+
+def _located(head: frozenset[str], sentence: str) -> bool:
+    return head <= _CITY_HEADS and _IN_PLACE.search(sentence) is not None
 
 
 def _half(subject: frozenset[str], have: frozenset[str]) -> bool:
@@ -691,6 +705,9 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             and ahead
             # "room 108" is the room, "number 41" the number
             and root(ahead[-1]) in frame.subject - _PLACE_HEADS - _NUMBER
+            # unless the version is what is asked ("the gateway is on Kong 3.4" for "What
+            # version of Kong ...?")
+            and not frame.head & _VERSION_HEADS
         ):
             continue  # "both databases are on Postgres 15 now": the subject's version
         moved = _MOVED_TO.match(clause[at + len(v.text) :])
@@ -716,6 +733,9 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             continue
         out.append(v)
     return out
+
+
+_VERSION_HEADS = frozenset(map(root, ("version", "release")))
 
 
 # What a name after "for" is: a purpose, no place ("Chloe's training for the Great North Run")
