@@ -270,6 +270,23 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "10",
             "24",
         ),
+        # one assignment said twice, a negation in a clause of its own; the block that holds
+        # the key is said by naming its file
+        (
+            "How many replicas does the ingest deployment run?",
+            "deploy/ingest.yaml\nspec:\n  replicas: 2\n  template:\n    metadata: {}",
+            "Backlog again, so:\nkubectl scale deploy/ingest --replicas=6\n"
+            "and committed replicas: 6 to deploy/ingest.yaml so flux doesn't undo it.",
+            "2",
+            "6",
+        ),
+        (
+            "What is the Hikari connection-timeout?",
+            "application.yml\nspring:\n  datasource:\n    hikari:\n      connection-timeout: 3000",
+            "Timeouts under load test, raised it: connection-timeout: 8000 in application.yml.",
+            "3000",
+            "8000",
+        ),
         # the same database's label on both: its setting changed
         (
             "What's the max connections setting on the transactional database?",
@@ -291,6 +308,23 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
 @pytest.mark.parametrize(
     ("query", "older", "newer"),
     [
+        # a negation in the clause that assigns; two values said
+        (
+            "How many replicas does the ingest deployment run?",
+            "deploy/ingest.yaml\nspec:\n  replicas: 2",
+            "We did not commit replicas: 6 to deploy/ingest.yaml, flux would undo it.",
+        ),
+        (
+            "How many replicas does the ingest deployment run?",
+            "deploy/ingest.yaml\nspec:\n  replicas: 2",
+            "kubectl scale deploy/ingest --replicas=6, committed replicas: 4 to deploy/ingest.yaml",
+        ),
+        # a test environment named in the newer statement only
+        (
+            "What is the Hikari connection-timeout?",
+            "application.yml\nspring:\n  datasource:\n    hikari:\n      connection-timeout: 3000",
+            "For the test profile: connection-timeout: 8000 in application.yml.",
+        ),
         # another environment
         (
             "What LOG_LEVEL does the worker use?",

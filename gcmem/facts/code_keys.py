@@ -119,7 +119,10 @@ _REFERENCE = re.compile(r"PR|MR|CR|CI|QA|[A-Z]{2,6}-\d+")
 _HOLDS = re.compile(r"\b(?:still|stays?|remains?|keeps?|unchanged)\b", re.I)
 # Environments a setting is scoped to: two units naming different ones are two keys.
 _ENV = re.compile(
-    r"\b(?:staging|stage|stg|prod|production|dev|development|test|testing|qa|local|sandbox|"
+    # (a test of another kind is no environment: "under load test")
+    r"\b(?:staging|stage|stg|prod|production|dev|development|"
+    r"(?<!load )(?<!unit )(?<!smoke )(?<!stress )(?<!perf )(?<!integration )test|"
+    r"testing|qa|local|sandbox|"
     r"preview|canary|beta)\b",
     re.I,
 )
@@ -511,6 +514,21 @@ def _within(a: list[Unit], i: int, b: list[Unit], j: int) -> bool:
     return around < MIN_CONTEXT_LINES and len(set(ends)) == 1 and ends[0][0] != ends[0][1]
 
 
+# Where a sentence's clauses part (not at a colon: "replicas: 8" is one assignment).
+_CLAUSES = re.compile(r"[,;]\s|\s[-–—]\s|\b(?:but|so|because|since)\b")
+
+
+def _clause(kv: KeyValue) -> str:
+    """The clause of the unit that assigns the key: a negation or a hedge in another one is
+    about something else ("committed replicas: 8 so argo doesn't revert it")."""
+    at = kv.unit.find(kv.key)
+    if at < 0:
+        return kv.unit
+    start = max((m.end() for m in _CLAUSES.finditer(kv.unit, 0, at)), default=0)
+    end = next((m.start() for m in _CLAUSES.finditer(kv.unit, at)), len(kv.unit))
+    return kv.unit[start:end]
+
+
 def _list_element(kv: KeyValue) -> bool:
     """A key of a YAML list's element (``- go: "1.8.x"``): the list's other elements have
     theirs, so no one element gives the key's value."""
@@ -560,15 +578,17 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     if not asked:
         return []
     new_values = [
-        kv for kv in key_values(newer) if not _HEDGE.search(kv.unit) and not _HOLDS.search(kv.unit)
+        kv
+        for kv in key_values(newer)
+        if not _HEDGE.search(_clause(kv)) and not _HOLDS.search(_clause(kv))
     ]
     assigned = {_name(kv.key) for kv in new_values}
     new_values += [
         kv
         for kv in _spaced_in_prose(newer, asked)
         if _name(kv.key) not in assigned
-        and not _HEDGE.search(kv.unit)
-        and not _HOLDS.search(kv.unit)
+        and not _HEDGE.search(_clause(kv))
+        and not _HOLDS.search(_clause(kv))
     ]
     out: list[KeyChange] = []
     for old in old_values:
@@ -578,8 +598,9 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         # ``--http-read-timeout`` flag
         name = _name(old.key)
         same_key = [kv for kv in new_values if _name(kv.key) == name]
-        if len(same_key) != 1:
-            continue  # not assigned again, or assigned twice
+        # one assignment said twice ("kubectl scale --replicas=8 and committed replicas: 8")
+        if len({(kv.value, (kv.block or "").lower()) for kv in same_key}) != 1:
+            continue  # not assigned again, or assigned two values
         new = same_key[0]
         if _list_element(old) or _list_element(new):
             continue  # each element of a list has its own (``- go: "1.8.x"``, ``- go: tip``)
@@ -621,9 +642,11 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
         if not (_envs(_key_line(old)) <= _envs(newer) and _envs(_key_line(new)) <= _envs(older)):
             continue
         # a newer text naming the older's file by its name is about that file ("... is what
-        # start.sh has now" after indexer/start.sh): the path's words are its words too
+        # start.sh has now" after indexer/start.sh): the path's words are its words too, and
+        # the block that holds the key ("maximum-pool-size: 30 in application.yml" says the
+        # ``hikari:`` block's key)
         named_too = (
-            f"{newer} {old_file}"
+            f"{newer} {old_file} {old.block or ''}"
             if old_file
             and re.search(rf"(?<![\w.\-/]){re.escape(old_file.rsplit('/', 1)[-1])}\b", newer)
             else newer
