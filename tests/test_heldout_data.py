@@ -123,6 +123,8 @@ SPLITS = {
     "dev102": "accumulating",
     "dev103": "traps3",
     "dev104": "written",
+    "dev105": "written",
+    "dev106": "accumulating",
     "devconv": "chats",
 }
 

@@ -42,7 +42,7 @@ _STATIC_TRAPS = [
 ]
 PROFILES = {
     # dev2, dev5, dev57, dev59, dev63, dev65, dev73, dev77, dev81, dev83, dev87, dev89, dev92,
-    # dev93, dev96, dev97, dev100, dev101, dev104,
+    # dev93, dev96, dev97, dev100, dev101, dev104, dev105,
     # test2-test5: the changes and static families of the no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
@@ -116,7 +116,8 @@ PROFILES = {
         static=dict.fromkeys(["parallel_keys", "same_topic_unrelated", "multi_valued"], 20),
     ),
     # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67, dev69, dev71, dev74,
-    # dev75, dev78, dev79, dev82, dev84, dev85, dev86, dev88, dev90, dev94, dev98, dev102:
+    # dev75, dev78, dev79, dev82, dev84, dev85, dev86, dev88, dev90, dev94, dev98, dev102,
+    # dev106:
     # more multi-valued traps of the frames brief (values that accumulate, said in the same
     # sentence or line shape), with parallel and hedged ones
     "accumulating": Profile(
