@@ -8,6 +8,7 @@ import pytest
 
 from gcmem.facts.align import _possesses, align_units, tokenize, units_of
 from gcmem.facts.chunking import chunk_text
+from gcmem.facts.prose_align import align_chunk_units
 
 
 def frames(old: str, new: str) -> list[tuple[str, str, str]]:
@@ -1650,3 +1651,24 @@ def test_two_elements_of_an_array_are_two_values() -> None:
 def test_a_verb_of_having(words: str, had: bool) -> None:
     [unit] = units_of(words)
     assert _possesses(unit.tokens) is had
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "frames_found"),
+    [
+        # languages a desk covers, a person speaks: one more each
+        (
+            "Our help line covers Polish, weekdays 9 to 5.",
+            "Our help line covers Greek, weekdays 9 to 5.",
+            0,
+        ),
+        ("Dmitri speaks Ukrainian at home.", "Dmitri speaks Hungarian at home.", 0),
+        # a frame that names the language it holds is one value
+        ("The app's default language is German.", "The app's default language is French.", 1),
+    ],
+)
+def test_languages_are_several_unless_the_frame_names_one(
+    old: str, new: str, frames_found: int
+) -> None:
+    assert len(frames(old, new)) == frames_found
+    assert len(align_chunk_units(units_of(old), units_of(new)).frames) == frames_found

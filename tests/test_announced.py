@@ -2214,3 +2214,19 @@ def test_a_city_is_said_by_its_name_after_a_locative(older: str, answers_it: boo
     frame = question_frame("Which city is the office in?")
     assert frame is not None
     assert answers(frame, older) is answers_it
+
+
+def test_a_recurring_old_place_is_said_as_a_place() -> None:
+    # "Mila" is repeated and tied to the lessons, but never said as a place: no old answer to
+    # "Where ...?"; the pool said at a place is one
+    question = "Where do the kids take swim lessons?"
+    first = cand("Swim lessons for Jonah and Mila are on Wednesdays, 4:30.", 0)
+    second = cand("Mila passed her stage 4 badge! Full length of front crawl now.", 2)
+    new = cand("Moved the kids' swim lessons to the Northgate pool, the parking is easier.", 6)
+    outcome = apply([first, second, new], question)
+    assert outcome.dropped == []
+    assert all(c.stale_sentences == () for c in outcome.kept)
+    first = cand("Swim lessons for Jonah and Mila are at Hollins Baths on Wednesdays.", 0)
+    second = cand("Parking at Hollins Baths was full again, circled for ten minutes.", 2)
+    outcome = apply([first, second, new], question)
+    assert second.id in _dropped(outcome)

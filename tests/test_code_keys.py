@@ -308,6 +308,12 @@ def test_a_newer_assignment_of_the_asked_key_replaces_the_older(
 @pytest.mark.parametrize(
     ("query", "older", "newer"),
     [
+        # a file's line after a label naming the file: no assignment of the label's last word
+        (
+            "What IP does printer.lan point to on the kiosk laptops?",
+            "/etc/hosts on the kiosk laptops: 10.0.0.5  till.lan",
+            "/etc/hosts on the kiosk laptops: 10.0.0.6  scale.lan",
+        ),
         # a negation in the clause that assigns; two values said
         (
             "How many replicas does the ingest deployment run?",

@@ -1406,6 +1406,29 @@ def _one_of_some(unit: Sequence[Token], slot: Token) -> bool:
     return False
 
 
+# Languages: what a person speaks, a desk covers, a site is translated into are several at once.
+_LANGUAGES = frozenset(
+    str.split(
+        """english french german spanish italian portuguese polish turkish dutch swedish
+        norwegian danish finnish icelandic japanese korean mandarin chinese cantonese arabic
+        hindi urdu bengali punjabi tamil russian ukrainian greek hebrew farsi persian vietnamese
+        thai indonesian malay tagalog swahili czech slovak hungarian romanian bulgarian serbian
+        croatian slovenian welsh irish gaelic catalan basque galician estonian latvian
+        lithuanian"""
+    )
+)
+
+
+def languages(frame: str, old_value: str, new_value: str) -> bool:
+    """Both values are languages and the frame names no language of its own ("covers _",
+    "speaks _", "translated into _"; not "default language is _"): one more, not another."""
+    return (
+        old_value.lower() in _LANGUAGES
+        and new_value.lower() in _LANGUAGES
+        and "language" not in frame
+    )
+
+
 def _possesses(before: Sequence[Token]) -> bool:
     """The words end on a verb of having: "has", "owns", or "got" after "have" ("We've got an
     office in _"; a bare "got" is a getting: "Lena got a job at _")."""
@@ -2478,6 +2501,8 @@ def align_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment:
                 continue
             found = align_pair(o, n)
             if found is not None and (_sets_another_key(*found) or _another_key_of_file(o, *found)):
+                continue
+            if found is not None and languages(*found):
                 continue
             if found is not None and not referents_apart(old, o, new, n, found[1:]):
                 out.frames.append(FrameMatch(o.index, n.index, *found))

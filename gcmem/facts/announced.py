@@ -1344,6 +1344,14 @@ def recurring_change(
     # "Priya says hi") is nobody's old answer
     if not any(said_stems(older[i]) & (frame.subject | frame.head) for i in chunks):
         return None
+    # a where-question's old answer is said as a place somewhere ("at the Eastgate pool"), not
+    # only as someone ("Swim lessons for Theo and Ava", "Ava passed her level 3 test!")
+    if frame.place and not any(
+        re.search(rf"\b(?:at|in|to|from|near)\s+(?:the\s+)?{re.escape(v.text)}\b", older[i])
+        for i in chunks
+        for v in old
+    ):
+        return None
     return AnswerChange.of(old, new)
 
 

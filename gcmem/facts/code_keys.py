@@ -106,6 +106,10 @@ _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"'
 _FILE_NAME = re.compile(
     r"\.(?:txt|ya?ml|json|toml|ini|cfg|conf|env|lock|xml|gradle|properties|tf|py|js|ts)$"
 )
+# A file named in a label: an absolute or home path, or a path ``is_path`` knows.
+_FILE_IN = re.compile(
+    r"(?:^|\s)~?/[\w.-]+(?:/[\w.-]+)*|\S+\.(?:txt|ya?ml|json|toml|ini|conf|list)\b"
+)
 _CODE_NAME = re.compile(r"[_.]|^[A-Z][A-Z0-9]+$")
 _HEDGE = re.compile(
     r"\b(?:might|maybe|if|unless|not|never|no longer|would|could|should we|proposal|"
@@ -326,11 +330,16 @@ def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
         return False  # a file named before its line ("requirements.txt: pandas==2.1.4")
     if m["op"] == ":" and CRON_ENTRY.match(body[m.start("value") :]):
         return False  # a label before a crontab's line ("crontab on db-01: 15 2 * * * ...")
-    # a label that names a collection, not by the key's own word ("Set replicas: 6"): one
-    # member of it ("added to /etc/hosts on the laptop: 192.168.1.52 printer.home")
+    # a label that names a collection, not by the key's own word ("Set replicas: 6"), or a
+    # file: one member of it, one of its lines ("added to /etc/hosts on the laptop:
+    # 192.168.1.52 printer.home", "/etc/hosts on the kiosk laptops: 192.168.1.41 till.lan")
     if m["op"] == ":" and not line:
         label = body[: m.end("key")]
-        if ":" not in label and collection_label(label) and not collection_label(m["key"]):
+        if (
+            ":" not in label
+            and collection_label(label)
+            and (not collection_label(m["key"]) or _FILE_IN.search(label) is not None)
+        ):
             return False
     # words after a code name's "=" say where or why ("DATABASE_POOL_SIZE=25 in
     # .env.production after the alerts"): a label takes a colon

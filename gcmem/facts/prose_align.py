@@ -76,6 +76,7 @@ from gcmem.facts.align import (
     continues,
     frame_rank,
     labelled_record,
+    languages,
     members,
     referents_apart,
     restricted,
@@ -458,6 +459,7 @@ def align_chunk_units(old: Sequence[Unit], new: Sequence[Unit]) -> PairAlignment
         )
     )
     found.restated.extend(reworded_restatements(old, new, found))
+    found.frames = [f for f in found.frames if not languages(f.frame, f.old_value, f.new_value)]
     return found
 
 
