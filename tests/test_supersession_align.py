@@ -319,10 +319,12 @@ def test_alignment_off_leaves_the_grammar_alone(
 def test_an_accumulate_policy_keeps_a_multi_valued_frame(
     redis_settings: Settings, hashing_embedder: HashingEmbedder
 ) -> None:
+    # (constructed languages: the spoken ones are several by alignment's own rule, whatever
+    # the table says)
     rule = PolicyRule(subject="frame", relation="* speaks _ *", policy="accumulate")
     turns = [
-        turn("t1", "Alice speaks French with her colleagues in Lyon.", 0),
-        turn("t2", "Alice speaks Spanish with her colleagues in Lyon.", 3),
+        turn("t1", "Alice speaks Esperanto with her colleagues in Lyon.", 0),
+        turn("t2", "Alice speaks Interlingua with her colleagues in Lyon.", 3),
     ]
     # without the built-in table of multi-valued relations the frame is one value's
     with make(redis_settings, hashing_embedder, ledger_known_multi_valued=False) as plain:
