@@ -106,7 +106,8 @@ _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"'
 _FILE_NAME = re.compile(
     r"\.(?:txt|ya?ml|json|toml|ini|cfg|conf|env|lock|xml|gradle|properties|tf|py|js|ts)$"
 )
-# A file named in a label: an absolute or home path, or a path ``is_path`` knows.
+# A file named in a label: an absolute or home path (``is_path`` reads none), or a
+# configuration file's name.
 _FILE_IN = re.compile(
     r"(?:^|\s)~?/[\w.-]+(?:/[\w.-]+)*|\S+\.(?:txt|ya?ml|json|toml|ini|conf|list)\b"
 )
@@ -538,6 +539,12 @@ def _clause(kv: KeyValue) -> str:
     return kv.unit[start:end]
 
 
+def _firm(kv: KeyValue) -> bool:
+    """The assignment's own clause neither hedges it nor says it holds on."""
+    clause = _clause(kv)
+    return not _HEDGE.search(clause) and not _HOLDS.search(clause)
+
+
 def _list_element(kv: KeyValue) -> bool:
     """A key of a YAML list's element (``- go: "1.8.x"``): the list's other elements have
     theirs, so no one element gives the key's value."""
@@ -586,18 +593,10 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     asked = asked_keys(query, {kv.key for kv in old_values})
     if not asked:
         return []
-    new_values = [
-        kv
-        for kv in key_values(newer)
-        if not _HEDGE.search(_clause(kv)) and not _HOLDS.search(_clause(kv))
-    ]
+    new_values = [kv for kv in key_values(newer) if _firm(kv)]
     assigned = {_name(kv.key) for kv in new_values}
     new_values += [
-        kv
-        for kv in _spaced_in_prose(newer, asked)
-        if _name(kv.key) not in assigned
-        and not _HEDGE.search(_clause(kv))
-        and not _HOLDS.search(_clause(kv))
+        kv for kv in _spaced_in_prose(newer, asked) if _name(kv.key) not in assigned and _firm(kv)
     ]
     out: list[KeyChange] = []
     for old in old_values:

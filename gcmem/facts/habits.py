@@ -504,7 +504,7 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
         return _closed_change(q, q.closed, older, newer)
     if not _CHANGE.search(newer) or _HEDGE.search(newer) or _ADDS.search(newer):
         return None
-    if re.search(r"\bstill\b", newer, re.I):
+    if _STILL.search(newer):
         return None
     if _HEDGE.search(older) or _HOLDS.search(older) or _ADDS.search(older):
         return None

@@ -151,6 +151,7 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
     kept: list[ScoredChunk] = list(candidates.candidates)
     dropped: list[Decision] = []
     superseded: list[Decision] = []
+    recorded: set[str] = set()  # chunks in ``superseded``
     conflicts: list[Conflict] = []
     timings = dict(candidates.timings_ms)
     for stage in chain:
@@ -162,8 +163,9 @@ def run_filter_chain(candidates: CandidateSet, chain: Sequence[CandidateFilter])
             order = {c.id: i for i, c in enumerate(kept)}
             back = [d.chunk for d in outcome.dropped]
             kept = sorted([*outcome.kept, *back], key=lambda c: order[c.id])
-            known = {d.chunk.id for d in superseded}
-            superseded.extend(d for d in outcome.dropped if d.chunk.id not in known)
+            # one record a chunk: a later stage may decide against it again
+            superseded.extend(d for d in outcome.dropped if d.chunk.id not in recorded)
+            recorded.update(d.chunk.id for d in outcome.dropped)
         else:
             kept = outcome.kept
             dropped.extend(outcome.dropped)
