@@ -17,6 +17,7 @@ from gcmem.memory import Memory
 from gcmem.memory.candidates import CandidateSet, run_filter_chain
 from gcmem.memory.documents import DocumentFilter
 from gcmem.models import Chunk, Decision, ScoredChunk, StaleSentence, Turn
+from gcmem.settings import Settings
 from tests.conftest import make_settings
 from tests.doubles import HashingEmbedder
 
@@ -78,9 +79,12 @@ def test_questions_about_the_present(question: str) -> None:
     assert not asks_earlier(question)
 
 
-def _memory(tmp_path: Path, **overrides: object) -> Memory:
-    settings = make_settings(tmp_path, filters=["supersession"], stm_size=0, **overrides)
-    memory = Memory(settings, embedder=HashingEmbedder())
+def _memory(settings: Settings, **overrides: object) -> Memory:
+    """The chain's supersession stage on the given stores (embedded, and a Redis server)."""
+    memory = Memory(
+        settings.replace(filters=["supersession"], stm_size=0, **overrides),
+        embedder=HashingEmbedder(),
+    )
     memory.ingest(
         [
             Turn(id="t1", namespace=NS, text="support@ forwards to Hiro.", ts=day(0)),
@@ -95,16 +99,16 @@ def _turns(chunks: list[ScoredChunk]) -> list[str]:
     return sorted(c.chunk.turn_id for c in chunks)
 
 
-def test_the_present_question_drops_the_superseded_chunk(tmp_path: Path) -> None:
-    memory = _memory(tmp_path)
+def test_the_present_question_drops_the_superseded_chunk(redis_settings: Settings) -> None:
+    memory = _memory(redis_settings)
     result = memory.retrieve("Who does support@ forward to?", namespace=NS)
     assert "t1" not in _turns(result.kept)
     assert result.superseded == []
     memory.close()
 
 
-def test_an_earlier_value_question_keeps_it_with_its_record(tmp_path: Path) -> None:
-    memory = _memory(tmp_path)
+def test_an_earlier_value_question_keeps_it_with_its_record(redis_settings: Settings) -> None:
+    memory = _memory(redis_settings)
     result = memory.retrieve("Who did support@ forward to first?", namespace=NS)
     assert {"t1", "t3"} <= set(_turns(result.kept))
     assert result.dropped == []
@@ -124,8 +128,8 @@ def test_an_earlier_value_question_keeps_it_with_its_record(tmp_path: Path) -> N
     memory.close()
 
 
-def test_the_setting_turns_it_off(tmp_path: Path) -> None:
-    memory = _memory(tmp_path, earlier_questions=False)
+def test_the_setting_turns_it_off(redis_settings: Settings) -> None:
+    memory = _memory(redis_settings, earlier_questions=False)
     result = memory.retrieve("Who did support@ forward to first?", namespace=NS)
     assert "t1" not in _turns(result.kept)
     assert result.superseded == []
