@@ -1672,3 +1672,16 @@ def test_languages_are_several_unless_the_frame_names_one(
 ) -> None:
     assert len(frames(old, new)) == frames_found
     assert len(align_chunk_units(units_of(old), units_of(new)).frames) == frames_found
+
+
+def test_two_crontab_entries_in_one_sentence_frame_are_two_jobs() -> None:
+    said = "Rosa put `{}` in the crontab on ledger-db, so the {} runs {}."
+    old = said.format("0 2 * * * /opt/backup/pg_dump.sh", "dump", "at 2am")
+    new = said.format("30 3 * * 0 /opt/backup/vacuum_full.sh", "vacuum", "early Sunday")
+    lag = "Rosa put `*/15 * * * * /opt/monitor/lag.sh` in the crontab on ledger-db, every 15 min."
+    assert align_chunk_units(units_of(old), units_of(new)).frames == []
+    assert align_chunk_units(units_of(new), units_of(lag)).frames == []
+    # one command at another time is the job's schedule changed
+    later = said.format("30 4 * * * /opt/backup/pg_dump.sh", "dump", "at 2am")
+    [f] = align_chunk_units(units_of(old), units_of(later)).frames
+    assert (f.old_value, f.new_value) == ("0 2", "30 4")

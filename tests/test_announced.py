@@ -2230,3 +2230,63 @@ def test_a_recurring_old_place_is_said_as_a_place() -> None:
     second = cand("Parking at Hollins Baths was full again, circled for ten minutes.", 2)
     outcome = apply([first, second, new], question)
     assert second.id in _dropped(outcome)
+
+
+def test_a_past_life_event_is_changed_only_by_saying_it_again() -> None:
+    # "grew up" happened once: news of where she works now says nothing of it
+    frame = question_frame("Where did Naomi grow up?")
+    assert frame is not None and frame.verb == root("grow") and "up" not in frame.subject
+    older = "Naomi grew up on a dairy farm outside Cork, up at five for milking."
+    assert announcement(frame, older, "Naomi is the pastry chef at Verdant now.") is None
+    # a correction says the event again
+    found = announcement(frame, older, "Correction: Naomi actually grew up in Galway now.")
+    assert_change(found, ("Cork", "Galway"))
+    # a question about the present is changed by the same news
+    works = question_frame("Where does Naomi work?")
+    assert works is not None
+    found = announcement(works, "Naomi works at Lune.", "Naomi is the chef at Verdant now.")
+    assert_change(found, ("Lune", "Verdant"))
+
+
+@pytest.mark.parametrize(
+    ("newer", "change"),
+    [
+        # one more region in service, beside the old one
+        ("ap-southeast-2 is live for orders-api as of this morning.", None),
+        # something new replacing the old one, or a move
+        (
+            "orders-api is live in the new ap-southeast-2 region as of this morning.",
+            "ap-southeast-2",
+        ),
+        ("orders-api moved to ap-southeast-2 as of this morning.", "ap-southeast-2"),
+    ],
+)
+def test_going_live_adds_one_more(newer: str, change: str | None) -> None:
+    frame = question_frame("Which AWS region does orders-api run in?")
+    assert frame is not None
+    found = announcement(frame, "orders-api runs in eu-west-1.", newer)
+    assert_change(found, None if change is None else ("eu-west-1", change))
+
+
+def test_going_live_is_the_change_where_the_question_asks_what_is_live() -> None:
+    frame = question_frame("Which build is live on the kiosk?")
+    assert frame is not None
+    found = announcement(
+        frame, "Build kiosk-41 is live on the kiosk.", "Build kiosk-42 is live on the kiosk now."
+    )
+    assert_change(found, ("kiosk-41", "kiosk-42"))
+
+
+def test_a_name_beside_the_subjects_is_another_person_not_the_answer() -> None:
+    frame = question_frame("Where does Lena work?")
+    assert frame is not None
+    older = "Lena works at Okapi Health these days, doing analytics for their clinics."
+    assert announcement(frame, older, "Lena and Jonas are finally moving in together.") is None
+    assert announcement(frame, older, "Jonas and Lena are finally moving in together.") is None
+    # the one asked about who, the name beside the subject's may be the answer
+    who = question_frame("Who is Lena moving in with?")
+    assert who is not None
+    found = announcement(
+        who, "Lena is moving in with Marta in May.", "Lena and Jonas are moving in together now."
+    )
+    assert found is not None and "Jonas" in found.new_values

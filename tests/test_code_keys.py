@@ -691,3 +691,72 @@ def test_a_key_under_a_block_and_the_same_key_at_the_top_are_two_keys() -> None:
     # the job's name renamed under the same job is its change
     renamed = older.replace("name: Lint", "name: Linters")
     assert [(c.old, c.new) for c in key_changes(question, older, renamed)] == [("Lint", "Linters")]
+
+
+PACKAGE_JSON = (
+    'from package.json:\n"dependencies": {\n  "react": "^17.0.2",\n  "react-dom": "^17.0.2",\n'
+    '  "zustand": "^3.6.9"\n}'
+)
+
+
+@pytest.mark.parametrize(
+    "newer",
+    [
+        # a JSON pair opening a sentence, words after it
+        '"react": "^18.2.0" builds fine on the CI node image too.',
+        # packages upgraded together to one version range
+        "chore(deps): upgrade react and react-dom to ^18.2.0, switched root to createRoot",
+    ],
+)
+def test_a_json_pair_or_packages_upgraded_together_assign_a_version(newer: str) -> None:
+    (change,) = key_changes("Which React version range is in package.json?", PACKAGE_JSON, newer)
+    assert (change.key, change.old, change.new) == ("react", "^17.0.2", "^18.2.0")
+    assert ("react-dom", "^18.2.0") in pairs("upgrade react and react-dom to ^18.2.0")
+    # a label before words stays no setting
+    assert pairs("Heads up: the channel is #ops") == []
+
+
+def test_a_line_a_file_says_after_a_verb_assigns() -> None:
+    workflow = ".github/workflows/test.yml\njobs:\n  test:\n    runs-on: ubuntu-20.04"
+    newer = "GitHub is deprecating the old image so test.yml now says runs-on: ubuntu-22.04"
+    (change,) = key_changes("What runner does the test workflow use?", workflow, newer)
+    assert (change.old, change.new) == ("ubuntu-20.04", "ubuntu-22.04")
+    configmap = "k8s/prod/configmap.yaml\ndata:\n  LOG_LEVEL: debug\n  LOG_FORMAT: json"
+    newer = "Log volume bill was ugly. prod configmap now has LOG_LEVEL: warn, rolled the pods."
+    (change,) = key_changes("What is LOG_LEVEL set to in the prod configmap?", configmap, newer)
+    assert (change.old, change.new) == ("debug", "warn")
+
+
+def test_a_manifest_is_the_file_not_a_thing_the_setting_belongs_to() -> None:
+    manifest = "deploy/search-api.yaml\nspec:\n  replicas: 3\n  template:\n    spec:\n" + (
+        "      containers:\n        - name: search-api"
+    )
+    newer = "Black Friday prep: scaled search-api, manifest now has replicas: 8 and HPA max 12."
+    query = "How many replicas does search-api have in its manifest?"
+    (change,) = key_changes(query, manifest, newer)
+    assert (change.old, change.new) == ("3", "8")
+
+
+def test_a_parameters_default_in_a_signature_is_its_setting() -> None:
+    older = (
+        "def fetch_feed(url: str, timeout=30, verify=True):\n"
+        "    resp = session.get(url, timeout=timeout, verify=verify)\n"
+        "    return resp.json()"
+    )
+    assert ("timeout", "30") in pairs(older) and ("verify", "True") in pairs(older)
+    newer = "Partner feeds are slow, so the default is now def fetch_feed(url: str, timeout=90)"
+    (change,) = key_changes("What is the default timeout in fetch_feed?", older, newer)
+    assert (change.old, change.new) == ("30", "90")
+    # a call's keyword argument is no default of the function
+    assert ("timeout", "timeout") not in pairs(older)
+
+
+def test_a_cargo_dependency_table_gives_its_version() -> None:
+    cargo = (
+        'Cargo.toml:\n[dependencies]\ntokio = { version = "1.28", features = ["full"] }\n'
+        'axum = "0.6"'
+    )
+    assert ("tokio", "1.28") in pairs(cargo)
+    newer = 'cargo update bumped tokio to version = "1.36" in Cargo.toml, tests pass'
+    (change,) = key_changes("Which tokio version is in Cargo.toml?", cargo, newer)
+    assert (change.old, change.new) == ("1.28", "1.36")

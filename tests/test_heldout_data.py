@@ -125,6 +125,10 @@ SPLITS = {
     "dev104": "written",
     "dev105": "written",
     "dev106": "accumulating",
+    "dev107": "written",
+    "dev108": "accumulating",
+    "dev109": "traps3",
+    "dev110": "written",
     "devconv": "chats",
 }
 

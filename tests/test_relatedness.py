@@ -225,3 +225,15 @@ def test_apart_records_of_two_things(older: str, newer: str) -> None:
 )
 def test_a_change_in_other_words_is_not_apart(older: str, newer: str) -> None:
     assert not apart(older, newer)
+
+
+def test_two_things_each_kept_in_its_place_are_apart() -> None:
+    # what is stored differs, and then its place: two things, as frame alignment reads them
+    a = "We keep HEK293T in the liquid nitrogen dewar, rack C, box 4."
+    b = "We keep HeLa in the liquid nitrogen dewar, rack C, box 7."
+    assert not anchored(a, b)
+    # one thing moved to another place is one thing's value
+    assert anchored(
+        "We keep the HeLa stocks in the liquid nitrogen dewar, rack C.",
+        "We keep the HeLa stocks in the liquid nitrogen dewar, rack D now.",
+    )

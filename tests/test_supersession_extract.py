@@ -573,3 +573,12 @@ def test_a_value_added_with_too_states_its_key_there(text: str, key: tuple[str, 
 )
 def test_no_value_is_added_without_an_additive_word_of_its_own(text: str) -> None:
     assert added_facts(text) == []
+
+
+def test_a_statement_under_a_heading_is_no_value_of_the_heading() -> None:
+    # one entry of the rota each: frame alignment compares two entries, not the label's key
+    assert triples("Payments on-call rota: Priya covers weekday nights.") == []
+    assert triples("Payments on-call rota: Dmitri covers weekends.") == []
+    # a value after the label, a name alone or with words, stays the label's value
+    assert triples("On-call this week: Priya") == [("on-call this week", "is", "Priya")]
+    assert triples("Primary DNS: 10.8.0.2") == [("primary dns", "is", "10.8.0.2")]

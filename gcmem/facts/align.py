@@ -1797,6 +1797,7 @@ def two_things(old: Unit, new: Unit, found: tuple[str, str, str]) -> bool:
         or two_fields(frame, a, b)
         or label_and_entry_differ(old.text, new.text, a, b)
         or two_settings(a, b)
+        or two_jobs(a, b)
     )
 
 
@@ -1805,6 +1806,14 @@ def two_settings(old: str, new: str) -> bool:
     / ``@fortawesome:registry=...``): two lines of a file, not one value changed."""
     a, b = SETTING_VALUE.match(old), SETTING_VALUE.match(new)
     return a is not None and b is not None and a["name"] != b["name"]
+
+
+def two_jobs(old: str, new: str) -> bool:
+    """Values that are each a crontab entry, of different commands (Rosa put ``0 2 * * *
+    pg_dump.sh`` / ``30 3 * * 0 vacuum_full.sh`` in the crontab): two jobs, as two crontab
+    lines are (``_schedule_change``), not one job's schedule changed."""
+    a, b = CRON_ENTRY.match(old.strip("`")), CRON_ENTRY.match(new.strip("`"))
+    return a is not None and b is not None and a["command"].split() != b["command"].split()
 
 
 # A list entry's amount ("council tax, £148") and its day of the month ("broadband, 14th").

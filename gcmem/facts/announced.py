@@ -76,6 +76,11 @@ _ATTRIBUTE = re.compile(
     r"([a-z0-9\- ]+?) (?:of|on|for|in|at)\b"
 )
 _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by", "during"})
+# A phrasal verb's particle ("grow up", "sign off"), which a question may end with
+_PARTICLES = frozenset({"up", "out", "off", "down", "over", "back", "away"})
+# A past event of a life, which happened once: no later news changes where someone grew up or
+# was born, only a correction that says the event again ("Naomi actually grew up in Galway")
+_SETTLED = frozenset({root(w) for w in ("grow", "born", "raise")})
 # Words that bound a time before a question word ("After how long is the page escalated?")
 _BOUNDS = frozenset({"after", "before", "until", "within"})
 # Type words whose answer is a number (a port, a version, a limit).
@@ -177,6 +182,10 @@ _AFTER_VALUE = frozenset(
 )
 # The clause adds something to the subject rather than replacing a value.
 _ADDS = re.compile(r"\b(?:has|have|got) (?:a |an )?new\b|\bnow (?:has|have)\b|\badded\b", re.I)
+# "ap-southeast-2 is live for orders-api as of this morning": one more in service beside the
+# old ones, unless something "new" replaces them ("New VPN gateway is live at ...") or the
+# question asks what is live
+_GOES_LIVE = re.compile(r"^(?!.*\bnew\b).*\b(?:is|are|went|goes|gone|going)\s+live\b", re.I)
 _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
 
 
@@ -315,6 +324,9 @@ def question_frame(query: str) -> QuestionFrame | None:
         if at is not None
         else frozenset()
     )
+    if verb is None and at is None and len(tail) > 2 and tail[-1] in _PARTICLES:
+        # "Where did Naomi grow up?": the verb is "grow", "up" its particle (no word asked)
+        asked -= {root(tail.pop())}
     if verb is None and at is None and tail and tail[-1] not in STOP and tail[-1] not in WH:
         last = tail[-1]
         if aux in AUX_DO or (aux in _AUX_BE and re.search(r"(?:ed|ing)$", last)):
@@ -710,6 +722,18 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             and not frame.head & _VERSION_HEADS
         ):
             continue  # "both databases are on Postgres 15 now": the subject's version
+        behind = tokens_of(clause[at + len(v.text) :])[:2]
+        if (
+            v.kind == "name"
+            and not frame.person
+            and any(
+                len(side) == 2
+                and "and" in side
+                and root(side[side.index("and") ^ 1].lower()) in frame.subject
+                for side in (ahead[-2:], behind)
+            )
+        ):
+            continue  # "Lena and Jonas are moving in together": a person beside the subject
         moved = _MOVED_TO.match(clause[at + len(v.text) :])
         if moved is not None and _CUE.fullmatch(moved.group(1)):
             continue  # "cert-manager bumped to 1.11": what changed, its new value after "to"
@@ -875,12 +899,18 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
         role = _new_role(frame, clause)
         if not clause or not (_CUE.search(clause) or role) or _REFUSE.search(clause):
             continue
+        if frame.verb in _SETTLED and frame.verb not in said_stems(clause):
+            continue
         if not _names_subject(frame, clause, newer, before) and not _carried(
             frame, clause, clauses[i - 1] if i else before
         ):
             continue
         if _modifies_another(clause, frame, frame.words | frame.head) or (
-            _ADDS.search(clause) and not role
+            (
+                _ADDS.search(clause)
+                or (_GOES_LIVE.search(clause) and root("live") not in frame.words)
+            )
+            and not role
         ):
             continue
         yield clause

@@ -70,8 +70,10 @@ _REQUIRE = re.compile(
 )
 # "bump pgx to v5.5.5", "upgraded axios from 1.6.2 to 1.7.4": a package and its new version
 _BUMPED = re.compile(
-    r"\b(?:bump(?:s|ed)?|upgrade[sd]?)\s+(?P<key>[A-Za-z][\w.\-]*)\s+(?:from\s+\S+\s+)?"
-    r"to\s+(?P<value>v?\d[\w.\-+]*\w)"
+    r"\b(?:bump(?:s|ed)?|upgrade[sd]?)\s+(?P<key>[A-Za-z][\w.\-]*)"
+    # "upgrade react and react-dom to ^18.2.0": each package named to the one version
+    r"(?P<more>(?:,\s*[A-Za-z][\w.\-]*)*,?\s+and\s+[A-Za-z][\w.\-]*)?\s+(?:from\s+\S+\s+)?"
+    r"to\s+(?:version\s*=\s*\"?)?(?P<value>[~^]?v?\d[\w.\-+]*\w)"
     # "pydantic is now pinned to 2.4.2"
     r"|\b(?P<pinned>[A-Za-z][\w.\-]*)\s+(?:is\s+)?(?:now\s+)?pinned\s+(?:to|at)\s+"
     r"(?P<pin>v?\d[\w.\-+]*\w)",
@@ -91,7 +93,11 @@ _INSTALLED = re.compile(
 )
 # a JVM heap flag ("-Xmx2g" in JAVA_OPTS): its key, and the words a question asks it by
 _JVM_FLAG = re.compile(r"(?<![\w\-])-(?P<key>Xm[xs])(?P<value>\d+[kKmMgGtT]?)(?![\w.])")
-_ALIASES = {"xmx": ("max heap", "maximum heap"), "xms": ("initial heap", "min heap")}
+_ALIASES = {
+    "xmx": ("max heap", "maximum heap"),
+    "xms": ("initial heap", "min heap"),
+    "runs-on": ("runner",),  # a GitHub Actions job's runner
+}
 # "CONFIG SET maxmemory-policy allkeys-lru" (a Redis command sets a key to a value)
 _CONFIG_SET = re.compile(r"\bconfig\s+set\s+(?P<key>[\w.\-]+)\s+(?P<value>[^\s`]+)", re.I)
 # a command's flag and its value ("--concurrency=16"): a setting wherever it is in the line
@@ -112,6 +118,12 @@ _FILE_IN = re.compile(
     r"(?:^|\s)~?/[\w.-]+(?:/[\w.-]+)*|\S+\.(?:txt|ya?ml|json|toml|ini|conf|list)\b"
 )
 _CODE_NAME = re.compile(r"[_.]|^[A-Z][A-Z0-9]+$")
+# a function's signature, whose keyword defaults are settings of it
+_SIGNATURE = re.compile(r"^\s*(?:async\s+)?(?:def|fn|func|fun|function)\s+\w+\s*\(")
+# a verb that says a file holds the line after it ("test.yml now says runs-on: ubuntu-22.04")
+_QUOTES_LINE = re.compile(r"\b(?:says|has|reads|shows)\s+(?:now\s+)?$", re.I)
+# a Cargo dependency's inline table, whose version is the package's
+_VERSION_TABLE = re.compile(r"^\{\s*version\s*=\s*\"(?P<version>[^\"]+)\"")
 _HEDGE = re.compile(
     r"\b(?:might|maybe|if|unless|not|never|no longer|would|could|should we|proposal|"
     r"proposed|planning|plan to|thinking|considering|revert(?:ed)?|rolled back)\b|n't\b",
@@ -145,7 +157,7 @@ _STOP = frozenset(
         """a an the of in on at to for from by with is are was were be do does did what which
     who where when how set use used uses using run runs pin pinned pins depend depends require
     requires required value setting config configured file version our my we i it its this that
-    there currently now"""
+    there currently now manifest manifests default defaults"""
     )
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*")
@@ -295,7 +307,9 @@ def _assignments(text: str) -> Iterator[KeyValue]:
                 if m["pinned"]:
                     said[(m["pinned"], m["pin"])] = None
                 elif "_" not in m["key"]:  # "bumped max_conns to 50" is read above
-                    said[(m["key"], m["value"])] = None
+                    for key in (m["key"], *_WORD.findall(m["more"] or "")):
+                        if key.lower() != "and":
+                            said[(key, m["value"])] = None
             for m in _TO_TICKED.finditer(body):
                 said[(m["ticked"] or m["key"], _clean(m["value"]))] = None
         for m in _CONFIG_SET.finditer(body):
@@ -345,19 +359,32 @@ def _is_assignment(m: re.Match[str], body: str, line: bool) -> bool:
     # words after a code name's "=" say where or why ("DATABASE_POOL_SIZE=25 in
     # .env.production after the alerts"): a label takes a colon
     coded = m["op"] == "=" and _CODE_NAME.search(m["key"]) is not None
+    if m["op"] == "=" and _SIGNATURE.match(body):
+        return True  # a parameter's default (``def fetch_feed(url, timeout=30):``)
+    # a JSON pair ("\"react\": \"^18.2.0\" builds fine") is code, whatever words follow it,
+    # and so is a line quoted after a verb that says a file holds it ("now has LOG_LEVEL: warn")
+    paired = m["op"] == ":" and (
+        (m["quote"] == '"' and m["value"][:1] == '"') or _QUOTES_LINE.search(body[: m.start()])
+    )
     if (
         rest
         and not _TRAILER.fullmatch(rest)
         and not coded
+        and not paired
         and (line or (m["op"] == ":" and not numeric))
     ):
         return False  # a label before words ("Maya: I moved", "Note: the key is ..."), no setting
-    if (line and not body[: m.start()].strip()) or _CODE_NAME.search(m["key"]):
+    if (line and not body[: m.start()].strip()) or _CODE_NAME.search(m["key"]) or paired:
         return True
     return m["op"] in ("==", "~=", ">=") or m["value"][:1] in "0123456789\"'{["
 
 
 def _clean(value: str) -> str:
+    table = _VERSION_TABLE.match(value)  # ``tokio = { version = "1.28", ... }``: its version
+    if table:
+        return table["version"]
+    if value.count(")") > value.count("("):  # a signature's last default (``verify=True):``)
+        value = value[: value.rfind(")")]
     return value.strip().strip("\"'").rstrip(".")
 
 

@@ -813,6 +813,11 @@ def _finish(
         and FILE_NAMED.search(subject)
     ):
         return None  # unquoted, too ("resolv.conf on the VPN gateway: nameserver 10.8.0.2")
+    if form.name == "colon" and note and _STATEMENT_ENTRY.match(value):
+        # "Payments on-call rota: Priya covers weekday nights": a statement under a heading,
+        # one entry of the rota; frame alignment compares two entries (a name replaced, the
+        # rest the same, is a change; "Dmitri covers weekends" is another entry)
+        return None
     if form.name == "colon" and _PAYMENT.match(value):
         # "Standing order: £200 to the ISA": one payment of a list, or the label's amount
         # changed with its payee kept; frame alignment compares both parts
@@ -851,6 +856,8 @@ def _finish(
 # An amount of money as written ("£148", "$1,020", "€2.5k")
 MONEY = r"[£$€¥]\d[\d,.]*[kKmM]?"
 _PAYMENT = re.compile(rf"^{MONEY}(?:/\w+)? to \S")
+# A name, a verb in the present tense and what it does ("Priya covers weekday nights")
+_STATEMENT_ENTRY = re.compile(r"^[A-Z][a-z]+ [a-z]{2,}(?<![su]s)(?<!ss)s [a-z]\S*(?: \S+)*$")
 # A mapping's row after a label: its left side, an arrow, what it maps to
 _MAPPING_ROW = re.compile(r"^(?P<key>[^\s<>=]+?(?:\s[^\s<>=]+?)?)\s*(?:->|→|=>)\s*(?P<value>\S.*)$")
 # A value that is a setting of its own, by its name (``@acme:registry=https://...``)

@@ -639,6 +639,9 @@ def anchored(a: str, b: str) -> bool:
     return any(not qualified_apart(a, b, word) for word in shared)
 
 
+_STORING = frozenset({"keep", "keeps", "kept", "store", "stores", "stash", "stashes"})
+
+
 def opened_apart(a: str, b: str) -> bool:
     """Two statements of one shape that differ where they open and again after words they
     share: each its own subject's value ("The U10s train Tuesdays on Field 2" / "The U12s train
@@ -648,9 +651,14 @@ def opened_apart(a: str, b: str) -> bool:
     y = [t.norm for t in tokenize(b) if t.norm and not t.punct]
     ops = SequenceMatcher(a=x, b=y, autojunk=False).get_opcodes()
     diffs = [op for op in ops if op[0] != "equal"]
-    if len(diffs) < 2 or diffs[0][0] != "replace" or diffs[0][1] > 1 or diffs[0][3] > 1:
+    if len(diffs) < 2 or diffs[0][0] != "replace":
         return False
     _, i1, i2, j1, j2 = diffs[0]
+    # ... or differ first in what is stored, said after "keep" ("We keep HEK293T in the dewar,
+    # box 4" / "We keep HeLa in the dewar, box 7"): each thing in its own place
+    stored = i1 == j1 and 0 < i1 <= 3 and x[i1 - 1] in _STORING
+    if (i1 > 1 or j1 > 1) and not stored:
+        return False
     if not all(any(w not in _REST_STOP for w in side) for side in (x[i1:i2], y[j1:j2])):
         return False  # "In the billing repo" / "Heads-up: the billing repo's": no subjects
     first_end = i2
