@@ -2290,3 +2290,37 @@ def test_a_name_beside_the_subjects_is_another_person_not_the_answer() -> None:
         who, "Lena is moving in with Marta in May.", "Lena and Jonas are moving in together now."
     )
     assert found is not None and "Jonas" in found.new_values
+
+
+def test_an_aside_refuses_its_own_values_only() -> None:
+    frame = question_frame("Which region is the internal wiki hosted in?")
+    assert frame is not None
+    older = "The internal wiki is hosted in the Frankfurt region, same account as the CRM."
+    assert answers(frame, older)
+    found = announcement(frame, older, "After the migration weekend the wiki now lives in Oslo.")
+    assert_change(found, ("Frankfurt", "Oslo"))
+    # a refusal of the clause that gives the value still refuses it
+    assert not answers(frame, "The internal wiki is not hosted in the Frankfurt region.")
+    # and so does one beside it that gives every value
+    assert not answers(frame, "The wiki is hosted in Frankfurt region, same as always.")
+
+
+def test_the_things_own_workspace_is_the_thing() -> None:
+    frame = question_frame("Which Notion plan are we on?")
+    assert frame is not None
+    older = "We're on the Team plan for Notion, max 50 members."
+    newer = "Upgraded the notion workspace to the Business plan so we get SAML."
+    assert_change(announcement(frame, older, newer), ("Team", "Business"))
+    # another thing the subject word modifies stays another thing
+    assert announcement(frame, older, "Upgraded the notion importer to the Business tier.") is None
+
+
+def test_a_part_of_a_city_is_no_city() -> None:
+    frame = question_frame("Which city does Sam live in?")
+    assert frame is not None
+    newer = "Sam just moved into a new apartment in the Pearl District, has a balcony"
+    assert announcement(frame, "Sam lives in Portland.", newer) is None
+    assert_change(
+        announcement(frame, "Sam lives in Portland.", "Sam just moved to Denver, new job."),
+        ("Portland", "Denver"),
+    )

@@ -129,6 +129,9 @@ SPLITS = {
     "dev108": "accumulating",
     "dev109": "traps3",
     "dev110": "written",
+    "dev112": "accumulating",
+    "dev113": "traps3",
+    "dev114": "written",
     "devconv": "chats",
 }
 

@@ -259,3 +259,20 @@ def test_a_setting_said_after_a_list_items_head_states_that_items_key(memory: Me
     )
     result = memory.retrieve("which pre-commit-hooks rev are we on", namespace=NS, k=10)
     assert stale_lines(result)["old"] == ["rev: v4.4.0"]
+
+
+def test_a_base_image_said_after_its_service_states_the_excerpts_line(memory: Memory) -> None:
+    older = "Dockerfile (billing-worker):\nFROM python:3.9-slim\nWORKDIR /app\nCOPY . ."
+    newer = "base image for billing-worker is now FROM python:3.11-slim, runs are 20% faster"
+    memory.ingest([turn("old", older, 0), turn("new", newer, 9)])
+    result = memory.retrieve("billing-worker Dockerfile base image", namespace=NS, k=10)
+    assert stale_lines(result)["old"] == ["FROM python:3.9-slim"]
+
+
+def test_another_services_base_image_states_nothing_of_the_excerpt(memory: Memory) -> None:
+    assert_no_stale_line(
+        memory,
+        "Dockerfile (billing-worker):\nFROM python:3.9-slim\nWORKDIR /app\nCOPY . .",
+        "report-builder runs on Python 3.11 in its Dockerfile (`FROM python:3.11-slim`)",
+        "Dockerfile base image",
+    )

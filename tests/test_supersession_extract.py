@@ -582,3 +582,16 @@ def test_a_statement_under_a_heading_is_no_value_of_the_heading() -> None:
     # a value after the label, a name alone or with words, stays the label's value
     assert triples("On-call this week: Priya") == [("on-call this week", "is", "Priya")]
     assert triples("Primary DNS: 10.8.0.2") == [("primary dns", "is", "10.8.0.2")]
+
+
+def test_a_base_image_of_a_named_service_is_that_services() -> None:
+    # two services' Dockerfiles each start FROM python: one key each, not one image's tag
+    said = "{} runs on Python {} in its Dockerfile (`FROM python:{}-slim`)."
+    for service, version in (("ingest-worker", "3.10"), ("report-builder", "3.12")):
+        assert ("python", "image tag", f"{version}-slim") not in triples(
+            said.format(service, version, version)
+        )
+    # a Dockerfile alone, or with no service named, is the image's tag as before
+    assert ("python", "image tag", "3.12-slim") in triples(
+        "Dockerfile now starts FROM python:3.12-slim"
+    )

@@ -401,6 +401,7 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
             and noun not in AUX
             and noun not in _NOT_MODIFIED
             and noun not in _RUNS_ON
+            and noun not in _OWN_INSTANCE
             and not re.search(r"(?:s|ed)$", noun)  # a verb: "payments-api listens"
             and noun not in IRREGULAR_PAST  # "rent went up"
             and not ADVERB.fullmatch(noun)  # "Priya finally moved to Bristol"
@@ -427,6 +428,8 @@ def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) ->
 # what a thing runs on is the thing where a version or a setting is asked ("Bumped the CI
 # image to Node 20" for "Which Node version does CI use?")
 _RUNS_ON = frozenset(str.split("image runtime runner container environment box server vm host"))
+# the thing's own instance of a product, which is the product ("the notion workspace")
+_OWN_INSTANCE = frozenset(str.split("workspace account subscription tenant org"))
 
 
 def answers(frame: QuestionFrame, sentence: str) -> bool:
@@ -470,10 +473,12 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
         refusals = [m[0] for m in _REFUSE.finditer(clause)] if inside else []
         if refusals:
             aside = len(inside) < len(found) and not frame.subject & said_stems(clause)
-            if not (
-                aside and (all(_CONDITION.fullmatch(r) for r in refusals) or _REQUEST.match(clause))
-            ):
+            if not aside:
                 return False
+            if not (all(_CONDITION.fullmatch(r) for r in refusals) or _REQUEST.match(clause)):
+                # "hosted in the Frankfurt region, same account as the CRM": the aside refuses
+                # its own values, no answer, and leaves the others
+                found = [v for v in found if v not in inside]
     asked = frame.words | frame.head
     return not _modifies_another(sentence, frame, asked)
 
@@ -734,6 +739,12 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             )
         ):
             continue  # "Lena and Jonas are moving in together": a person beside the subject
+        part = re.match(r"\s+(\w+)", clause[at + len(v.text) :])
+        if frame.head & _REGIONS and (
+            v.text.split()[-1].lower() in _PARTS_OF_A_CITY
+            or (part and part[1].lower() in _PARTS_OF_A_CITY)
+        ):
+            continue  # "a new apartment in the Pearl District": a part of a city, no city
         moved = _MOVED_TO.match(clause[at + len(v.text) :])
         if moved is not None and _CUE.fullmatch(moved.group(1)):
             continue  # "cert-manager bumped to 1.11": what changed, its new value after "to"
@@ -760,6 +771,12 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
 
 
 _VERSION_HEADS = frozenset(map(root, ("version", "release")))
+_REGIONS = frozenset(map(root, ("city", "town", "country", "state")))
+_PARTS_OF_A_CITY = frozenset(
+    str.split(
+        "district street avenue road square quarter heights borough neighbourhood neighborhood"
+    )
+)
 
 
 # What a name after "for" is: a purpose, no place ("Chloe's training for the Great North Run")

@@ -1814,7 +1814,14 @@ def _code_tokens(
             if form in (_INLINE_PIN, _INLINE_MODULE):
                 found.append((m.group("name"), "version", m.group("ver"), named))
             elif form is _INLINE_IMAGE:
-                found.append((m.group("name"), "image tag", m.group("tag"), named))
+                # a base image is many Dockerfiles': a service the clause names before it owns
+                # this one ("ingest-worker runs on Python 3.10 (FROM python:3.10-slim)")
+                services = frozenset(
+                    part
+                    for w in re.findall(r"[A-Za-z]\w*(?:[-_]\w+)+", owner_text)
+                    for part in re.findall(r"[a-z]+", w.casefold())
+                )
+                found.append((m.group("name"), "image tag", m.group("tag"), services or None))
             else:
                 # a section the sentence names ("[Makefile] uses indent_style = tab") scopes
                 # the setting as its header line would
