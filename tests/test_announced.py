@@ -2324,3 +2324,14 @@ def test_a_part_of_a_city_is_no_city() -> None:
         announcement(frame, "Sam lives in Portland.", "Sam just moved to Denver, new job."),
         ("Portland", "Denver"),
     )
+
+
+def test_a_reason_naming_the_old_place_and_a_homes_room() -> None:
+    frame = question_frame("Where does the D&D group meet?")
+    assert frame is not None
+    older = "Our D&D group meets at Sam's place, he has the big table."
+    newer = "Since Sam's renovating, the D&D group was relocated to Jo's basement for now on."
+    assert_change(announcement(frame, older, newer), ("Sam's", "Jo's"))
+    # the old value said again outside a reason: no old answer
+    again = "The D&D group was relocated to Jo's basement, Sam's is for snacks."
+    assert announcement(frame, older, again) is None

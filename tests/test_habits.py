@@ -434,3 +434,22 @@ def test_odd_text_decides_nothing_and_raises_nothing(text: str) -> None:
     assert habit_change(text, "I swim at the pool.", "I swim in the lido now.") is None
     assert habit_change("Where does the user swim?", text, "I swim in the lido now.") is None
     assert habit_change("Where does the user swim?", "I swim at the pool.", text) is None
+
+
+def test_an_acronyms_plural_is_no_person_and_no_focus() -> None:
+    older = "Kenji reviews PRs first thing after standup, so you'll get comments by lunch."
+    newer = "Kenji protects his mornings for deep work, he batches PR reviews at 5pm now."
+    change = habit_change("When does Kenji review PRs?", older, newer)
+    assert change is not None and "review" in change.shared
+    # still no change where the newer one adds a second habit
+    also = "Kenji also reviews PRs at 5pm now."
+    assert habit_change("When does Kenji review PRs?", older, also) is None
+
+
+def test_a_call_is_rung_and_a_reason_says_no_answer_again() -> None:
+    older = "Mum calls me every Sunday evening, like clockwork."
+    newer = "Since she joined the Sunday walking group, Mum rings on Saturday mornings instead."
+    assert habit_change("When does Mum call?", older, newer) is not None
+    # the old answer said again in the statement itself elaborates it
+    again = "Mum rings on Sunday evenings and Saturday mornings now."
+    assert habit_change("When does Mum call?", older, again) is None

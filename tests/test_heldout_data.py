@@ -129,6 +129,7 @@ SPLITS = {
     "dev108": "accumulating",
     "dev109": "traps3",
     "dev110": "written",
+    "dev111": "written",
     "dev112": "accumulating",
     "dev113": "traps3",
     "dev114": "written",

@@ -66,6 +66,7 @@ from gcmem.facts.wording import (
     said_stems,
     tokens_of,
     values,
+    without_reason,
 )
 from gcmem.normalize import WEEKDAYS
 
@@ -792,7 +793,9 @@ def _for_purpose(text: str, value: str) -> bool:
 # an office is a firm's ("Leonie moved to the Frankfurt office" is no new employer)
 _PLACE_NOUN = re.compile(
     r"\s+(?:[a-z]+\s+)?(?:center|centre|pool|clinic|school|gym|park|hall|library|field|rink|"
-    r"studio|campus|hospital|stadium|arena|church|club)s?\b"
+    r"studio|campus|hospital|stadium|arena|church|club|"
+    # a home's rooms and a person's home ("Jo's basement", "Sam's place")
+    r"place|house|flat|apartment|basement|garage|kitchen|garden|backyard)s?\b"
 )
 # Things a provider's name says the answer through ("now lives on a little Hetzner box":
 # the blog is hosted at Hetzner); an office, a team or a room is a thing of its own
@@ -818,7 +821,7 @@ def announcement(
     if answering is None:
         return None
     in_older = {t.lower() for t in tokens_of(older)}
-    in_newer = {t.lower() for t in tokens_of(newer)}
+    in_newer = {t.lower() for t in tokens_of(without_reason(newer))}
     asked = answering.words | answering.head
     answer = [
         v

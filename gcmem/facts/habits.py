@@ -65,6 +65,7 @@ from gcmem.facts.wording import (
     said_stems,
     tokens_of,
     values,
+    without_reason,
 )
 from gcmem.normalize import WEEKDAYS
 
@@ -142,7 +143,9 @@ _TIME_KINDS = frozenset({"day", "month", "number", "ordinal", "daypart"})
 _AT_A_TIME = frozenset(str.split("around until till after before by at"))
 # bedtime is said in words of its own
 _BEDTIME = re.compile(r"\b(?:lights[- ]out|asleep|bedtime|in bed|to bed|go to sleep)\b", re.I)
-_SAID_AS = {root("bed"): _BEDTIME, root("sleep"): _BEDTIME}
+# a call is rung or phoned too ("Mum rings on Saturday mornings")
+_PHONED = re.compile(r"\b(?:rings?|ringing|rang|phones?|phoned|phoning|facetimed?)\b", re.I)
+_SAID_AS = {root("bed"): _BEDTIME, root("sleep"): _BEDTIME, root("call"): _PHONED}
 _STILL = re.compile(r"\bstill\b", re.I)
 # a when-question asked by its type word
 _WHAT_TIME = re.compile(r"\s*(?:at\s+|on\s+)?(?:what|which)\s+(?:time|days?)\b", re.I)
@@ -182,6 +185,9 @@ class HabitChange:
     shared: frozenset[str]
 
 
+_ACRONYMS = re.compile(r"[A-Z]{2,}s")
+
+
 def _persons(query: str) -> tuple[bool, frozenset[str]]:
     """Whether the question asks about the user, and the names it asks about."""
     words = {t.lower() for t in tokens_of(query)}
@@ -189,7 +195,11 @@ def _persons(query: str) -> tuple[bool, frozenset[str]]:
     names = frozenset(
         root(v.key)
         for v in values(query)
-        if v.kind == "name" and v.text[:1].isupper() and v.key.isalpha() and not v.text.isupper()
+        if v.kind == "name"
+        and v.text[:1].isupper()
+        and v.key.isalpha()
+        and not v.text.isupper()
+        and not _ACRONYMS.fullmatch(v.text)  # "PRs", "PDFs": things, no one's name
     )
     return user, names
 
@@ -450,6 +460,10 @@ def _asked(query: str) -> _Asked | None:
         return None
     asked = frame.words | frame.head
     about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - TITLES
+    # an acronym's plural is said many ways ("PRs", "PR reviews", "pull requests"): the verb
+    # beside it says what the habit is
+    acronyms = {root(t.lower()) for t in tokens_of(undated) if _ACRONYMS.fullmatch(t)}
+    about = about - acronyms or about
     if not about:
         # "When does Dad call?": the habit is the verb the question frame reads as a function
         # word ("What do we call it?")
@@ -531,7 +545,8 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
     # up to 8k now" after "I run every morning before work"), unless it gives it up ("quit
     # sugar" after "two sugars")
     answer = _answer_clause(older, q.focus)
-    if _answer_words(answer, q.asked | q.names) & said_stems(newer) - _given_up(newer):
+    again = said_stems(without_reason(newer))
+    if _answer_words(answer, q.asked | q.names) & again - _given_up(newer):
         return None
     shared = frozenset(
         w for w in q.about if _as_itself(w, older, q.asked) and _as_itself(w, newer, q.asked)

@@ -156,6 +156,16 @@ YEAR = re.compile(r"(?<![\w.:=/-])(?:19|20)\d\d(?!\w|\.\d)")
 # Clause boundaries; a colon or comma inside a value ("10:15", "€1,180") is none.
 CLAUSE_SPLIT = re.compile(r"[,:](?=\s|$)|[;()]|\s[-–—]\s|\b(?:but|so|since|because)\b")
 
+# A reason or a time the statement opens with ("Since she joined the Sunday walking group,
+# Mum rings on Saturdays"): why it changed, no answer said again
+_REASON_LEAD = re.compile(r"^\s*(?:since|because|as)\s+[^,;.]+,\s*", re.I)
+
+
+def without_reason(text: str) -> str:
+    """``text`` without the reason clause it opens with."""
+    return _REASON_LEAD.sub("", text, count=1)
+
+
 # A word and the next one (a lookahead, so "the production worker pool" gives every pair).
 PAIR = re.compile(r"\b([A-Za-z0-9][A-Za-z0-9\-]{0,60})(?= ([a-z][a-z\-]{0,60})\b)")
 
