@@ -133,6 +133,9 @@ SPLITS = {
     "dev112": "accumulating",
     "dev113": "traps3",
     "dev114": "written",
+    "dev115": "written",
+    "dev116": "accumulating",
+    "dev117": "traps3",
     "devconv": "chats",
 }
 

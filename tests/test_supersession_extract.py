@@ -595,3 +595,10 @@ def test_a_base_image_of_a_named_service_is_that_services() -> None:
     assert ("python", "image tag", "3.12-slim") in triples(
         "Dockerfile now starts FROM python:3.12-slim"
     )
+
+
+def test_an_amount_to_a_named_payee_without_its_currency_is_one_payment() -> None:
+    assert triples("Standing order: 450 to Castlegate Lettings on the 1st.") == []
+    assert triples("Standing order: 25 to the RNLI on the 1st.") == []
+    # a range is a value of its label
+    assert triples("Timeout: 30 to 60 seconds") == [("timeout", "is", "30 to 60 seconds")]

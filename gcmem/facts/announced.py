@@ -77,6 +77,8 @@ _ATTRIBUTE = re.compile(
     r"([a-z0-9\- ]+?) (?:of|on|for|in|at)\b"
 )
 _PREPOSITIONS = frozenset({"on", "in", "at", "for", "to", "from", "with", "by", "during"})
+# a relation said before a name as a title
+_KIN_TITLE = re.compile(r"\b(Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Nana|Cousin) ([A-Z][a-z]+)")
 # A phrasal verb's particle ("grow up", "sign off"), which a question may end with
 _PARTICLES = frozenset({"up", "out", "off", "down", "over", "back", "away"})
 # A past event of a life, which happened once: no later news changes where someone grew up or
@@ -137,7 +139,11 @@ _CUE = re.compile(
 )
 # A change verb and "to" right after a value: the value is what changed ("cert-manager
 # bumped to 1.11", "the standup got moved to 10").
-_MOVED_TO = re.compile(r"\s+(?:(?:was|were|got|has been|have been)\s+)?([a-z]+)\s+(?:over\s+)?to\b")
+# (not "to" of a purpose: "in Albuquerque now to be closer to the grandkids")
+_MOVED_TO = re.compile(
+    r"\s+(?:(?:was|were|got|has been|have been)\s+)?([a-z]+)\s+(?:over\s+)?to\b"
+    r"(?!\s+(?:be|get|stay|help|save|keep|make|avoid|cut|free|give)\b)"
+)
 # The value holds on, is shared, is hedged or negated: nothing to supersede or announce.
 _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
@@ -350,7 +356,7 @@ def question_frame(query: str) -> QuestionFrame | None:
     # "What's the URL of the staging Grafana?": the attribute is the noun before "of"
     named = _ATTRIBUTE.match(" ".join(words))
     attribute = root(named.group(1).split()[-1]) if named else None
-    return QuestionFrame(
+    frame = QuestionFrame(
         asked,
         subject or asked,
         verb,
@@ -363,6 +369,16 @@ def question_frame(query: str) -> QuestionFrame | None:
         words[0] == "where",
         common=frozenset(root(w) for w in tokens_of(query) if w.islower()) & (subject or asked),
     )
+    # "Uncle Farid" is Farid ("Farid sold the house, he's in Albuquerque now") and Uncle
+    # ("Grandpa sold the house and he's settled in Flagstaff")
+    titled = [(root(m[1].lower()), root(m[2].lower())) for m in _KIN_TITLE.finditer(query)]
+    also = tuple(
+        replace(frame, subject=frame.subject - {drop}, words=frame.words - {drop})
+        for kin, name in titled
+        if {kin, name} <= frame.subject
+        for drop in (kin, name)
+    )
+    return replace(frame, also=also) if also else frame
 
 
 def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
@@ -430,7 +446,9 @@ def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) ->
 # image to Node 20" for "Which Node version does CI use?")
 _RUNS_ON = frozenset(str.split("image runtime runner container environment box server vm host"))
 # the thing's own instance of a product, which is the product ("the notion workspace")
-_OWN_INSTANCE = frozenset(str.split("workspace account subscription tenant org"))
+_OWN_INSTANCE = frozenset(
+    str.split("workspace account subscription tenant org matrix pipeline workflow setup")
+)
 
 
 def answers(frame: QuestionFrame, sentence: str) -> bool:
@@ -469,7 +487,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     # a clause that gives the value says it holds on, is shared, hedged or negated; a
     # condition about another thing, without the subject, leaves the values outside it ("Team
     # wiki is hosted on Confluence, ask Marco if you need an account")
-    for clause in CLAUSE_SPLIT.split(sentence):
+    for clause in _with_apposed_values(CLAUSE_SPLIT.split(sentence)):
         inside = [v for v in found if v in clause.lower()]
         refusals = [m[0] for m in _REFUSE.finditer(clause)] if inside else []
         if refusals:
@@ -622,7 +640,11 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
     """The sentence's values in clauses that name something the question asks ("his dog
     Rufus" after "Alex loves trail running though -" is no answer about running)."""
     asked = frame.words | frame.head
-    clauses = [c for c in _fronted(CLAUSE_SPLIT.split(sentence)) if c and asked & said_stems(c)]
+    clauses = [
+        c
+        for c in _fronted(_with_apposed_values(CLAUSE_SPLIT.split(sentence)))
+        if c and asked & said_stems(c)
+    ]
     # a clause that names what is asked in its own words, not only inside a value, is the
     # one that gives the answer ("Primary DB host is db-primary.internal, read replicas are
     # behind db-ro.internal": the replicas' host says "db" only in its name)
@@ -673,7 +695,8 @@ _TYPED_BY = re.compile(
 _NOT_A_NAME = frozenset(
     str.split(
         "same other whole entire new old main big small first next last current previous "
-        "former own right wrong usual regular local nearest closest real"
+        "former own right wrong usual regular local nearest closest real single shared "
+        "dedicated separate managed tiny large"
     )
 )
 
@@ -907,7 +930,7 @@ def with_names(frame: QuestionFrame, texts: Sequence[str]) -> QuestionFrame:
                         subject=frozenset(frame.subject - mine | other),
                         words=frozenset(frame.words - mine | other),
                     )
-    return replace(frame, also=tuple(alternates.values())) if alternates else frame
+    return replace(frame, also=frame.also + tuple(alternates.values())) if alternates else frame
 
 
 def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterator[str]:
@@ -917,7 +940,10 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     clauses = _with_apposed_values(CLAUSE_SPLIT.split(newer))
     for i, clause in enumerate(clauses):
         role = _new_role(frame, clause)
-        if not clause or not (_CUE.search(clause) or role) or _REFUSE.search(clause):
+        # (a word the question asks is no change word: "new" of "for new hires" when the
+        # question asks what new engineers get)
+        cue = any(root(m[0].lower()) not in frame.words for m in _CUE.finditer(clause))
+        if not clause or not (cue or role) or _REFUSE.search(clause):
             continue
         if frame.verb in _SETTLED and frame.verb not in said_stems(clause):
             continue
@@ -974,7 +1000,7 @@ def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
     out: list[str] = []
     for clause in clauses:
         found = values(clause) if out and clause.strip() else []
-        if found and " ".join(v.text for v in found) == clause.strip():
+        if found and " ".join(v.text for v in found) == clause.strip().rstrip(".!"):
             out[-1] = f"{out[-1].rstrip()} {clause.strip()}"
             continue
         # a name opening the clause after "has a new lead:" is the new one ("Data has a new

@@ -855,7 +855,10 @@ def _finish(
 
 # An amount of money as written ("£148", "$1,020", "€2.5k")
 MONEY = r"[£$€¥]\d[\d,.]*[kKmM]?"
-_PAYMENT = re.compile(rf"^{MONEY}(?:/\w+)? to \S")
+# (an amount without its currency too, to a payee by name: "450 to Castlegate Lettings")
+_PAYMENT = re.compile(
+    rf"^(?:{MONEY}(?:/\w+)? to \S|\d[\d,.]*(?:/\w+)? to (?:(?:the|my|our|his|her) )?[A-Z])"
+)
 # A name, a verb in the present tense and what it does ("Priya covers weekday nights")
 _STATEMENT_ENTRY = re.compile(r"^[A-Z][a-z]+ [a-z]{2,}(?<![su]s)(?<!ss)s [a-z]\S*(?: \S+)*$")
 # A mapping's row after a label: its left side, an arrow, what it maps to
