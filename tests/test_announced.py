@@ -1955,6 +1955,33 @@ def test_a_new_holder_of_the_asked_role_is_announced() -> None:
             "Chloe cancelled her gym membership and trains at Rockworks climbing centre now.",
             None,
         ),
+        # a kin title before a name: the name alone, or the title alone, names the person
+        (
+            "Where does Uncle Farid live?",
+            "Uncle Farid lives in Tucson, in that adobe place with the lemon tree.",
+            "Farid sold the house, he's in Albuquerque now to be closer to the grandkids.",
+            ("Tucson", "Albuquerque"),
+        ),
+        (
+            "Which city does Grandpa Walt live in?",
+            "Grandpa Walt lives in Tucson, about a two hour drive from us.",
+            "Grandpa sold the house and he's settled in Flagstaff now, closer to Aunt June.",
+            ("Tucson", "Flagstaff"),
+        ),
+        # another person of the same name is no answer
+        (
+            "Where does Uncle Farid live?",
+            "Uncle Farid lives in Tucson.",
+            "Grandpa Walt sold the house, he's in Albuquerque now.",
+            None,
+        ),
+        # the CI matrix is CI's own configuration, so CI
+        (
+            "Which Python version does CI use?",
+            "CI runs everything on Python 3.9 right now.",
+            "The CI matrix moved to Python 3.11 this morning, old image is retired.",
+            ("3.9", "3.11"),
+        ),
     ],
 )
 def test_where_and_what_a_name_says(
@@ -2337,39 +2364,6 @@ def test_a_reason_naming_the_old_place_and_a_homes_room() -> None:
     assert announcement(frame, older, again) is None
 
 
-@pytest.mark.parametrize(
-    ("question", "older", "newer", "change"),
-    [
-        # a kin title before a name: the name alone, or the title alone, names the person
-        (
-            "Where does Uncle Farid live?",
-            "Uncle Farid lives in Tucson, in that adobe place with the lemon tree.",
-            "Farid sold the house, he's in Albuquerque now to be closer to the grandkids.",
-            ("Tucson", "Albuquerque"),
-        ),
-        (
-            "Which city does Grandpa Walt live in?",
-            "Grandpa Walt lives in Tucson, about a two hour drive from us.",
-            "Grandpa sold the house and he's settled in Flagstaff now, closer to Aunt June.",
-            ("Tucson", "Flagstaff"),
-        ),
-        # another person of the same name is no answer
-        (
-            "Where does Uncle Farid live?",
-            "Uncle Farid lives in Tucson.",
-            "Grandpa Walt sold the house, he's in Albuquerque now.",
-            None,
-        ),
-    ],
-)
-def test_a_kin_title_and_a_purpose_after_the_new_value(
-    question: str, older: str, newer: str, change: tuple[str, str] | None
-) -> None:
-    frame = question_frame(question)
-    assert frame is not None
-    assert_change(announcement(frame, older, newer), change)
-
-
 def test_a_size_word_before_the_type_word_is_no_name() -> None:
     frame = question_frame("Which Redis host holds the session cache?")
     assert frame is not None
@@ -2377,14 +2371,6 @@ def test_a_size_word_before_the_type_word_is_no_name() -> None:
     newer = "Session cache moved to the ElastiCache cluster at sessions-prod.cache.amazonaws.com."
     found = announcement(frame, older, newer)
     assert found is not None and found.old_values == ("cache-01.internal",)
-
-
-def test_the_ci_matrix_is_ci() -> None:
-    frame = question_frame("Which Python version does CI use?")
-    assert frame is not None
-    older = "CI runs everything on Python 3.9 right now."
-    newer = "The CI matrix moved to Python 3.11 this morning, old image is retired."
-    assert_change(announcement(frame, older, newer), ("3.9", "3.11"))
 
 
 def test_a_word_the_question_asks_is_no_change_word() -> None:

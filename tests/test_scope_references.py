@@ -185,11 +185,27 @@ def test_a_quoted_line_of_another_section_states_nothing(memory: Memory) -> None
     )
 
 
-def test_a_dockerfile_after_a_comment_line_keys_its_base_image(memory: Memory) -> None:
-    old = "# scraper image\nFROM python:3.10-slim\nWORKDIR /app\nCOPY . ."
-    new = "changed the base image in the scraper Dockerfile: `FROM python:3.12-slim`"
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "# scraper image\nFROM python:3.10-slim\nWORKDIR /app\nCOPY . .",
+            "changed the base image in the scraper Dockerfile: `FROM python:3.12-slim`",
+            "scraper base image",
+        ),
+        # the service named before the image owns it, and the excerpt names that service
+        (
+            "Dockerfile (billing-worker):\nFROM python:3.10-slim\nWORKDIR /app\nCOPY . .",
+            "base image for billing-worker is now FROM python:3.12-slim, runs are 20% faster",
+            "billing-worker Dockerfile base image",
+        ),
+    ],
+)
+def test_a_dockerfile_after_a_comment_or_a_label_keys_its_base_image(
+    memory: Memory, old: str, new: str, query: str
+) -> None:
     memory.ingest([turn("old", old, 0), turn("new", new, 9)])
-    result = memory.retrieve("scraper base image", namespace=NS, k=10)
+    result = memory.retrieve(query, namespace=NS, k=10)
     assert stale_lines(result)["old"] == ["FROM python:3.10-slim"]
 
 
@@ -259,14 +275,6 @@ def test_a_setting_said_after_a_list_items_head_states_that_items_key(memory: Me
     )
     result = memory.retrieve("which pre-commit-hooks rev are we on", namespace=NS, k=10)
     assert stale_lines(result)["old"] == ["rev: v4.4.0"]
-
-
-def test_a_base_image_said_after_its_service_states_the_excerpts_line(memory: Memory) -> None:
-    older = "Dockerfile (billing-worker):\nFROM python:3.9-slim\nWORKDIR /app\nCOPY . ."
-    newer = "base image for billing-worker is now FROM python:3.11-slim, runs are 20% faster"
-    memory.ingest([turn("old", older, 0), turn("new", newer, 9)])
-    result = memory.retrieve("billing-worker Dockerfile base image", namespace=NS, k=10)
-    assert stale_lines(result)["old"] == ["FROM python:3.9-slim"]
 
 
 def test_another_services_base_image_states_nothing_of_the_excerpt(memory: Memory) -> None:

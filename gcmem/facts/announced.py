@@ -752,14 +752,14 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
         ):
             continue  # "both databases are on Postgres 15 now": the subject's version
         behind = tokens_of(clause[at + len(v.text) :])[:2]
+        subject_and = ahead[-2:] if ahead[-1:] == ["and"] else []
+        and_subject = behind[::-1] if behind[:1] == ["and"] else []
         if (
             v.kind == "name"
             and not frame.person
             and any(
-                len(side) == 2
-                and "and" in side
-                and root(side[side.index("and") ^ 1].lower()) in frame.subject
-                for side in (ahead[-2:], behind)
+                len(p) == 2 and root(p[0].lower()) in frame.subject
+                for p in (subject_and, and_subject)
             )
         ):
             continue  # "Lena and Jonas are moving in together": a person beside the subject
@@ -1307,12 +1307,16 @@ def _same_lines(older: str, newer: str, pairs: Sequence[tuple[Unit, Unit]]) -> b
     lines = [(old, new) for old, new in pairs if old.line or new.line]
     if not lines:
         return True  # prose: nothing to read the keys of
-    keys = [{kv.index: kv.key.lower() for kv in key_values(t)} for t in (older, newer)]
+    keys: list[dict[int, set[str]]] = [{}, {}]
+    for side, text in zip(keys, (older, newer), strict=True):
+        for kv in key_values(text):
+            side.setdefault(kv.index, set()).add(kv.key.lower())
     for old, new in lines:
         if old.path != new.path:
             return False
+        # a line may assign several keys (a signature's defaults): one key in common is one line
         was, now = keys[0].get(old.index), keys[1].get(new.index)
-        if was is not None and now is not None and was != now:
+        if was and now and was.isdisjoint(now):
             return False
     return True
 
