@@ -2387,3 +2387,18 @@ def test_a_value_set_off_after_its_clause_is_read_with_it() -> None:
     # the apposed value is the clause's, and so is the clause's "own": another thing's own
     assert not answers(frame, "The docs repo has its own default branch, gh-pages, that's all.")
     assert answers(frame, "The docs repo has a default branch, gh-pages.")
+
+
+def test_a_line_of_several_keys_is_the_line_that_shares_one() -> None:
+    # a signature's defaults are keys of its line: the revised excerpt's signature line
+    # shares one with the older one's, and the raised exception is the revised statement
+    frame = question_frame("What is raise in falcon/request.py?")
+    assert frame is not None
+    excerpt = (
+        "falcon/request.py:\n                return None\n\n            raise {}(name)\n\n"
+        "    def {}"
+    )
+    older = excerpt.format("HTTPMissingParam", "get_param(self, name, required=False, store=None):")
+    newer = excerpt.format("HTTPMissingHeader", "get_header(self, header, required=False):")
+    found = revision(frame, older, newer)
+    assert found is not None and found.change.new_values == ("HTTPMissingHeader",)
