@@ -193,6 +193,7 @@ _ADDS = re.compile(r"\b(?:has|have|got) (?:a |an )?new\b|\bnow (?:has|have)\b|\b
 # old ones, unless something "new" replaces them ("New VPN gateway is live at ...") or the
 # question asks what is live
 _GOES_LIVE = re.compile(r"^(?!.*\bnew\b).*\b(?:is|are|went|goes|gone|going)\s+live\b", re.I)
+_LIVE = root("live")
 _NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
 
 
@@ -487,7 +488,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     # a clause that gives the value says it holds on, is shared, hedged or negated; a
     # condition about another thing, without the subject, leaves the values outside it ("Team
     # wiki is hosted on Confluence, ask Marco if you need an account")
-    for clause in _with_apposed_values(CLAUSE_SPLIT.split(sentence)):
+    for clause in _clauses(sentence):
         inside = [v for v in found if v in clause.lower()]
         refusals = [m[0] for m in _REFUSE.finditer(clause)] if inside else []
         if refusals:
@@ -640,11 +641,7 @@ def _asked_values(frame: QuestionFrame, sentence: str) -> list[Value]:
     """The sentence's values in clauses that name something the question asks ("his dog
     Rufus" after "Alex loves trail running though -" is no answer about running)."""
     asked = frame.words | frame.head
-    clauses = [
-        c
-        for c in _fronted(_with_apposed_values(CLAUSE_SPLIT.split(sentence)))
-        if c and asked & said_stems(c)
-    ]
+    clauses = [c for c in _fronted(_clauses(sentence)) if c and asked & said_stems(c)]
     # a clause that names what is asked in its own words, not only inside a value, is the
     # one that gives the answer ("Primary DB host is db-primary.internal, read replicas are
     # behind db-ro.internal": the replicas' host says "db" only in its name)
@@ -937,7 +934,7 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     """The clauses of ``newer`` that could announce a new answer: a change word, nothing held
     on, hedged or added, the question's subject named and modifying nothing else ("the
     production worker pool got bumped"; "now has a new on-call alias")."""
-    clauses = _with_apposed_values(CLAUSE_SPLIT.split(newer))
+    clauses = _clauses(newer)
     for i, clause in enumerate(clauses):
         role = _new_role(frame, clause)
         # (a word the question asks is no change word: "new" of "for new hires" when the
@@ -952,10 +949,7 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
         ):
             continue
         if _modifies_another(clause, frame, frame.words | frame.head) or (
-            (
-                _ADDS.search(clause)
-                or (_GOES_LIVE.search(clause) and root("live") not in frame.words)
-            )
+            (_ADDS.search(clause) or (_GOES_LIVE.search(clause) and _LIVE not in frame.words))
             and not role
         ):
             continue
@@ -993,12 +987,14 @@ def _new_role(frame: QuestionFrame, clause: str) -> bool:
     return m is not None and root(m[1].lower()) in frame.head | frame.words
 
 
-def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
-    """Clauses, each with the bare value set off after it (by a comma, a colon or a dash)
-    joined on ("moved Grandma to a ground floor room, 108, easier with the walker": the room
-    is 108; "New standup time starting Monday: 10:00 ET")."""
+@lru_cache(maxsize=8192)
+def _clauses(text: str) -> tuple[str, ...]:
+    """The text's clauses, each with the bare value set off after it (by a comma, a colon or a
+    dash) joined on ("moved Grandma to a ground floor room, 108, easier with the walker": the
+    room is 108; "New standup time starting Monday: 10:00 ET"). Cached: ``answers`` reads
+    every candidate's statements for every question."""
     out: list[str] = []
-    for clause in clauses:
+    for clause in CLAUSE_SPLIT.split(text):
         found = values(clause) if out and clause.strip() else []
         if found and " ".join(v.text for v in found) == clause.strip().rstrip(".!"):
             out[-1] = f"{out[-1].rstrip()} {clause.strip()}"
@@ -1009,7 +1005,7 @@ def _with_apposed_values(clauses: Sequence[str]) -> list[str]:
         if name is not None:
             out[-1] = f"{out[-1].rstrip()} {name[1]}"
         out.append(clause)
-    return out
+    return tuple(out)
 
 
 _NEW_ROLE = re.compile(r"\bnew\s+[a-z]+\s*$")
