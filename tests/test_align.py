@@ -180,6 +180,41 @@ def test_parallel_keys_are_not_one_key(old: str, new: str) -> None:
     assert frames(old, new) == []
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a liking said as an idiom: one of the things someone likes
+        (
+            "Sven's big on bouldering, he's at the Castle most weeks.",
+            "Sven's big on sourdough, he's got a starter called Gerald that he feeds at 7am.",
+        ),
+        ("Ana is really into pottery.", "Ana is really into climbing."),
+        # a medicine before its dose: one of several someone takes
+        (
+            "Dad's on atorvastatin 20mg, once at night.",
+            "Dad's on omeprazole 20mg, before breakfast.",
+        ),
+        # a table row's columns: another entry of the table, not one value changed
+        (
+            "pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.3.0/24  scram-sha-256",
+            "pg_hba.conf on reporting-db:\nhost  analytics  airflow  10.8.5.0/24  scram-sha-256",
+        ),
+    ],
+)
+def test_things_of_a_list_are_not_one_key(old: str, new: str) -> None:
+    assert frames(old, new) == []
+
+
+def test_one_medicine_s_dose_and_one_table_cell_are_one_value() -> None:
+    assert frames(
+        "Dad's on sertraline 20mg, once at night.", "Dad's on sertraline 40mg, once at night."
+    ) == [("dad's on sertraline _ , once at night", "20mg", "40mg")]
+    assert frames(
+        "pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.3.0/24  scram-sha-256",
+        "pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.5.0/24  scram-sha-256",
+    ) == [("host analytics metabase _ scram-sha-256", "10.8.3.0/24", "10.8.5.0/24")]
+
+
 def test_two_values_changed_together_in_two_clauses_are_a_change() -> None:
     assert frames(
         "Staff WhatsApp: Saturday doors open at 7:30, so bread has to be out of the oven by 7:10.",

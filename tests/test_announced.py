@@ -20,7 +20,7 @@ from gcmem.facts.announced import (
     revision,
     with_names,
 )
-from gcmem.facts.wording import root, values
+from gcmem.facts.wording import root, said_stems, values
 from gcmem.filters.announced import STAGE, AnnouncedChangeFilter
 from gcmem.filters.base import FilterOutcome, QueryContext
 from gcmem.filters.registry import build_filters
@@ -301,6 +301,58 @@ REPLACED = [
         "Team wiki is hosted on Confluence, ask Marco if you need an account.",
         "Migration's finished: the wiki now lives in Notion.",
     ),
+    # a preposition after the subject modifies nothing ("moved the session cache onto port")
+    (
+        "What port does the session cache listen on?",
+        "The session cache Redis listens on 6379, same as the default.",
+        "Heads up: ops moved the session cache onto port 6380 so it stops clashing with the "
+        "queue Redis on that box.",
+    ),
+    # an amount per period says the monthly, daily or weekly value
+    (
+        "What's the monthly limit on the corporate card?",
+        "My corporate card limit is $2,500 a month, so book hotels early.",
+        "Finance raised the limit on my corporate card to $5,000 since I'm doing the client "
+        "travel now.",
+    ),
+    (
+        "What time is the daily standup?",
+        "Standup is at 9:15 every day in the small room by the kitchen.",
+        "Moved standup to 9:45 so the Lisbon folks can join without rushing off the train.",
+    ),
+    # a floor is numbered in order; "ours" joined to a clause stands for the thing asked
+    (
+        "Which floor does the platform team sit on?",
+        "The platform team sits on the 4th floor, east wing, past the lifts.",
+        "Desks got reshuffled over the weekend and ours moved to the 7th floor, right by the "
+        "kitchen.",
+    ),
+    # an amount of money says what a thing costs
+    (
+        "How much does my gym membership cost per month?",
+        "My gym membership is $35 a month, which honestly isn't bad for the area.",
+        "Membership got bumped to $42 a month starting July.",
+    ),
+    # a statement may leave out one modifier of a long subject, not the thing itself
+    (
+        "What is the rate limit for partner API keys?",
+        "Partner API keys are capped at 600 requests per minute; anything over that gets a 429.",
+        "Ops raised the limit on partner keys to 1500 requests per minute after the Acme "
+        "escalation.",
+    ),
+    # a noun inside the subject's own name ("Billing cluster Grafana")
+    (
+        "Which port is the billing Grafana on?",
+        "Billing cluster Grafana is reachable on port 3000, but only from the VPN.",
+        "Ops moved the billing Grafana to port 3300 because the new auth proxy grabbed the old "
+        "one.",
+    ),
+    # an extension is a number
+    (
+        "What's my desk phone extension?",
+        "My desk extension is 4417 if you need to grab me quickly.",
+        "Everyone's desk extension changed with the new phone system, mine is 5230 now.",
+    ),
 ]
 
 # (question, older statement, newer statement): the older statement stays still true.
@@ -572,6 +624,73 @@ STILL_TRUE = [
         "The studio newsletter is on Mailchimp's Essentials plan.",
         "Once we pass 500 subscribers the studio newsletter moves to Standard.",
     ),
+    # an attempt at a change is none
+    (
+        "What food does Biscuit eat?",
+        "Biscuit eats Lily's Kitchen, the chicken casserole one, half a tin morning and evening",
+        "Tried moving Biscuit onto Purina Gourmet because it was on offer.",
+    ),
+    # a time's zone names nothing
+    (
+        "What is the staging database called?",
+        "Staging DB backups run nightly at 02:00 UTC and are kept for a week.",
+        "Heads up: the staging database was renamed to orion-stg as part of the new "
+        "constellation naming scheme.",
+    ),
+    # "how long" asks for a span of time, not an amount
+    (
+        "How long is an on-call shift?",
+        "On-call gets a stipend of $400 per shift.",
+        "New quarter, new schedule: on-call rotations are two weeks long now, with a secondary "
+        "for backup.",
+    ),
+    # the subject's last word is the thing itself: no statement leaves it out
+    (
+        "What is the design system package called?",
+        "Storybook for the design system is at design.acme.dev.",
+        "We renamed the design system package to @acme/foundations, please update your imports.",
+    ),
+    # what is asked of the subject names no subject ("is now run by")
+    (
+        "Who runs the office film club?",
+        "Film club is run by Desmond from accounting.",
+        "The board game night is now run by Petra.",
+    ),
+    # another thing of the subject ("Rate limit on notifications-gw")
+    (
+        "Which port does the notifications-gw gRPC API listen on?",
+        "The notifications-gw gRPC API listens on port 7443 inside the mesh.",
+        "Rate limit on notifications-gw raised to 300 rps per caller after the Black Friday "
+        "load test.",
+    ),
+    # the asked thing of another service, or said inside another thing's identifier
+    (
+        "What's the hostname of the analytics Redis cache?",
+        "the cache for analytics lives on redis-an-1.int.acme.io",
+        "new cache host for the feature-flag service: redis-ff-2.int.acme.io",
+    ),
+    (
+        "What's the hostname of the analytics Redis cache?",
+        "the cache for analytics lives on redis-an-1.int.acme.io",
+        "Sessions cache moved to redis-sess-3.int.acme.io this morning.",
+    ),
+    # a room's name is nobody's, a TA is another role
+    (
+        "Who runs the weekly design sync?",
+        "The design sync is run by Hye-jin, she sets the agenda",
+        "Starting next week the sync moves to a new room, Juniper, 3rd floor",
+    ),
+    (
+        "Who teaches CS 341?",
+        "CS 341 has weekly labs in C, the first one is writing a shell",
+        "New TA for 341 is Priyanka, she runs the Wednesday lab section now",
+    ),
+    # a subject word as the question does not write it ("a paddle", "the paddling group")
+    (
+        "Which river does the Saturday paddling group launch on?",
+        "The Saturday group launches on the River Wye at the slipway below Hay-on-Wye bridge.",
+        "Someone left a paddle at the Glasbury take-out, it's in the container now.",
+    ),
 ]
 
 
@@ -747,6 +866,12 @@ def test_values_have_kinds() -> None:
     assert values("Reviewers respond within one working day.")[0].key == "one"
     for text in ("the one on the left", "one of them left", "no one came", "I only have one"):
         assert values(text) == []
+
+
+def test_short_forms_are_read_as_written_and_a_rate_says_its_period() -> None:
+    assert root("min") == root("mins") == "minimum"
+    assert root("mine") != root("min")  # "my weekends are actually mine"
+    assert {"monthly", "daily"} <= said_stems("$35 a month, standup every day")
 
 
 def test_word_stem_compares_inflections() -> None:
@@ -2402,3 +2527,39 @@ def test_a_line_of_several_keys_is_the_line_that_shares_one() -> None:
     newer = excerpt.format("HTTPMissingHeader", "get_header(self, header, required=False):")
     found = revision(frame, older, newer)
     assert found is not None and found.change.new_values == ("HTTPMissingHeader",)
+
+
+def test_a_statement_that_says_nothing_changes_announces_nothing() -> None:
+    # floated, then "nothing changes": no announcement, so no old answer inferred from the
+    # names the older statements repeat
+    question = "Who is the account manager for Helmsworth Logistics?"
+    profile = cand(
+        "Account profile: Helmsworth Logistics. Their account manager is Dana Whitfield. "
+        "Technical contact on their side is Gareth Moss, head of IT.",
+        0,
+    )
+    history = cand("Helmsworth support history. Gareth Moss gave the team a nine out of ten.", 30)
+    floated = cand(
+        "We floated moving Helmsworth to the partner-managed channel through Northgate, but "
+        "they want a direct relationship, so nothing changes.",
+        60,
+    )
+    outcome = apply([profile, history, floated], question)
+    assert outcome.dropped == [] and all(k.stale_sentences == () for k in outcome.kept)
+
+
+def test_the_hostname_is_the_answer_where_a_value_has_its_shape() -> None:
+    frame = question_frame("What's the hostname of the staging database?")
+    assert frame is not None
+    found = announcement(
+        frame,
+        "Staging Postgres is on db-stg-02.internal if anyone needs it.",
+        "Staging database moved to db-stg-07.internal after the disk failure.",
+    )
+    assert found is not None and found.old_values == ("db-stg-02.internal",)
+
+
+def test_codes_are_numbers_or_names() -> None:
+    frame = question_frame("What's the locker room code at the climbing gym?")
+    assert frame is not None and frame.kinds == {"name", "number"}
+    assert answers(frame, "locker room door code at the climbing gym: 4471#")

@@ -156,3 +156,11 @@ def test_a_declaration_is_a_line_of_its_own() -> None:
     # prose that says "const" or "let" is prose
     assert not split_units("Let x = 5 be the bound.")[0].line
     assert not split_units("We const-folded it = faster.")[0].line
+
+
+def test_a_table_row_is_a_line_unit_and_prose_is_not() -> None:
+    units = split_units("pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.3.0/24")
+    assert [u.text for u in units][-1] == "host  analytics  metabase  10.8.3.0/24"
+    # two spaces after a full stop are no columns
+    prose = split_units("Moved to Denver.  Love it here.  The light is great.")
+    assert all(not u.line for u in prose)

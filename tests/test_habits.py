@@ -151,6 +151,12 @@ CHANGED = [
         "I study for exams in the university library.",
         "Switched to studying for exams at the cafe on Mill Road, campus is a building site.",
     ),
+    # a time said by what it comes before ("before work")
+    (
+        "When do I go running?",
+        "I run before work, usually a loop round the reservoir.",
+        "New job starts at 7:30 so I've switched to evening runs, after dinner settles.",
+    ),
 ]
 
 # (question, older statement, newer statement): both stay true, or the rule cannot tell.
@@ -373,6 +379,12 @@ STILL_TRUE = [
         "Does Kwame swim?",
         "Kwame swims at the leisure centre pool before work.",
         "Kwame swims in the lido these days.",
+    ),
+    # a number is no time unless it is a clock time or placed in time ("every 600 km")
+    (
+        "When do I go running?",
+        "My running shoes are Brooks Ghosts, replaced every 600 km or so.",
+        "Since the new job starts at 7:30 I've switched to evening runs, after dinner has settled.",
     ),
 ]
 

@@ -136,6 +136,14 @@ SPLITS = {
     "dev115": "written",
     "dev116": "accumulating",
     "dev117": "traps3",
+    "dev119": "accumulating",
+    "dev120": "traps3",
+    "dev123": "accumulating",
+    "dev124": "traps3",
+    "dev118": "written",
+    "dev121": "written",
+    "dev125": "written",
+    "dev122": "written",
     "devconv": "chats",
 }
 

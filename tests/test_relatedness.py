@@ -202,6 +202,11 @@ def test_speakers_and_dates_as_subjects(a: str, b: str, expected: bool) -> None:
         ),
         ("The mobile repo's default branch is develop.", "The web repo's default branch is trunk."),
         ("src/app.py:\nTIMEOUT = 30", "src/other.py:\nTIMEOUT = 60"),
+        # two payments, each to its own payee
+        (
+            "Standing order: 250 a month to the Nationwide ISA, goes out on the 1st.",
+            "Standing order: 40 a month to the RSPB, goes out on the 1st.",
+        ),
     ],
 )
 def test_apart_records_of_two_things(older: str, newer: str) -> None:
@@ -236,4 +241,11 @@ def test_two_things_each_kept_in_its_place_are_apart() -> None:
     assert anchored(
         "We keep the HeLa stocks in the liquid nitrogen dewar, rack C.",
         "We keep the HeLa stocks in the liquid nitrogen dewar, rack D now.",
+    )
+
+
+def test_one_payee_s_amount_changed_stays_anchored() -> None:
+    assert anchored(
+        "Standing order: 250 a month to the Nationwide ISA, goes out on the 1st.",
+        "Standing order: 300 a month to the Nationwide ISA, goes out on the 1st.",
     )

@@ -602,3 +602,13 @@ def test_an_amount_to_a_named_payee_without_its_currency_is_one_payment() -> Non
     assert triples("Standing order: 25 to the RNLI on the 1st.") == []
     # a range is a value of its label
     assert triples("Timeout: 30 to 60 seconds") == [("timeout", "is", "30 to 60 seconds")]
+
+
+def test_a_medicine_s_dose_is_keyed_by_the_medicine() -> None:
+    # someone takes several at once; one medicine's dose changes
+    a = extract_triples("Dad's on amlodipine 5mg, once in the morning.")
+    b = extract_triples("Dad's on atorvastatin 20mg, once at night.")
+    assert [(f.subject, f.relation, f.object) for f in a] == [("dad", "is on amlodipine", "5mg")]
+    assert [(f.subject, f.relation, f.object) for f in b] == [("dad", "is on atorvastatin", "20mg")]
+    c = extract_triples("Dad's on amlodipine 10mg now.")
+    assert [(f.relation, f.object) for f in c] == [("is on amlodipine", "10mg")]

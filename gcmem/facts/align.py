@@ -57,7 +57,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
-from gcmem.facts.chunking import split_units_with_gaps
+from gcmem.facts.chunking import COLUMN_GAP, split_units_with_gaps
 from gcmem.facts.extract import MONEY, SETTING_VALUE, quoted_requirement, requirement_spec
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
 from gcmem.facts.lines import (
@@ -1170,6 +1170,10 @@ def _align_runs(
         return None
     if _experienced(left):
         return None  # "Helen has been to Peru" / "... to Japan": places been, all still true
+    if _liking(left):
+        return None  # "Sven's big on bouldering" / "... on sourdough": two things he likes
+    if _dosed(right):
+        return None  # "Dad's on atorvastatin 20mg" / "... omeprazole 20mg": two medicines
     if left and left[-1].norm == ":" and old.path is None and not old.context:
         label = [t.text for t in left[:-1] if not t.punct]
         if collection_label(" ".join(label)):
@@ -1427,6 +1431,28 @@ def languages(frame: str, old_value: str, new_value: str) -> bool:
         and new_value.lower() in _LANGUAGES
         and "language" not in frame
     )
+
+
+# A liking said as an idiom: what someone is big on, into, keen on or a fan of is one of the
+# things they like, never an attribute's one value ("I like X" is too short a frame anyway).
+_LIKING = re.compile(
+    r"(?:\bbig on|(?:\bis|'s|\bam|'m|\bare|'re|\breally|\bso|\btotally|\bvery) into|"
+    r"\bkeen on|\bfan of|\bobsessed with|\bhooked on|\bmad about|\bcrazy about|"
+    r"\bpassionate about)$"
+)
+
+
+def _liking(left: Sequence[Token]) -> bool:
+    return _LIKING.search(" ".join(t.norm for t in left[-4:] if t.norm)) is not None
+
+
+# A dose ("20mg", "50 mg"): what comes before it is a medicine, one of several someone takes.
+_DOSE = re.compile(r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|ml|iu|units?)")
+
+
+def _dosed(right: Sequence[Token]) -> bool:
+    said = " ".join(t.norm for t in right[:2] if t.norm)
+    return _DOSE.match(said) is not None
 
 
 def _possesses(before: Sequence[Token]) -> bool:
@@ -1798,6 +1824,7 @@ def two_things(old: Unit, new: Unit, found: tuple[str, str, str]) -> bool:
         or label_and_entry_differ(old.text, new.text, a, b)
         or two_settings(a, b)
         or two_jobs(a, b)
+        or two_columns(old.text, new.text, a, b)
     )
 
 
@@ -1814,6 +1841,22 @@ def two_jobs(old: str, new: str) -> bool:
     lines are (``_schedule_change``), not one job's schedule changed."""
     a, b = CRON_ENTRY.match(old.strip("`")), CRON_ENTRY.match(new.strip("`"))
     return a is not None and b is not None and a["command"].split() != b["command"].split()
+
+
+def two_columns(old_text: str, new_text: str, old: str, new: str) -> bool:
+    """Values that run across a column gap of a table-like line in both texts (pg_hba.conf's
+    ``host  analytics  metabase  10.8.3.0/24`` / ``...  airflow  10.8.5.0/24``): the first and
+    last of their columns both differ, so two fields changed (another user's entry), not one
+    value."""
+    return _spans_columns(old_text, old) and _spans_columns(new_text, new)
+
+
+def _spans_columns(text: str, value: str) -> bool:
+    words = value.split()
+    if len(words) < 2:
+        return False
+    m = re.search(r"\s+".join(map(re.escape, words)), text)
+    return m is not None and COLUMN_GAP.search(m[0]) is not None
 
 
 # A list entry's amount ("council tax, £148") and its day of the month ("broadband, 14th").

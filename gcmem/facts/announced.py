@@ -56,6 +56,7 @@ from gcmem.facts.wording import (
     PAIR,
     PRONOUNS,
     STOP,
+    TIME_ZONES,
     TITLES,
     WH,
     WHEN_ASKED,
@@ -97,6 +98,13 @@ _NUMBER_HEADS = frozenset(
     )
 )
 _NUMBER = frozenset({root("number")})
+# Verbs an amount of money answers by itself ("How much does the gym cost?": "it's $35")
+_PRICE_VERBS = frozenset(map(root, ("cost", "charge", "pay")))
+_MONEY_SAID = re.compile(r"[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:quid|bucks|dollars|euros|pounds)\b")
+# Type words whose values are numbers or names ("the gate code is 4471#", "code SPRING10")
+_CODE_HEADS = frozenset(map(root, ("code", "pin", "extension", "passcode", "password")))
+# Type words numbered in order as well as by number
+_ORDINAL_HEADS = frozenset(map(root, ("floor", "grade", "level", "storey", "story")))
 # Type words of places named or numbered ("Which room ...?": "the Fjord room", "room 230").
 _PLACE_HEADS = frozenset(map(root, str.split("room gate platform desk locker bay seat suite")))
 # Type words a value's kind says by itself ("What day is the sync?": "the sync is on Monday").
@@ -149,7 +157,12 @@ _REFUSE = re.compile(
     r"\b(?:still|too|also|as well|own|either|not|never|no longer|might|maybe|almost|thinking|"
     r"stay(?:s|ed|ing)?|"
     # (not "planning" as a noun: "doing route planning and loves the day hours")
-    r"thought about|considered|proposed|planned|plan to|unless|separate|except|"
+    r"thought about|considered|proposed|floated|pitched|discussed|debated|mulled|planned|"
+    # an attempt or a look at a change is none ("Tried moving Biscuit onto Purina", "looked at
+    # moving billing onto CockroachDB")
+    r"(?:tried|trying|looked at|looking at|looked into|looking into|explored|exploring|"
+    r"evaluated|evaluating|prototyped|piloted|trialled|trialed|tested)(?= [a-z]+ing\b)|"
+    r"plan to|unless|separate|except|"
     r"planning(?= (?:to|on|for|a|an|the|our|my|their|his|her|its)\b)|"
     # a condition, not one on who needs the value ("is on db-stg-02 if anyone needs it")
     r"if(?!\s+(?:anyone|anybody|you|someone|somebody|people|folks)\s+(?:ever\s+)?"
@@ -194,7 +207,11 @@ _ADDS = re.compile(r"\b(?:has|have|got) (?:a |an )?new\b|\bnow (?:has|have)\b|\b
 # question asks what is live
 _GOES_LIVE = re.compile(r"^(?!.*\bnew\b).*\b(?:is|are|went|goes|gone|going)\s+live\b", re.I)
 _LIVE = root("live")
-_NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"})
+_NOT_MODIFIED = frozenset({"still", "too", "also", "now", "new", "old"}) | frozenset(
+    # a preposition after the subject is no thing it modifies ("moved the session cache onto
+    # port 6380")
+    str.split("onto via through across toward towards behind inside within without until")
+)
 
 
 @dataclass(frozen=True)
@@ -226,6 +243,15 @@ class QuestionFrame:
     # subject words the question writes in lower case ("the studio"): a common noun, which a
     # name ending in it ("Mac Studio") does not say
     common: frozenset[str] = frozenset()
+    # "how long" asks for a span of time: a number with its unit ("two weeks", "90 seconds")
+    lasting: bool = False
+    # the subject's last word in the question: the thing itself, the others its modifiers
+    last: str | None = None
+    # the verb of "Who runs the film club?", which the frame reads as a subject word: what is
+    # asked of the subject, never a word that names it
+    doing: str | None = None
+    # the question's words as written, lower-cased
+    forms: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -369,6 +395,10 @@ def question_frame(query: str) -> QuestionFrame | None:
         words[0] in ("who", "whom", "whose"),
         words[0] == "where",
         common=frozenset(root(w) for w in tokens_of(query) if w.islower()) & (subject or asked),
+        lasting=_HOW_LONG.match(query.lower().lstrip()) is not None,
+        last=next((r for w in reversed(words) if (r := root(w)) in (subject or asked)), None),
+        doing=_doing(words, subject or asked),
+        forms=frozenset(words),
     )
     # "Uncle Farid" is Farid ("Farid sold the house, he's in Albuquerque now") and Uncle
     # ("Grandpa sold the house and he's settled in Flagstaff")
@@ -380,6 +410,15 @@ def question_frame(query: str) -> QuestionFrame | None:
         for drop in (kin, name)
     )
     return replace(frame, also=also) if also else frame
+
+
+def _doing(words: Sequence[str], subject: frozenset[str]) -> str | None:
+    """The verb right after "who" that the frame reads as a subject word ("runs" of "Who runs
+    the office film club?")."""
+    if len(words) < 3 or words[0] != "who" or words[1] in AUX or words[1] in STOP:
+        return None
+    verb = root(words[1])
+    return verb if verb in subject else None
 
 
 def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
@@ -394,6 +433,10 @@ def _answer_kinds(query: str, head: set[str]) -> frozenset[ValueKind]:
     if low.startswith("when"):
         # "When is the monthly budget review?" asks for a time, whatever amount it names
         return frozenset({"day", "month", "number", "ordinal", "daypart"})
+    if asked & _CODE_HEADS:
+        return frozenset({"name", "number"})
+    if asked & _ORDINAL_HEADS:
+        return frozenset({"number", "ordinal"})  # "the 4th floor", "floor 7"
     if asked & _NUMBER_HEADS:
         return frozenset({"number"})
     if head & _PLACE_HEADS:
@@ -412,6 +455,11 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
         return True
     for m in PAIR.finditer(sentence):
         word, noun = m.group(1), m.group(2)
+        # a compound the subject's own word ends ("Billing cluster Grafana", "locker room door
+        # code"): the noun is inside the subject's name, no other thing
+        after = _NEXT_WORD.match(sentence, m.end() + 1 + len(noun))
+        if after is not None and root(after[1].lower()) in frame.subject:
+            continue
         if (
             root(word) in frame.subject
             and root(noun) not in asked
@@ -427,6 +475,9 @@ def _modifies_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]
         ):
             return True
     return False
+
+
+_NEXT_WORD = re.compile(r" ([A-Za-z][A-Za-z\-]*)\b")
 
 
 def _owns_another(sentence: str, frame: QuestionFrame, asked: frozenset[str]) -> bool:
@@ -457,7 +508,14 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     have = said_stems(sentence)
     # "What's Grandma's room number?": a number says "number" by its kind ("room ... is 214")
     subject = frame.subject - _NUMBER if frame.kinds == {"number"} else frame.subject
-    if not (subject or frame.subject) <= have:
+    subject = subject or frame.subject
+    # a statement may leave out one modifier of a long subject ("Partner API keys are capped at
+    # 600 requests per minute" for the rate limit of partner API keys), never its last word,
+    # the thing itself ("Storybook for the design system" says nothing of its package)
+    if not (
+        subject <= have
+        or (_covers(subject, have) and frame.last in have and frame.doing in have | {None})
+    ):
         return False
     # What is asked about the subject: the question's verb, or its type word standing for it
     # ("Platform team room is 4B" for "Which room does the platform team sit in?"); without a
@@ -471,7 +529,9 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
         or (frame.verb is None and _located(frame.head, sentence))
     )
     if frame.verb is not None:
-        if frame.verb not in have and not head_said:
+        # an amount of money says what something costs ("My gym membership is $35 a month")
+        priced = frame.verb in _PRICE_VERBS and _MONEY_SAID.search(sentence) is not None
+        if frame.verb not in have and not head_said and not priced:
             return False
     elif (
         frame.head
@@ -578,7 +638,13 @@ def _names_subject(
     no such anchor, nothing says what "ours" is). A subject word it leaves out
     is never the attribute a "what is the X of Y" question asks about, unless a value of the
     sentence has its shape ("moved to db-stg-07.internal" says the hostname)."""
-    subject, have = frame.subject, _said(frame, _without_names_of(frame, clause), sentence)
+    # (a word inside another thing's identifier names nothing: "redis-sess-3.int" is no Redis
+    # cache; "payments-api" is the subject itself)
+    plain = _without_names_of(frame, clause)
+    for v in values(plain):
+        if IDENTIFIER.search(v.key) and root(v.key) not in frame.subject:
+            plain = plain.replace(v.text, " ")
+    subject, have = frame.subject, _said(frame, plain, sentence)
     if frame.attribute is not None and frame.attribute not in have:
         return False
     if frame.scope and not frame.scope & said_stems(sentence):
@@ -591,21 +657,40 @@ def _names_subject(
     )
     if words and words[0].lower() in PRONOUNS and named:
         return True
-    if standing and words and words[0].lower() in _STANDING_FOR:
-        return True  # "ours moved to 10:15 btw": a reply about the thing asked, ours
+    if standing and any(
+        w.lower() in _STANDING_FOR and (not i or words[i - 1].lower() in _JOINS)
+        for i, w in enumerate(words)
+    ):
+        # "ours moved to 10:15 btw", "desks got reshuffled and ours moved to the 7th floor": a
+        # reply about the thing asked, ours
+        return True
     if len(subject) < 2:
         return False
     for i, token in enumerate(words):
         # the bare word names the thing, not its owner ("Ellie says lunch moved" is no news
-        # of Ellie's school day)
-        if root(token) in subject and root(token) not in frame.owners:
+        # of Ellie's school day) nor what is asked of it ("board game night is now run by"),
+        # as the question writes it ("left a paddle" says nothing of the paddling group)
+        if (
+            root(token) in subject
+            and root(token) not in frame.owners | {frame.doing}
+            and _as_asked(token, frame)
+        ):
             before = words[i - 1].lower() if i else ""
             return not before or before in STOP or bool(_CUE.fullmatch(before))
     return False
 
 
-# a possessive standing for the thing it owns ("Ours moved to FigJam", "Mine is katherine.m")
+# a possessive standing for the thing it owns ("Ours moved to FigJam", "Mine is katherine.m"),
+# opening a clause or joined to one
 _STANDING_FOR = frozenset({"ours", "mine", "theirs"})
+_JOINS = frozenset({"and", "but", "so", "then"})
+
+
+def _as_asked(token: str, frame: QuestionFrame) -> bool:
+    """The word as the question writes it, or its plural, singular or possessive."""
+    low = token.lower().replace("’", "'").removesuffix("'s").removesuffix("'")
+    said = {low, low + "s", low + "es", low.removesuffix("s"), low.removesuffix("es")}
+    return not frame.forms or bool(said & frame.forms)
 
 
 def _said(frame: QuestionFrame, text: str, shaped: str) -> frozenset[str]:
@@ -667,6 +752,15 @@ def _typed_values(frame: QuestionFrame, text: str) -> list[Value]:
     """``values``, with the word that names one of the question's type ("Which team is Jun
     on?") in lower case: "payments" of "sits on the payments team"."""
     found = values(text)
+    # "backups run at 02:00 UTC": the time's zone, no name of anything
+    found = [
+        v
+        for i, v in enumerate(found)
+        if not (v.key in TIME_ZONES and i and found[i - 1].kind == "number")
+    ]
+    if frame.lasting:
+        # "a stipend of $400 per shift" says no length of a shift
+        found = [v for v in found if v.kind != "number" or _lasts(text, v)]
     if not frame.head or "name" not in frame.kinds:
         return found
     keys = {v.key for v in found}
@@ -676,6 +770,20 @@ def _typed_values(frame: QuestionFrame, text: str) -> list[Value]:
             found.append(Value("name", word, m[1]))
             keys.add(word)
     return found
+
+
+_HOW_LONG = re.compile(r"(?:(?:after|before|until|within)\s+)?how long\b")
+_TIME_UNIT = re.compile(
+    r"(?:\s*-?\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|"
+    r"years?|yrs?|nights?|sprints?)|[smhdw])\b",
+    re.IGNORECASE,
+)
+
+
+def _lasts(text: str, value: Value) -> bool:
+    """The number is a span of time: a unit of time follows it ("two weeks", "90s")."""
+    at = text.find(value.text)
+    return at >= 0 and _TIME_UNIT.match(text, at + len(value.text)) is not None
 
 
 def _types(frame: QuestionFrame, text: str, value: Value) -> bool:
@@ -760,6 +868,8 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
             )
         ):
             continue  # "Lena and Jonas are moving in together": a person beside the subject
+        if frame.person and v.kind == "name" and _THING_TYPED.search(clause[:at]):
+            continue  # "the sync moves to a new room, Juniper": a room's name, nobody's
         part = re.match(r"\s+(\w+)", clause[at + len(v.text) :])
         if frame.head & _REGIONS and (
             v.text.split()[-1].lower() in _PARTS_OF_A_CITY
@@ -791,6 +901,11 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     return out
 
 
+# a type word of places and things right before a name, set off by a comma ("a new room,
+# Juniper"): the name is that thing's
+_THING_TYPED = re.compile(
+    r"\b(?:room|floor|building|venue|hall|space|office|channel|app|tool|repo|site|server),?\s*$"
+)
 _VERSION_HEADS = frozenset(map(root, ("version", "release")))
 _REGIONS = frozenset(map(root, ("city", "town", "country", "state")))
 _PARTS_OF_A_CITY = frozenset(
@@ -851,6 +966,9 @@ def announcement(
         and not _compound_of(v, answering.verb)
         and not (answering.place and _for_purpose(older, v.text))
     ]
+    # where the asked attribute has a shape, the values of that shape are the answer ("Staging
+    # Postgres is on db-stg-02.internal": the hostname, not the product)
+    answer = _shaped(answering, answer)
     # what the newer statement says again is no old answer ("now in Year 3 at Oakwood"; "New GP
     # is Dr. Okafor, same clinic" after "My GP is Dr. Alvarez at Northside Clinic")
     old = [v for v in answer if v.key not in in_newer or _left(v, newer)]
@@ -878,6 +996,14 @@ def announcement(
             if new and not (accumulates is not None and accumulates(_slotted(clause, new))):
                 return AnswerChange.of(old, new)
     return None
+
+
+def _shaped(frame: QuestionFrame, found: list[Value]) -> list[Value]:
+    """The values of the shape of the question's attribute or type word, where there are
+    any (``_SHAPES``); all of them otherwise."""
+    shapes = [_SHAPES[w] for w in {frame.attribute, *frame.head} if w in _SHAPES]
+    shaped = [v for v in found if any(shape.fullmatch(v.text) for shape in shapes)]
+    return shaped or found
 
 
 def _fits(frame: QuestionFrame, value: Value) -> bool:
@@ -935,6 +1061,8 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
     on, hedged or added, the question's subject named and modifying nothing else ("the
     production worker pool got bumped"; "now has a new on-call alias")."""
     clauses = _clauses(newer)
+    if _NO_CHANGE.search(newer):
+        return  # "We floated moving them to Northgate, ..., so nothing changes"
     for i, clause in enumerate(clauses):
         role = _new_role(frame, clause)
         # (a word the question asks is no change word: "new" of "for new hires" when the
@@ -943,6 +1071,8 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
         if not clause or not (cue or role) or _REFUSE.search(clause):
             continue
         if frame.verb in _SETTLED and frame.verb not in said_stems(clause):
+            continue
+        if _of_another(clause, frame):
             continue
         if not _names_subject(frame, clause, newer, before) and not _carried(
             frame, clause, clauses[i - 1] if i else before
@@ -954,6 +1084,43 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
         ):
             continue
         yield clause
+
+
+# A statement that says nothing changes announces nothing, whatever change it talks about.
+_NO_CHANGE = re.compile(
+    r"\b(?:nothing|no)\s+(?:actually\s+|really\s+)?changes?\b|\bnothing(?:'s|’s| is) changing\b",
+    re.IGNORECASE,
+)
+
+
+# "rate limit on notifications-gw": another thing of the subject
+_THING_OF = re.compile(r"\b([a-z][\w-]*)\s+(?:on|of)\s+(?:the\s+)?([A-Za-z0-9][\w.-]*)")
+# "cache host for the feature-flag service": the asked thing of another thing
+_THING_FOR = re.compile(
+    r"\b([a-z][\w-]*)\s+for\s+(?:the\s+|our\s+)?([A-Za-z0-9][\w.-]*)\s+"
+    r"(?:service|team|app|project|repo|repository|cluster|site|database|db|api|worker|job|bucket)\b"
+)
+
+
+def _of_another(clause: str, frame: QuestionFrame) -> bool:
+    """The clause's change is of another thing than the one asked: a thing the question does
+    not ask of the subject ("Rate limit on notifications-gw raised to 300" for its port), or
+    the asked thing of a service, team or app the question does not name ("new cache host for
+    the feature-flag service" for the analytics cache's host)."""
+    asked = frame.words | frame.head
+    for m in _THING_OF.finditer(clause):
+        thing = m[1]
+        if (
+            root(m[2].lower()) in frame.subject
+            and root(thing) not in asked
+            and thing not in STOP
+            and thing not in _PREPOSITIONS
+            and _CUE.fullmatch(thing) is None
+        ):
+            return True
+    return any(
+        root(m[1]) in asked and root(m[2].lower()) not in asked for m in _THING_FOR.finditer(clause)
+    )
 
 
 def _carried(frame: QuestionFrame, clause: str, prior: str) -> bool:

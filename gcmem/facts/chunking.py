@@ -103,9 +103,24 @@ def _directives(lines: list[str], line_units: list[bool]) -> bool:
     )
 
 
+# A gap between the columns of a table-like line: a tab, or two spaces or more.
+COLUMN_GAP = re.compile(r"\t|  +")
+
+
+def table_row(line: str) -> bool:
+    """A line of three columns or more set apart by column gaps, each a few words that end no
+    sentence (pg_hba.conf's ``host  analytics  metabase  10.8.3.0/24``): one row of a table,
+    never prose typed with two spaces after a full stop."""
+    cells = COLUMN_GAP.split(line.strip())
+    return len(cells) >= 3 and all(
+        len(cell.split()) <= 4 and not cell.endswith((".", "!", "?", ",")) for cell in cells
+    )
+
+
 def is_line_unit(line: str) -> bool:
-    """Whether a line is a unit of its own (config, code, diff, bullet, crontab entry, label)."""
-    if BULLET.match(line) or _CODE_LINE.match(line):
+    """Whether a line is a unit of its own (config, code, diff, bullet, crontab entry, label,
+    table row)."""
+    if BULLET.match(line) or _CODE_LINE.match(line) or table_row(line):
         return True
     if CONFIG_LINE.match(line):
         prose = _LABELLED_PROSE.match(line)

@@ -1915,7 +1915,7 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     for i, ((raw, _line), where) in enumerate(zip(units, described, strict=True)):
         speaker = line_speaker(raw.strip()) or speaker
         if where is None:
-            facts: list[Fact | None] = list(_extract_sentence(raw.strip(), speaker))
+            facts: list[Fact | None] = [_dosed(f) for f in _extract_sentence(raw.strip(), speaker)]
             keyed = {(f.subject, f.relation) for f in facts if f is not None}
             facts += [
                 f for f in inline_code_facts(raw.strip()) if (f.subject, f.relation) not in keyed
@@ -1934,6 +1934,24 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
             facts = [_scoped(f, where.scope) for f in own]
         out.extend((i, f) for f in facts if f is not None)
     return tuple(out)
+
+
+# A medicine and its dose ("amlodipine 5mg", "sertraline 50 mg")
+_DOSE = re.compile(
+    r"(?P<drug>[a-z][a-z\-]+)\s+(?P<dose>\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|ml|iu|units?))",
+    re.IGNORECASE,
+)
+
+
+def _dosed(fact: Fact | None) -> Fact | None:
+    """A medicine's dose is keyed by the medicine: someone takes several at once ("Dad's on
+    amlodipine 5mg" / "Dad's on atorvastatin 20mg"), while one medicine's dose changes
+    ("sertraline 50 mg" -> "sertraline 75 mg")."""
+    m = _DOSE.fullmatch(fact.object) if fact is not None else None
+    if fact is None or m is None:
+        return fact
+    drug = m["drug"].lower()
+    return Fact(subject=fact.subject, relation=f"{fact.relation} {drug}", object=m["dose"])
 
 
 def extract_triples(text: str) -> list[Fact]:

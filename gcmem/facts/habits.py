@@ -343,6 +343,33 @@ def _opening_name(tokens: list[str]) -> bool:
     return low != base and base not in STOP and low not in PRONOUNS and base not in WH
 
 
+_TIME_PHRASE = re.compile(
+    r"\b(?:before|after)\s+(?:work|school|bed|class|lunch|dinner|breakfast)\b|"
+    r"\bfirst thing\b|\blights[- ]out\b|\bbedtime\b",
+    re.IGNORECASE,
+)
+# a clock time ("7:30", "6am", "6.15")
+_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)|\d{1,2}[:.]\d\d", re.I)
+
+
+def _says_time(sentence: str) -> bool:
+    """The sentence says a time: a day, a month, a part of the day, a date, or a number that
+    is a clock time or follows a word that places it in time ("at 6", "by 10"); "replaced
+    every 600 km" says none. A time said by what it is before or after ("before work", "first
+    thing", "lights out") is one too."""
+    if _TIME_PHRASE.search(sentence):
+        return True
+    for v in values(sentence):
+        if v.kind in _TIME_KINDS - {"number"}:
+            return True
+        if v.kind == "number" and (
+            _CLOCK.fullmatch(v.text)
+            or re.search(rf"\b(?:{'|'.join(_AT_A_TIME)})\s+{re.escape(v.text)}\b", sentence, re.I)
+        ):
+            return True
+    return False
+
+
 def _as_itself(word: str, sentence: str, asked: frozenset[str]) -> bool:
     """``word`` is said as itself, not as the modifier of a noun the question does not ask
     about ("bouldering grade", "lunch break"); an adjective after it ("coffee black") is
@@ -526,9 +553,7 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
         return None
     if not all(_of_person(s, q.relations, q.focus, who=q.asks_doer) for s in (older, newer)):
         return None
-    if q.wh == "when" and not all(
-        any(v.kind in _TIME_KINDS for v in values(s)) for s in (older, newer)
-    ):
+    if q.wh == "when" and not all(_says_time(s) for s in (older, newer)):
         return None
     # each statement gives an answer of the question's shape: a person for who, a place for
     # where ("My manager signed off my leave" names the manager, it says nothing of who it is)

@@ -31,6 +31,8 @@ _SHORT_FORMS = {
     "tier": "plan",  # "bumped to the Organization tier" for "Which Figma plan ...?"
     "hostnam": "host",
 }
+# short forms that other words stem to: read as the short form only as written
+_WRITTEN_SHORT = {"min": frozenset({"min", "mins"})}
 
 # When a question is asked ("Which city does Ines live in these days?") and the rate its
 # answer is given in ("How much is the gym per month?") say nothing of what it is about.
@@ -95,6 +97,8 @@ def root(word: str) -> str:
     stem = word_stem(word)
     if stem != word.casefold() and _DOUBLED.search(stem):
         stem = stem[:-1]
+    if stem in _WRITTEN_SHORT and word.casefold() not in _WRITTEN_SHORT[stem]:
+        return stem  # "mine" and "mined" stem to "min", no short form of "minimum"
     return _SHORT_FORMS.get(stem, stem)
 
 
@@ -258,6 +262,12 @@ def values(sentence: str) -> list[Value]:
     return out
 
 
+# Time zones, said after a clock time ("02:00 UTC", "9:15 ET").
+TIME_ZONES = frozenset(
+    str.split("utc gmt cet cest eet est edt cst cdt mst mdt pst pdt bst ist jst aest aedt et pt ct")
+)
+
+
 # "one" counts only before what it counts and after a word that asks for an amount ("needs
 # one approving review", "within one working day"); "the one", "one of", "no one" count nothing
 _ONE_AFTER = frozenset(
@@ -284,12 +294,24 @@ _NAMING_PAIRS = frozenset({("renamed", "to"), ("rebranded", "to"), ("rebranded",
 _REPORTS_TO = re.compile(r"\bI\s+(?:now\s+|still\s+)?report(?:ed)?\s+(?:in)?to\b")
 
 
+_PER_PERIOD = re.compile(r"(?:\b(?:a|an|per|each|every)\s+|/)(month|week|year|day|night)\b", re.I)
+_PERIODIC = {
+    "month": "monthly",
+    "week": "weekly",
+    "year": "yearly",
+    "day": "daily",
+    "night": "nightly",
+}
+
+
 def said_stems(text: str) -> frozenset[str]:
     """The stems of a statement, first person standing for "user" (a memory's questions ask
     about "the user"; its statements say "I" and "my"), and "I report to" for "manager"."""
     have = stems_of(text)
     if _REPORTS_TO.search(text):
         have |= {"manager", "boss"}
+    # "$2,500 a month" says the monthly limit, "every day" the daily standup
+    have |= {_PERIODIC[m[1].lower()] for m in _PER_PERIOD.finditer(text)}
     return have | {"user"} if have & FIRST_PERSON else have
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from gcmem.facts.align import _ADDITIVE, _REST_STOP, _SPAN_VERBS, _narrates_event, tokenize
 from gcmem.facts.chunking import split_sentences, split_units
-from gcmem.facts.extract import extract_triples, line_speaker, quoted_file_line
+from gcmem.facts.extract import MONEY, extract_triples, line_speaker, quoted_file_line
 from gcmem.facts.labels import member_note
 from gcmem.facts.lines import describe
 from gcmem.facts.prose_align import _TIME_WORDS
@@ -634,9 +634,25 @@ def anchored(a: str, b: str) -> bool:
         return bool(shared)
     if _additive(a) != _additive(b):
         return False  # "also", "another": a value added beside the other one, not instead
-    if _subjects_apart(a, b) or scoped_apart(a, b) or opened_apart(a, b):
+    if _subjects_apart(a, b) or scoped_apart(a, b) or opened_apart(a, b) or payees_apart(a, b):
         return False
     return any(not qualified_apart(a, b, word) for word in shared)
+
+
+# An amount paid to a payee by name ("250 a month to the Nationwide ISA", "£40 to the RSPB")
+_PAID_TO = re.compile(
+    rf"(?:{MONEY}|\b\d[\d,.]*)(?:\s*(?:a|per|/)\s*(?:month|week|year))?\s+to\s+"
+    r"(?:(?:the|my|our|his|her|their)\s+)?(?P<payee>[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)"
+)
+
+
+def payees_apart(a: str, b: str) -> bool:
+    """Each statement pays an amount to a payee by name, and the payees differ ("Standing order:
+    250 a month to the Nationwide ISA" / "...: 40 a month to the RSPB"): two payments of a
+    list, not one amount replaced."""
+    pa = {m["payee"].lower() for m in _PAID_TO.finditer(a)}
+    pb = {m["payee"].lower() for m in _PAID_TO.finditer(b)}
+    return bool(pa) and bool(pb) and not pa & pb
 
 
 _STORING = frozenset({"keep", "keeps", "kept", "store", "stores", "stash", "stashes"})
@@ -689,7 +705,12 @@ def apart(a: str, b: str) -> bool:
     if rival_subjects(a, b) or _speakers_apart(a, b):
         return True
     if _statement_sized(a) and _statement_sized(b):
-        return _additive(a) != _additive(b) or _subjects_apart(a, b) or scoped_apart(a, b)
+        return (
+            _additive(a) != _additive(b)
+            or _subjects_apart(a, b)
+            or scoped_apart(a, b)
+            or payees_apart(a, b)
+        )
     return False
 
 
