@@ -353,6 +353,12 @@ REPLACED = [
         "My desk extension is 4417 if you need to grab me quickly.",
         "Everyone's desk extension changed with the new phone system, mine is 5230 now.",
     ),
+    # "it" after a change of the subject's attribute is the attribute
+    (
+        "What's the wifi password at the cabin?",
+        "cabin wifi: network is LakeHouse-5G, password pinecone77",
+        "Dad changed the cabin wifi password, it's larkspur2024 now.",
+    ),
 ]
 
 # (question, older statement, newer statement): the older statement stays still true.
@@ -1035,6 +1041,8 @@ TEAM = "Which team owns checkout-svc?"
         # a note's label owns nothing, and the old value may open its body
         "Reminder: Falcon reviews the checkout dashboards in December.",
         "Bug: Falcon pager rota skips the Friday slot, see OPS-998.",
+        # the old owner's own wish hedges nothing
+        "Falcon wants the checkout alerts routed to their pager before Friday.",
     ],
 )
 def test_stage_excises_mentions_in_passing_of_an_announced_old_value(text: str) -> None:
@@ -1389,6 +1397,15 @@ def test_stage_excises_mentions_of_part_of_a_long_old_value(text: str) -> None:
     mention = cand(text, 2)
     new = cand("We switched Biscuit over to Riverside Vet, five minutes from home.", 6)
     outcome = apply([answer, mention, new], VET)
+    assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
+
+
+def test_stage_excises_a_mention_of_the_proper_part_of_a_place_s_name() -> None:
+    # "Harbor" of "Harbor Animal Clinic": the rest of the name is its kind
+    answer = cand("Miso's vet is Harbor Animal Clinic on 5th, they have her vaccine history.", 0)
+    mention = cand("Dropped Miso off at Harbor for her teeth cleaning, pick up at 4.", 2)
+    new = cand("We've switched Miso to Dr. Ruiz at Greenway Vets, it's a five minute walk.", 6)
+    outcome = apply([answer, mention, new], "Which vet does Miso go to?")
     assert {d.chunk.id for d in outcome.dropped} == {answer.id, mention.id}
 
 

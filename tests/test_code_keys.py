@@ -287,6 +287,14 @@ def test_the_question_names_a_key_as_written_or_word_by_word() -> None:
             "3000",
             "8000",
         ),
+        # a comment after the line's code holds nothing on
+        (
+            "What is MAX_UPLOAD_MB set to?",
+            "MAX_UPLOAD_MB = 20  # keep in sync with nginx client_max_body_size",
+            "settings.py now has MAX_UPLOAD_MB = 100, and I bumped client_max_body_size to match.",
+            "20",
+            "100",
+        ),
         # the same database's label on both: its setting changed
         (
             "What's the max connections setting on the transactional database?",

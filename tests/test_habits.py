@@ -157,6 +157,12 @@ CHANGED = [
         "I run before work, usually a loop round the reservoir.",
         "New job starts at 7:30 so I've switched to evening runs, after dinner settles.",
     ),
+    # "unless" names the exception to the habit that holds otherwise
+    (
+        "How do I get to work?",
+        "I take the 52 bus to work, it's slow but I get to read.",
+        "Bought a secondhand road bike, so I cycle to work now unless it's pouring.",
+    ),
 ]
 
 # (question, older statement, newer statement): both stay true, or the rule cannot tell.

@@ -1123,6 +1123,9 @@ def _of_another(clause: str, frame: QuestionFrame) -> bool:
     )
 
 
+_IT = re.compile(r"\s*(?:it's|it’s|it is|its)\s", re.IGNORECASE)
+
+
 def _carried(frame: QuestionFrame, clause: str, prior: str) -> bool:
     """The clause goes on from a change of the question's subject that gave no value
     ("Staging database got migrated to the new cluster, point your tools at
@@ -1132,7 +1135,12 @@ def _carried(frame: QuestionFrame, clause: str, prior: str) -> bool:
     shapes)."""
     if not prior or _REFUSE.search(prior) or not _CUE.search(prior):
         return False
-    if frame.attribute is not None and frame.attribute not in _said(frame, clause, clause):
+    # ("Dad changed the cabin wifi password, it's larkspur2024 now": "it" is the password)
+    if (
+        frame.attribute is not None
+        and frame.attribute not in _said(frame, clause, clause)
+        and not _IT.match(clause)
+    ):
         return False
     said = said_stems(prior) | said_stems(clause)
     if frame.head and not (frame.head <= said or _typed(frame.head, clause)):
@@ -1214,7 +1222,10 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
     # owning another thing matters there ("Maya's roommate lives in Portland"), not in a
     # clause of its own ("visiting Leeds, Amara's cooking jollof")
     saying = [c for c in CLAUSE_SPLIT.split(sentence) if c and _says_old(change, c)]
-    if any(_REFUSE.search(_IMPERATIVE.sub("", c)) or _ADDS.search(c) for c in saying):
+    if any(
+        _REFUSE.search(_IMPERATIVE.sub("", _doer_wants(change, c))) or _ADDS.search(c)
+        for c in saying
+    ):
         return False
     if _owns(old, sentence) and not (frame.person and _covers(frame.subject, said_stems(sentence))):
         # the old value's own thing ("Oakwood's playground", "Northside Clinic's pharmacy"),
@@ -1230,6 +1241,14 @@ def mentions_old_value(frame: QuestionFrame, change: AnswerChange, sentence: str
 _IMPERATIVE = re.compile(r"^\s*(?:don't|don’t|do not)\s+(?=[a-z]+\s)", re.I)
 # A name of capitalised words that owns the next thing ("Northside Clinic's pharmacy").
 _NAME_OWNS = re.compile(r"((?:[A-Z][\w\-]*\s+){0,3}[A-Za-z0-9][\w\-]{0,60})(?:'s|’s|s'|s’)\s")
+
+
+def _doer_wants(change: AnswerChange, clause: str) -> str:
+    """The clause without the old value's own wish ("Ramirez wants Leo working on flip
+    turns"): what the old coach wants hedges nothing about who the coach was."""
+    for text in change.old_values:
+        clause = re.sub(rf"\b{re.escape(text)}\s+wants?\b", " ", clause)
+    return clause
 
 
 def _owns(old: frozenset[str], sentence: str) -> bool:
@@ -1315,13 +1334,27 @@ def _distinctive(key: str) -> bool:
     return IDENTIFIER.search(key) is not None or (key[:1].isdigit() and len(key) >= 3)
 
 
+_KIND_OF_PLACE = frozenset(
+    str.split(
+        """animal clinic hospital vet vets veterinary practice surgery dental medical school
+    academy centre center gym studio club group property lettings bank fitness pool"""
+    )
+)
+
+
 def _names_old(old: frozenset[str], found: set[str]) -> bool:
     """The sentence names the old value: all of its words, half of them or more ("Called
     Riverside to book his booster" after "Pham at Riverside Animal Clinic"), or one that could
     be nothing else (an identifier or a number: "it's pinecone42" after "CabinNet, password
     pinecone42")."""
     hit = old & found
-    return bool(hit) and (2 * len(hit) >= len(old) or any(_distinctive(k) for k in hit))
+    return bool(hit) and (
+        2 * len(hit) >= len(old)
+        or any(_distinctive(k) for k in hit)
+        # the proper part of a place's name, the rest its kind ("Harbor" of "Harbor Animal
+        # Clinic")
+        or bool(hit - _KIND_OF_PLACE and not old - hit - _KIND_OF_PLACE)
+    )
 
 
 def _in_passing(

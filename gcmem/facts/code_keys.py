@@ -134,6 +134,8 @@ _ACCUMULATES = re.compile(r"\b(?:add|adds|added|include[sd]?|another|also|list|a
 _REFERENCE = re.compile(r"PR|MR|CR|CI|QA|[A-Z]{2,6}-\d+")
 # The unit says a value holds on against another ("staging stays on LOG_LEVEL=debug").
 _HOLDS = re.compile(r"\b(?:still|stays?|remains?|keeps?|unchanged)\b", re.I)
+# a comment after a line's code ("MAX_UPLOAD_MB = 20  # keep in sync with nginx")
+_TRAILING_COMMENT = re.compile(r"\s+(?:#|//)\s.*$")
 # Environments a setting is scoped to: two units naming different ones are two keys.
 _ENV = re.compile(
     # (a test of another kind is no environment: "under load test")
@@ -627,8 +629,8 @@ def key_changes(query: str, older: str, newer: str) -> list[KeyChange]:
     ]
     out: list[KeyChange] = []
     for old in old_values:
-        if old.key not in asked or _HOLDS.search(old.unit):
-            continue
+        if old.key not in asked or _HOLDS.search(_TRAILING_COMMENT.sub("", old.unit)):
+            continue  # (a comment's "keep in sync with nginx" holds nothing on)
         # one key however it is spelled: ``httpReadTimeout`` in values.yaml is the chart's
         # ``--http-read-timeout`` flag
         name = _name(old.key)

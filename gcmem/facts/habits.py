@@ -83,7 +83,7 @@ _CHANGE = re.compile(
 )
 _HEDGE = re.compile(
     r"\b(?:might|may|could|should|would|thinking|considering|weighing|planning|plan to|"
-    r"proposed|if|unless|maybe|not sure|decided|wants?|hoping|trying|try|tempted|"
+    r"proposed|if|maybe|not sure|decided|wants?|hoping|trying|try|tempted|"
     r"wondering|probably)\b|\?",
     re.I,
 )
@@ -131,7 +131,9 @@ _SHAPED = frozenset({"when", "where", "who"})
 # a change said with "since" ("Since we moved out I take the train in"), beside ``_CHANGE``
 _SINCE = re.compile(r"\bsince\b", re.I)
 # an answer for some occasions only ("when it pours, I drive")
-_OCCASION = re.compile(r"\b(?:when|whenever|if|unless|on days)\b", re.I)
+# ("unless" names the exception to a habit that holds otherwise: "I cycle to work now unless
+# it's pouring" is the change)
+_OCCASION = re.compile(r"\b(?:when|whenever|if|on days)\b", re.I)
 # how much the older statement needs its habit is no negation ("can't function without coffee")
 _EMPHATIC = re.compile(
     r"\b(?:can't|cannot|can’t)\s+(?:function|live|survive|cope|start the day)\s+without\b|"

@@ -287,7 +287,9 @@ def _counted_one(said: list[str], after: str) -> bool:
 
 # A word right after these is a name however it is written ("the CLI is called deployctl")
 _NAMING = frozenset({"called", "named"})
-_NAMING_PAIRS = frozenset({("renamed", "to"), ("rebranded", "to"), ("rebranded", "as")})
+_NAMING_PAIRS = frozenset(
+    {("renamed", "to"), ("rebranded", "to"), ("rebranded", "as"), ("changed", "to")}
+)
 
 
 # "I report to X" says who the user's manager is ("Jo reports to Anita" is Jo's).
