@@ -2576,6 +2576,18 @@ def test_the_hostname_is_the_answer_where_a_value_has_its_shape() -> None:
     assert found is not None and found.old_values == ("db-stg-02.internal",)
 
 
+def test_a_word_of_the_attribute_asked_is_never_left_out() -> None:
+    # "formal" of "the formal name of ...": the words that stand for the attribute asked
+    frame = question_frame("What was the formal name of Dixie state university")
+    assert frame is not None and frame.asked_of == {"formal"}
+    assert not answers(
+        frame, "Dixie State University ( DSU or , colloquially , Dixie ) is a public university."
+    )
+    # the head of "rate limit" is the attribute, "rate" its modifier
+    frame = question_frame("What is the rate limit for partner API keys?")
+    assert frame is not None and frame.asked_of == {"limit"}
+
+
 def test_codes_are_numbers_or_names() -> None:
     frame = question_frame("What's the locker room code at the climbing gym?")
     assert frame is not None and frame.kinds == {"name", "number"}

@@ -252,6 +252,9 @@ class QuestionFrame:
     doing: str | None = None
     # the question's words as written, lower-cased
     forms: frozenset[str] = frozenset()
+    # the attribute asked in "what is the X of Y" (``_asked_of``: "limit" of "the rate limit
+    # for ...", "formal" of "the formal name of ..."): never a modifier to leave out
+    asked_of: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -399,6 +402,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         last=next((r for w in reversed(words) if (r := root(w)) in (subject or asked)), None),
         doing=_doing(words, subject or asked),
         forms=frozenset(words),
+        asked_of=_asked_of(named.group(1), subject or asked) if named else frozenset(),
     )
     # "Uncle Farid" is Farid ("Farid sold the house, he's in Albuquerque now") and Uncle
     # ("Grandpa sold the house and he's settled in Flagstaff")
@@ -410,6 +414,15 @@ def question_frame(query: str) -> QuestionFrame | None:
         for drop in (kin, name)
     )
     return replace(frame, also=also) if also else frame
+
+
+def _asked_of(phrase: str, subject: frozenset[str]) -> frozenset[str]:
+    """The attribute phrase's head ("limit" of "rate limit"), or, where the head is no word
+    of the subject ("name" of "formal name"), the words that stand for it ("formal")."""
+    words = [root(w) for w in phrase.split()]
+    if words and words[-1] in subject:
+        return frozenset({words[-1]})
+    return frozenset(words) & subject
 
 
 def _doing(words: Sequence[str], subject: frozenset[str]) -> str | None:
@@ -511,10 +524,17 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
     subject = subject or frame.subject
     # a statement may leave out one modifier of a long subject ("Partner API keys are capped at
     # 600 requests per minute" for the rate limit of partner API keys), never its last word,
-    # the thing itself ("Storybook for the design system" says nothing of its package)
+    # the thing itself ("Storybook for the design system" says nothing of its package), nor
+    # a word of the attribute asked of it
     if not (
         subject <= have
-        or (_covers(subject, have) and frame.last in have and frame.doing in have | {None})
+        or (
+            _covers(subject, have)
+            and frame.last in have
+            and frame.doing in have | {None}
+            # the words of the attribute asked ("formal" of "the formal name of X")
+            and frame.asked_of <= _said(frame, sentence, sentence)
+        )
     ):
         return False
     # What is asked about the subject: the question's verb, or its type word standing for it
