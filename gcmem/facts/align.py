@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from gcmem.facts.chunking import COLUMN_GAP, split_units_with_gaps
-from gcmem.facts.extract import MONEY, SETTING_VALUE, quoted_requirement, requirement_spec
+from gcmem.facts.extract import DOSE, MONEY, SETTING_VALUE, quoted_requirement, requirement_spec
 from gcmem.facts.labels import DISCOURSE_LABELS, collection_label, collection_setting, member_note
 from gcmem.facts.lines import (
     CRON_ENTRY,
@@ -1447,7 +1447,7 @@ def _liking(left: Sequence[Token]) -> bool:
 
 
 # A dose ("20mg", "50 mg"): what comes before it is a medicine, one of several someone takes.
-_DOSE = re.compile(r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|ml|iu|units?)")
+_DOSE = re.compile(DOSE, re.IGNORECASE)
 
 
 def _dosed(right: Sequence[Token]) -> bool:

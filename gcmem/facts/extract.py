@@ -1936,18 +1936,16 @@ def _unit_facts(text: str) -> tuple[tuple[int, Fact], ...]:
     return tuple(out)
 
 
-# A medicine and its dose ("amlodipine 5mg", "sertraline 50 mg")
-_DOSE = re.compile(
-    r"(?P<drug>[a-z][a-z\-]+)\s+(?P<dose>\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|ml|iu|units?))",
-    re.IGNORECASE,
-)
+# A dose ("20mg", "50 mg"), and a medicine before it ("amlodipine 5mg", "sertraline 50 mg")
+DOSE = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|ml|iu|units?)"
+_MEDICINE_DOSE = re.compile(rf"(?P<drug>[a-z][a-z\-]+)\s+(?P<dose>{DOSE})", re.IGNORECASE)
 
 
 def _dosed(fact: Fact | None) -> Fact | None:
     """A medicine's dose is keyed by the medicine: someone takes several at once ("Dad's on
     amlodipine 5mg" / "Dad's on atorvastatin 20mg"), while one medicine's dose changes
     ("sertraline 50 mg" -> "sertraline 75 mg")."""
-    m = _DOSE.fullmatch(fact.object) if fact is not None else None
+    m = _MEDICINE_DOSE.fullmatch(fact.object) if fact is not None else None
     if fact is None or m is None:
         return fact
     drug = m["drug"].lower()

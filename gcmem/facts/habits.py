@@ -143,6 +143,8 @@ _EMPHATIC = re.compile(
 _TIME_KINDS = frozenset({"day", "month", "number", "ordinal", "daypart"})
 # prepositions of time, after which a word is said as itself ("in bed around 1am")
 _AT_A_TIME = frozenset(str.split("around until till after before by at"))
+# a word that places the number after it in time ("at 6", "by 10")
+_PLACED_AT = rf"\b(?:{'|'.join(sorted(_AT_A_TIME))})\s+"
 # bedtime is said in words of its own
 _BEDTIME = re.compile(r"\b(?:lights[- ]out|asleep|bedtime|in bed|to bed|go to sleep)\b", re.I)
 # a call is rung or phoned too ("Mum rings on Saturday mornings")
@@ -366,7 +368,7 @@ def _says_time(sentence: str) -> bool:
             return True
         if v.kind == "number" and (
             _CLOCK.fullmatch(v.text)
-            or re.search(rf"\b(?:{'|'.join(_AT_A_TIME)})\s+{re.escape(v.text)}\b", sentence, re.I)
+            or re.search(rf"{_PLACED_AT}{re.escape(v.text)}\b", sentence, re.I)
         ):
             return True
     return False
