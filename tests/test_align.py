@@ -199,6 +199,9 @@ def test_parallel_keys_are_not_one_key(old: str, new: str) -> None:
             "pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.3.0/24  scram-sha-256",
             "pg_hba.conf on reporting-db:\nhost  analytics  airflow  10.8.5.0/24  scram-sha-256",
         ),
+        # a value for each part of the week: both hold
+        ("support@ forwards to Hamid, weekdays.", "support@ forwards to Kezia, weekends."),
+        ("Pickup is Grandma, mornings.", "Pickup is Dev, evenings."),
     ],
 )
 def test_things_of_a_list_are_not_one_key(old: str, new: str) -> None:
@@ -213,6 +216,10 @@ def test_one_medicine_s_dose_and_one_table_cell_are_one_value() -> None:
         "pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.3.0/24  scram-sha-256",
         "pg_hba.conf on reporting-db:\nhost  analytics  metabase  10.8.5.0/24  scram-sha-256",
     ) == [("host analytics metabase _ scram-sha-256", "10.8.3.0/24", "10.8.5.0/24")]
+    # the same part of the week: the value changed
+    assert frames(
+        "support@ forwards to Hamid, weekdays.", "support@ forwards to Kezia, weekdays."
+    ) == [("support@ forwards to _ , weekdays", "Hamid", "Kezia")]
 
 
 def test_two_values_changed_together_in_two_clauses_are_a_change() -> None:

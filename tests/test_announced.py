@@ -1660,8 +1660,9 @@ def test_a_recurring_name_never_said_with_the_question_is_no_old_answer() -> Non
 
 
 def test_a_recurring_value_said_after_the_announcement_is_no_old_answer() -> None:
-    # the asked subject's value said again after a change: it stays
-    first = cand("Standup is in Fjord, bring your laptop.", 0)
+    # the asked subject's value said again after a change: it stays (no statement answers in
+    # the question's words, "Standup is in Fjord" would)
+    first = cand("Standup in Fjord again, bring your laptop.", 0)
     second = cand("Fjord was double-booked, so standup ran late.", 2)
     new = cand("We moved standup to the Atlas room from now on.", 6)
     later = cand("Fjord still has the good screen for demos.", 8)
@@ -2592,3 +2593,109 @@ def test_codes_are_numbers_or_names() -> None:
     frame = question_frame("What's the locker room code at the climbing gym?")
     assert frame is not None and frame.kinds == {"name", "number"}
     assert answers(frame, "locker room door code at the climbing gym: 4471#")
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer", "change"),
+    [
+        # the question's own closing preposition right before a name: its answer
+        (
+            "Which team is Amara on?",
+            "Amara's on Payments, she's the one who built the refund flow.",
+            "Amara has been moved to Growth as of this sprint, so route checkout questions on.",
+            ("Payments", "Growth"),
+        ),
+        # another word for the group asked ("squad" for "team")
+        (
+            "Which team is Marta on?",
+            "Marta sits with the Payments squad, she's the one who knows the ledger code best.",
+            "Marta has been moved to Growth as of this sprint.",
+            ("Payments", "Growth"),
+        ),
+        # the one who has taken the role over; a who-question's old answer is a person's name
+        (
+            "Who is the release manager?",
+            "Release manager for Q3 is Benedikt.",
+            "Our RM went on parental leave today; Saoirse has taken over as release manager "
+            "for the rest of the quarter.",
+            ("Benedikt", "Saoirse"),
+        ),
+        # a branch is named in lower case
+        (
+            "What is the default branch of the mobile repo?",
+            "Default branch for the mobile repo is master.",
+            "The mobile repo's default branch was renamed to trunk; update your local remotes.",
+            ("master", "trunk"),
+        ),
+        (
+            "What's the monorepo's default branch?",
+            "Default branch for the monorepo is master, PRs target it.",
+            "We renamed the default branch to main this weekend; update your local remotes.",
+            ("master", "main"),
+        ),
+    ],
+)
+def test_an_answer_in_the_question_s_own_terms_is_announced_over(
+    question: str, older: str, newer: str, change: tuple[str, str]
+) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    assert_change(announcement(frame, older, newer), change)
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer"),
+    [
+        # a group of another kind than the one asked is no answer, old or new
+        (
+            "Which board is Priya on?",
+            "Priya's on the Platform Guild and the incident review board.",
+            "Priya is now sitting with the Data Reliability team three days a week.",
+        ),
+        ("Which team is Priya on?", "Priya's on Platform.", "Priya moved to the Data Guild."),
+        # "the main thing" names no branch
+        (
+            "What's the monorepo's default branch?",
+            "Default branch for the monorepo is master.",
+            "The main thing now is to retarget the open PRs.",
+        ),
+    ],
+)
+def test_a_name_of_another_kind_announces_nothing(question: str, older: str, newer: str) -> None:
+    frame = question_frame(question)
+    assert frame is not None
+    assert announcement(frame, older, newer) is None
+
+
+def test_a_branch_s_recurring_old_name_is_a_branch_name() -> None:
+    # "green CI" twice is no old name of the default branch
+    first = cand("Open PRs against it, CI won't run on other bases.", 0)
+    second = cand("Branch protection requires two approvals and green CI.", 2)
+    new = cand("Default branch of the monorepo is now main. Retarget any open PRs.", 6)
+    outcome = apply([first, second, new], "What's the default branch of the monorepo?")
+    assert outcome.dropped == []
+
+
+@pytest.mark.parametrize(
+    ("newer", "change"),
+    [
+        # the asked thing by fewer words, its one new number in the old answer's unit
+        (
+            "Portal upload cap got bumped to 100 MB because the architects kept asking.",
+            ("25", "100"),
+        ),
+        # another thing of the portal, in the same unit
+        ("Portal avatar limit got bumped to 5 MB.", None),
+        # no change word
+        ("Portal upload cap is 100 MB for admins.", None),
+        # another unit
+        ("Portal upload cap got bumped to 100 files a day.", None),
+    ],
+)
+def test_a_new_number_in_the_old_answer_s_unit_is_announced(
+    newer: str, change: tuple[str, str] | None
+) -> None:
+    frame = question_frame("What's the max upload size on the portal?")
+    assert frame is not None
+    older = "Max upload size on the portal is 25 MB per file."
+    assert_change(announcement(frame, older, newer), change)

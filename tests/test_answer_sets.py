@@ -17,6 +17,8 @@ from gcmem.facts.habits import habit_change
         ("What does Carlos drink in the evenings?", "a drink"),
         ("What do I read on at night?", "a way of reading"),
         ("How do I read books these days?", "a way of reading"),
+        ("How do we do our weekly grocery shopping?", "a way of shopping"),
+        ("How does dad follow the news?", "a way of following the news"),
         ("How do I take my coffee?", None),  # any phrase answers it
         ("What do I eat for lunch?", None),
     ],
@@ -155,3 +157,43 @@ def test_a_diet_is_said_of_the_person_not_of_a_thing(sentence: str, members: set
         diets = answer_set(question)
         assert diets is not None and diets.name == "a diet"
         assert diets.members(sentence) == members
+
+
+@pytest.mark.parametrize(
+    ("question", "older", "newer", "changed"),
+    [
+        # a household's shop, said with "we"; a supermarket by its name is a shop visited
+        (
+            "How and when do we do the big grocery shop?",
+            "I do the big grocery shop on Sunday mornings at the Aldi on Crane Road.",
+            "Gave up fighting the Sunday crowds, groceries get delivered Wednesday evenings now "
+            "through the Tesco app.",
+            True,
+        ),
+        # ... its app is how the delivery is ordered, no visit: both deliveries
+        (
+            "How do we do our grocery shopping?",
+            "We get the groceries delivered through the Tesco app on Thursdays.",
+            "We switched the grocery delivery to Ocado now, same Thursday slot.",
+            False,
+        ),
+        (
+            "How does dad follow the news?",
+            "Dad watches the news on TV every evening at 6, like clockwork.",
+            "Dad has quit the TV news, says it raises his blood pressure. He listens to a radio "
+            "podcast with his coffee in the morning instead.",
+            True,
+        ),
+        # a team's process asked with "we" is no one's habit
+        (
+            "When do we deploy?",
+            "We deploy on Friday afternoons.",
+            "We deploy on Tuesday mornings now.",
+            False,
+        ),
+    ],
+)
+def test_shopping_and_news_are_closed_sets(
+    question: str, older: str, newer: str, changed: bool
+) -> None:
+    assert (habit_change(question, older, newer) is not None) is changed

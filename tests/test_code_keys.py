@@ -768,3 +768,13 @@ def test_a_cargo_dependency_table_gives_its_version() -> None:
     newer = 'cargo update bumped tokio to version = "1.36" in Cargo.toml, tests pass'
     (change,) = key_changes("Which tokio version is in Cargo.toml?", cargo, newer)
     assert (change.old, change.new) == ("1.28", "1.36")
+
+
+def test_a_code_name_said_to_hold_a_value_now_is_assigned() -> None:
+    older = TERRAFORM.replace('"bastion"', '"ci_runner"')
+    newer = 'terraform apply done: aws_instance.ci_runner instance_type is now "m6i.large".'
+    assert pairs(newer) == [("instance_type", "m6i.large")]
+    assert pairs("The bastion is now on Ubuntu 24.04.") == []  # no code name
+    # the resource named by its dotted address ("aws_instance.ci_runner") is the one asked
+    changes = key_changes("What instance type is the ci_runner?", older, newer)
+    assert [(c.old, c.new) for c in changes] == [("t3.medium", "m6i.large")]

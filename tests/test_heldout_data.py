@@ -144,6 +144,12 @@ SPLITS = {
     "dev121": "written",
     "dev125": "written",
     "dev122": "written",
+    "dev129": "accumulating",
+    "dev130": "traps3",
+    "dev126": "written",
+    "dev128": "written",
+    "dev131": "written",
+    "dev127": "written",
     "devconv": "chats",
 }
 

@@ -90,6 +90,9 @@ def test_repeated_allow_list_lines_are_members_not_a_changed_value() -> None:
         ("Summary", False),  # one word: the summary of the thing the text is about
         ("Vendor", False),
         ("Account manager", False),
+        ("Service card", True),  # a card describing one service of many
+        ("Payment card", False),  # the card that pays: one at a time
+        ("Card", False),
     ],
 )
 def test_a_title_label_names_what_its_text_is_about(label: str, title: bool) -> None:
@@ -101,3 +104,4 @@ def test_a_title_label_keys_no_value() -> None:
     # vendors' summaries; "Vendor: Northwind Logistics" names the one vendor
     assert extract_triples("Vendor summary: Northwind Logistics.") == []
     assert extract_triples("Vendor: Northwind Logistics.") != []
+    assert extract_triples("Service card: notifications-dispatcher. It fans out push.") == []

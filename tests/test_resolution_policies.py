@@ -577,6 +577,12 @@ def test_ledger_cli_policies_pending_confirm_decisions(
         ("we keep _ in lab", True),  # what a lab keeps or a shop stocks is one more
         ("the shop stocks _", True),
         ("we keep spare key in _", False),  # where a thing is kept: one place
+        ("our candles are stocked at _", True),  # and where it is stocked: one more shop
+        ("put _ on harbour inn setlist", True),  # what is put on a list: one more item
+        ("put _ on the agenda for friday", True),
+        ("put _ on hold", False),
+        ("book club this term is reading _ pick", True),  # a term's books are several
+        ("book club this month is reading _", False),  # a month's pick is one
         # the languages a work is translated into
         ("heronsgate doc / translated into", True),
         ("kestrel notes ships _ translation", True),

@@ -153,6 +153,11 @@ FORMS = [
         "The standup is at 9:30 because the Lisbon team can't join earlier.",
         ("standup", "is at", "9:30"),
     ),
+    # ... nor does one in a clause about the person the statement names
+    (
+        "Sarah works at Shopify, on the finance team, and she seems way happier.",
+        ("sarah", "works at", "Shopify"),
+    ),
     (
         "FYI the API gateway's request timeout is 30 seconds, so long exports will get cut off.",
         ("api gateway", "request timeout", "30 seconds"),

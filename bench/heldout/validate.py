@@ -43,7 +43,7 @@ _STATIC_TRAPS = [
 PROFILES = {
     # dev2, dev5, dev57, dev59, dev63, dev65, dev73, dev77, dev81, dev83, dev87, dev89, dev92,
     # dev93, dev96, dev97, dev100, dev101, dev104, dev105, dev107, dev110, dev111,
-    # dev114, dev115, dev118, dev121, dev122, dev125,
+    # dev114, dev115, dev118, dev121, dev122, dev125, dev126, dev127, dev128, dev131,
     # test2-test5: the changes and static families of the no-harm brief
     "written": Profile(
         changes=dict.fromkeys(
@@ -118,7 +118,7 @@ PROFILES = {
     ),
     # dev41, dev51, dev54, dev55, dev58, dev60, dev62, dev64, dev66, dev67, dev69, dev71, dev74,
     # dev75, dev78, dev79, dev82, dev84, dev85, dev86, dev88, dev90, dev94, dev98, dev102,
-    # dev106, dev108, dev112, dev116, dev119, dev123:
+    # dev106, dev108, dev112, dev116, dev119, dev123, dev129:
     # more multi-valued traps of the frames brief (values that accumulate, said in the same
     # sentence or line shape), with parallel and hedged ones
     "accumulating": Profile(
@@ -194,7 +194,7 @@ PROFILES = {
         turns=(4, 9),
     ),
     # dev50, dev56, dev61, dev68, dev70, dev72, dev76, dev80, dev91, dev95, dev99, dev103,
-    # dev109, dev113, dev117, dev120, dev124:
+    # dev109, dev113, dev117, dev120, dev124, dev130:
     # still-true facts that accumulate, long paragraphs elaborated or re-posted, and compatible
     # opposites, in agents' and people's words
     "traps3": Profile(

@@ -1174,6 +1174,8 @@ def _align_runs(
         return None  # "Sven's big on bouldering" / "... on sourdough": two things he likes
     if _dosed(right):
         return None  # "Dad's on atorvastatin 20mg" / "... omeprazole 20mg": two medicines
+    if _times_apart(sx, sy):
+        return None  # "forwards to Hamid, weekdays" / "... Kezia, weekends": two times' values
     if left and left[-1].norm == ":" and old.path is None and not old.context:
         label = [t.text for t in left[:-1] if not t.punct]
         if collection_label(" ".join(label)):
@@ -1453,6 +1455,26 @@ _DOSE = re.compile(DOSE, re.IGNORECASE)
 def _dosed(right: Sequence[Token]) -> bool:
     said = " ".join(t.norm for t in right[:2] if t.norm)
     return _DOSE.match(said) is not None
+
+
+# The part of the week or the day a value is said to hold for, after a comma.
+_TIMES_OF_WEEK = frozenset(
+    w + suffix
+    for w in (*WEEKDAYS, *str.split("weekday weekend weeknight morning afternoon evening night"))
+    for suffix in ("", "s")
+)
+
+
+def _times_apart(sx: Sequence[Token], sy: Sequence[Token]) -> bool:
+    """Each value ends on when it holds, after a comma, and the times differ ("Hamid,
+    weekdays" / "Kezia, weekends"): one value for each time, not one replacing the other."""
+
+    def when(span: Sequence[Token]) -> str | None:
+        ok = len(span) >= 3 and span[-2].norm == "," and span[-1].norm in _TIMES_OF_WEEK
+        return span[-1].norm if ok else None
+
+    a, b = when(sx), when(sy)
+    return a is not None and b is not None and a.rstrip("s") != b.rstrip("s")
 
 
 def _possesses(before: Sequence[Token]) -> bool:

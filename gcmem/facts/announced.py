@@ -255,6 +255,9 @@ class QuestionFrame:
     # the attribute asked in "what is the X of Y" (``_asked_of``: "limit" of "the rate limit
     # for ...", "formal" of "the formal name of ..."): never a modifier to leave out
     asked_of: frozenset[str] = frozenset()
+    # the preposition that closes "Which team is Amara on?": a statement that puts a name
+    # right after it ("Amara's on Payments") answers in the question's own words
+    stranded: str | None = None
 
 
 @dataclass(frozen=True)
@@ -403,6 +406,7 @@ def question_frame(query: str) -> QuestionFrame | None:
         doing=_doing(words, subject or asked),
         forms=frozenset(words),
         asked_of=_asked_of(named.group(1), subject or asked) if named else frozenset(),
+        stranded=words[-1] if words[-1] in _PREPOSITIONS and aux in _AUX_BE else None,
     )
     # "Uncle Farid" is Farid ("Farid sold the house, he's in Albuquerque now") and Uncle
     # ("Grandpa sold the house and he's settled in Flagstaff")
@@ -547,6 +551,9 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
         or _product(frame.head, sentence)
         # (never for the question's verb: "Marta studied in Valencia" says not where she lives)
         or (frame.verb is None and _located(frame.head, sentence))
+        or (frame.stranded is not None and _put_after(frame.stranded, sentence))
+        # another word for the group asked ("the Payments squad" for "Which team ...?")
+        or any(_kind_of(h) & have for h in frame.head)
     )
     if frame.verb is not None:
         # an amount of money says what something costs ("My gym membership is $35 a month")
@@ -615,6 +622,15 @@ def _typed(head: frozenset[str], sentence: str) -> bool:
 # for "What service does the choir newsletter use?")
 _PRODUCT_HEADS = frozenset(map(root, str.split("service tool app platform provider vendor")))
 _THROUGH_NAME = re.compile(r"\b(?:through|via|on|with|in|using|uses|use)\s+[A-Z][\w.-]+")
+
+
+def _put_after(preposition: str, sentence: str) -> bool:
+    """A name right after "is" and the question's closing preposition ("Amara's on
+    Payments" for "Which team is Amara on?")."""
+    return (
+        re.search(rf"(?:'s|’s|\bis|\bare)\s+(?:now\s+)?{preposition}\s+(?:the\s+)?[A-Z]", sentence)
+        is not None
+    )
 
 
 def _product(head: frozenset[str], sentence: str) -> bool:
@@ -765,6 +781,11 @@ def _values_for(frame: QuestionFrame, text: str) -> list[Value]:
         low = m[1].lower()
         if root(m[2].lower()) in frame.words and low not in keys and low not in STOP:
             found.append(Value("name", low, m[1]))
+    # "Saoirse has taken over as release manager": the one who now is what is asked
+    for m in _TAKES_OVER.finditer(text):
+        low = m[1].lower()
+        if frame.words <= said_stems(m[2]) and low not in keys and low not in STOP:
+            found.append(Value("name", low, m[1]))
     return found
 
 
@@ -781,9 +802,15 @@ def _typed_values(frame: QuestionFrame, text: str) -> list[Value]:
     if frame.lasting:
         # "a stipend of $400 per shift" says no length of a shift
         found = [v for v in found if v.kind != "number" or _lasts(text, v)]
+    keys = {v.key for v in found}
+    if _BRANCH in frame.words | frame.head and "name" in frame.kinds:
+        # a git branch is named in lower case ("the default branch is develop")
+        for m in _BRANCH_NAME.finditer(text):
+            if m[1].lower() not in keys:
+                found.append(Value("name", m[1].lower(), m[1]))
+                keys.add(m[1].lower())
     if not frame.head or "name" not in frame.kinds:
         return found
-    keys = {v.key for v in found}
     for m in _TYPED_BY.finditer(text):
         word = m[1].lower()
         if root(m[2].lower()) in frame.head and word not in keys | _NOT_A_NAME | STOP:
@@ -792,6 +819,14 @@ def _typed_values(frame: QuestionFrame, text: str) -> list[Value]:
     return found
 
 
+_BRANCH = root("branch")
+# the names a repository's main line goes by, not after an article ("the main thing")
+_BRANCH_NAME = re.compile(
+    r"(?<!\bthe )(?<!\ba )(?<!\bour )(?<!\bmy )(?<![\w/.-])"
+    r"(main|master|trunk|develop|development|dev)(?![\w/-]|\.\w)"
+)
+# a branch's name: a main line's, or one with a separator ("release-7.2", "feature/login")
+_BRANCH_SHAPE = re.compile(r"main|master|trunk|develop|development|dev|[\w.]+[-/][\w./-]+")
 _HOW_LONG = re.compile(r"(?:(?:after|before|until|within)\s+)?how long\b")
 _TIME_UNIT = re.compile(
     r"(?:\s*-?\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|"
@@ -812,6 +847,46 @@ def _types(frame: QuestionFrame, text: str, value: Value) -> bool:
     return after is not None and root(after[1]) in frame.head
 
 
+# Kinds of group a name may be one of ("the Platform Guild", "the Data Reliability team"),
+# each with the words that name it ("the Payments squad" is a team)
+_GROUP_KINDS: tuple[frozenset[str], ...] = tuple(
+    frozenset(map(root, str.split(kind)))
+    for kind in (
+        "team squad crew pod tribe",
+        "board committee council panel",
+        "guild club chapter society",
+        "department",
+        "group",
+        "band choir",
+        "league",
+    )
+)
+_GROUP_WORDS = frozenset().union(*_GROUP_KINDS)
+
+
+def _kind_of(word: str) -> frozenset[str]:
+    return next((kind for kind in _GROUP_KINDS if word in kind), frozenset())
+
+
+# the capitalised words that go on a name, and the lower-case word after them
+_NAME_RUN = re.compile(r"((?:\s+[A-Z][\w&'-]*)*)(?:\s+([a-z]+))?")
+
+
+def _another_kind(frame: QuestionFrame, text: str, value: Value) -> bool:
+    """The question asks for a group of one kind ("Which board is Priya on?") and the value
+    names a group of another: its name ends on, or is followed by, another kind's word ("the
+    Platform Guild", "the Data Reliability team")."""
+    asked = frozenset().union(*map(_kind_of, frame.head))
+    if value.kind != "name" or not asked:
+        return False
+    at = text.find(value.text)
+    run = _NAME_RUN.match(text, at + len(value.text)) if at >= 0 else None
+    if run is None:
+        return False
+    words = [(value.text + run[1]).split()[-1].lower(), run[2] or ""]
+    return any(root(w) in _GROUP_WORDS and root(w) not in asked for w in words)
+
+
 # a determiner, a lower-case word, and the noun it names one of ("the growth team")
 _TYPED_BY = re.compile(
     r"\b(?:the|a|an|my|his|her|their|our|your|its)\s+([a-z][a-z-]+)\s+([a-z]+)\b", re.I
@@ -826,6 +901,11 @@ _NOT_A_NAME = frozenset(
 )
 
 
+# A capitalised word opening a clause that takes a role over, and the role
+_TAKES_OVER = re.compile(
+    r"(?:^\s*|[.!?:;,]\s+)([A-Z][a-z'’-]+)\s+(?:has\s+|have\s+|is\s+|'s\s+)?"
+    r"(?:taken|took|taking|takes|stepped|steps|stepping)\s+(?:over\s+|in\s+)as\s+([^.;!?]+)"
+)
 # A capitalised word opening a clause, and the word after it ("Marisol leads ...")
 _OPENING_DOER = re.compile(r"(?:^|[.!?:;,]\s+)([A-Z][a-z'’-]+)\s+([a-z]+)")
 
@@ -863,7 +943,7 @@ def _heads(clause: str, frame: QuestionFrame) -> list[Value]:
     number right after the subject's name is its version ("Postgres 15")."""
     asked = frame.words | frame.head
     out: list[Value] = []
-    for v in _typed_values(frame, clause):
+    for v in _values_for(frame, clause):
         at = clause.find(v.text)
         ahead = tokens_of(clause[:at])
         if (
@@ -986,6 +1066,13 @@ def announcement(
         and not _compound_of(v, answering.verb)
         and not (answering.place and _for_purpose(older, v.text))
     ]
+    answer = [
+        v
+        for v in answer
+        if not _another_kind(answering, older, v)
+        # a who-question's answer is someone's name ("Release manager for Q3 is Benedikt")
+        and (not answering.person or _PERSON.fullmatch(v.text))
+    ]
     # where the asked attribute has a shape, the values of that shape are the answer ("Staging
     # Postgres is on db-stg-02.internal": the hostname, not the product)
     answer = _shaped(answering, answer)
@@ -1009,13 +1096,65 @@ def announcement(
                 and v.key not in in_older
                 and root(v.key) not in asked | named.words  # "Biscuit" asked about
                 and _fits(named, v)
+                and not _another_kind(named, clause, v)
                 # an answer said only by its type word ("the payments team") is replaced by
                 # one said so too, not by any name ("mentoring Keisha")
                 and (not typed_only or _types(named, clause, v))
             ]
             if new and not (accumulates is not None and accumulates(_slotted(clause, new))):
                 return AnswerChange.of(old, new)
+    return _in_the_same_unit(answering, old, older, newer, in_older)
+
+
+def _in_the_same_unit(
+    frame: QuestionFrame, old: Sequence[Value], older: str, newer: str, in_older: AbstractSet[str]
+) -> AnswerChange | None:
+    """A newer statement that names the asked thing by its last word only ("Portal upload cap
+    got bumped to 100 MB" for the max upload size on the portal) announces where its one new
+    number is in the old answer's unit ("25 MB"), with a change word and nothing held on,
+    hedged or of another thing."""
+    was = [v for v in old if v.kind == "number" and _unit_of(older, v)]
+    units = {_unit_of(older, v) for v in was}
+    if not was or frame.last is None or _NO_CHANGE.search(newer):
+        return None
+    for clause in _clauses(without_reason(newer)):
+        if (
+            not _CUE.search(clause)
+            or _REFUSE.search(clause)
+            or _ADDS.search(clause)
+            or frame.last not in said_stems(clause)
+            or _of_another(clause, frame)
+        ):
+            continue
+        now = [v for v in values(clause) if v.kind == "number" and v.key not in in_older]
+        if len(now) != 1 or _unit_of(clause, now[0]) not in units:
+            continue
+        # the words before the value name the asked thing, with at most one word of its own
+        # ("upload cap"), not another thing of it ("Portal avatar limit got bumped to 5 MB")
+        ahead = tokens_of(_CUE.sub(" ", clause[: clause.find(now[0].text)]))
+        others = {
+            w.lower()
+            for w in ahead
+            if w.lower() not in STOP
+            and w.lower() not in _PREPOSITIONS
+            and root(w.lower()) not in frame.words | frame.head
+        }
+        said = frame.subject & said_stems(clause)
+        if len(others) <= 1 and 2 * len(said) >= min(len(frame.subject), 4):
+            return AnswerChange.of(was, now)
     return None
+
+
+# the word after a number that says what it counts ("25 MB", "14 days")
+_UNIT = re.compile(r"\s*([a-z]+|%|°[cf])\b", re.IGNORECASE)
+
+
+def _unit_of(text: str, value: Value) -> str | None:
+    at = text.find(value.text)
+    unit = _UNIT.match(text, at + len(value.text)) if at >= 0 else None
+    if unit is None or unit[1].lower() in STOP or unit[1].lower() in _PREPOSITIONS:
+        return None
+    return unit[1].lower()
 
 
 def _shaped(frame: QuestionFrame, found: list[Value]) -> list[Value]:
@@ -1619,6 +1758,8 @@ def recurring_change(
                 and root(v.key) not in asked
                 and v.key not in new_keys
                 and not _in_asked_name(text, v.text, asked)
+                # a branch's old name is a branch's name ("green CI" is none)
+                and (_BRANCH not in asked or _BRANCH_SHAPE.fullmatch(v.text))
             ):
                 found.setdefault(v.key, v)
     # the older statements that say each value (a name as written), and the values always

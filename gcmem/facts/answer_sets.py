@@ -4,7 +4,8 @@ Most how- and what-questions about a habit are answered by any phrase, which no 
 check ("How do I take my coffee?"). A few are answered from a short list everyone shares: how
 someone gets to a place (a bike, the tram, the car), what they drink at some time of day
 (coffee, green tea, rooibos), what they read on (a Kindle, paper books, audiobooks), which
-diet they keep (vegetarian, pescatarian, vegan). For
+diet they keep (vegetarian, pescatarian, vegan), how the food shop is done (delivered, at a
+supermarket), what the news is followed on (TV, radio, a podcast). For
 those, two statements about the habit that name no member of the list in common give two
 different answers, which is what a change needs (``gcmem.facts.habits``): the words of the
 list are the shape the answer is checked for, as a time is for a when-question.
@@ -191,6 +192,41 @@ _DIETS = _members(
 )
 
 
+# how the food shop is done: brought to the door, or bought at a shop (a supermarket by its
+# name: "at the big Tesco"; its app is how a delivery is ordered, "through the Tesco app")
+_SHOPPING = _members(
+    {
+        "delivery": "delivery|deliveries|delivered|ordered online|order online|orders online|"
+        "online shop|online order|ocado|instacart",
+        "collection": "click and collect|click-and-collect|curbside|kerbside|pickup|pick-up",
+        "in store": "in-store|in store|supermarket|store trip|store trips|aldi|lidl|tesco|"
+        "sainsbury's|asda|morrisons|waitrose|kroger|safeway|costco|walmart|publix|wegmans|"
+        "trader joe's|whole foods|rewe|edeka|the market|farmers market|farmers' market",
+    }
+)
+_ORDERED_THROUGH = re.compile(r"\s+(?:app|website|site|online|delivery|deliveries)\b", re.I)
+# how someone follows the news: what they watch, hear or read it on
+_NEWS = _members(
+    {
+        "tv": "tv|television|telly|the six o'clock news|evening news",
+        "radio": "radio",
+        "podcast": "podcast|podcasts",
+        "newspaper": "newspaper|newspapers|the paper|paper edition",
+        "online": "news app|apps|online|website|websites|twitter|reddit|newsletter|newsletters",
+    }
+)
+
+
+def _said_with(words: str) -> Callable[[str, str], bool]:
+    """A statement speaks of the habit asked where it says one of ``words`` ("groceries")."""
+    pattern = re.compile(rf"\b(?:{words})", re.I)
+
+    def speaks_of(_focus: str, sentence: str) -> bool:
+        return pattern.search(sentence) is not None
+
+    return speaks_of
+
+
 # a diet's word before a noun is said of the thing ("vegan cheese", "veggie main",
 # "pescatarian-friendly"), before these of the person ("vegan now", "vegetarian since uni")
 _OF_A_THING = re.compile(
@@ -218,6 +254,10 @@ _DIET_QUESTION = re.compile(
     r"^what\s+(?:(?:kind|sort|type)\s+of\s+)?diet\s+(?:do|does|is)\b|\bdiet-wise\b",
     re.I,
 )
+_SHOPPING_QUESTION = re.compile(r"^how\b.*\b(?:grocer(?:y|ies)|food shop|weekly shop)\b", re.I)
+_NEWS_QUESTION = re.compile(
+    r"^how\s+(?:do|does)\s+.+?\s+(?:follow|get|keep up with)\s+.*\bnews\b", re.I
+)
 _READING_QUESTION = re.compile(
     r"^(?:what\s+(?:do|does)\s+.+?\s+read\s+on\b|how\s+(?:do|does)\s+.+?\s+read\b)", re.I
 )
@@ -232,6 +272,15 @@ def answer_set(query: str) -> AnswerSet | None:
         return AnswerSet("a drink", *_DRINKS, _at_time(q))
     if _READING_QUESTION.match(q):
         return AnswerSet("a way of reading", *_READING, _at_time(q))
+    if _SHOPPING_QUESTION.match(q):
+        return AnswerSet(
+            "a way of shopping",
+            *_SHOPPING,
+            _said_with("grocer|food shop|weekly shop|big shop"),
+            modifies=_ORDERED_THROUGH,
+        )
+    if _NEWS_QUESTION.match(q):
+        return AnswerSet("a way of following the news", *_NEWS, _said_with("news"))
     if _DIET_QUESTION.search(q):
         return AnswerSet(
             "a diet", *_DIETS, _anywhere, heads=frozenset({root("diet")}), modifies=_OF_A_THING

@@ -108,6 +108,10 @@ _TRAILER = re.compile(r"`?[,;]?\s*(?:(?:#|//|;).*)?")
 _SPACED = re.compile(r"^(?P<key>[a-z][\w.\-]*)\s+(?P<value>[^\s#;]+)\s*(?:#.*)?$")
 # "bumped client_max_body_size to 50m": a code name and its new value in a sentence
 _TO_VALUE = re.compile(r"(?P<key>[A-Za-z_][\w.\-]*)\s+to\s+(?P<value>[\w.\-:/\"']+)")
+# "aws_instance.ci_runner instance_type is now "m6i.large"": a code name said to hold a value
+_IS_NOW = re.compile(
+    r"(?P<key>[A-Za-z_][\w.\-]*)\s+is\s+now\s+(?P<value>\"[^\"\n]+\"|'[^'\n]+'|[\w.\-:/]+)"
+)
 # a file's name: what a colon after it labels is one of its lines
 _FILE_NAME = re.compile(
     r"\.(?:txt|ya?ml|json|toml|ini|cfg|conf|env|lock|xml|gradle|properties|tf|py|js|ts)$"
@@ -301,7 +305,7 @@ def _assignments(text: str) -> Iterator[KeyValue]:
                 yield _assigned(unit, m["key"], m["value"])
         said: dict[tuple[str, str], None] = {}  # in order, once each
         if not unit.line:
-            for m in _TO_VALUE.finditer(body):
+            for m in (*_TO_VALUE.finditer(body), *_IS_NOW.finditer(body)):
                 if "_" in m["key"]:
                     said[(m["key"], _clean(m["value"]))] = None
         if unit.path is None:  # a sentence, or a note's line (a changelog's bullet)
@@ -453,7 +457,13 @@ def _key_line(kv: KeyValue) -> str:
 
 def _says(text: str) -> frozenset[str]:
     words = _WORD.findall(_POSSESSIVE.sub("", text))
-    return frozenset(w.lower() for w in words) | frozenset(p for w in words for p in _parts(w))
+    # a dotted name's segments are said whole too ("ci_runner" of "aws_instance.ci_runner")
+    segments = {seg.lower() for w in words if "." in w for seg in w.split(".") if seg}
+    return (
+        frozenset(w.lower() for w in words)
+        | frozenset(p for w in words for p in _parts(w))
+        | segments
+    )
 
 
 def _envs(text: str) -> frozenset[str]:

@@ -1257,9 +1257,10 @@ def _joined(readings: Iterable[list[Fact]]) -> list[Fact] | None:
 
 
 # Where a reason, purpose or result clause starts: "because ...", "so (that) <subject> ...",
-# ", so ...".
+# ", so ..."; or a clause about someone the statement names (", and she seems way happier":
+# a hedge of how she is, not of where she works).
 _REASON_CLAUSE = re.compile(
-    r",\s+(?=so\s)|,?\s+(?=(?:because|so\s+that|so\s+(?:the|our|my|we|i|it|they|you|he|she|"
+    r",\s+(?=so\s|and\s+(?:she|he|they)\s)|,?\s+(?=(?:because|so\s+that|so\s+(?:the|our|my|we|i|it|they|you|he|she|"
     r"everyone)\s))",
     re.IGNORECASE,
 )

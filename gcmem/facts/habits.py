@@ -374,6 +374,16 @@ def _says_time(sentence: str) -> bool:
     return False
 
 
+def _times_habit(sentence: str, focus: str, asked: frozenset[str]) -> bool:
+    """The sentence says when the habit asked is done: a time in a part joined by "and" that
+    says the habit too, not only in one that says another thing done ("I write in Scrivener
+    and back up to Dropbox every evening" says when the backup is done)."""
+    return any(_says_time(part) and _as_itself(focus, part, asked) for part in _AND.split(sentence))
+
+
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+
+
 def _as_itself(word: str, sentence: str, asked: frozenset[str]) -> bool:
     """``word`` is said as itself, not as the modifier of a noun the question does not ask
     about ("bouldering grade", "lunch break"); an adjective after it ("coffee black") is
@@ -487,7 +497,13 @@ def _asked(query: str) -> _Asked | None:
         # does Ava play?" asks for a list
         return None
     user, names = _persons(query)
-    if not (user or names):
+    relations = frozenset(r for t in tokens_of(query) if (r := _relation(t)))
+    if closed is not None:
+        # a closed set's habit may be a household's, asked with "we" ("How do we do the
+        # grocery shopping?"; a team's process, "When do we deploy?", is no one's habit), or a
+        # relation's ("How does dad follow the news?")
+        user = user or bool({t.lower() for t in tokens_of(query)} & _FIRST_PERSON_PLURAL)
+    if not (user or names or (closed is not None and relations)):
         return None
     asked = frame.words | frame.head
     about = asked - names - {"user"} - _GENERIC - _TIME_WORDS - TITLES
@@ -517,7 +533,7 @@ def _asked(query: str) -> _Asked | None:
         wh=wh,
         user=user,
         names=names,
-        relations=frozenset(r for t in tokens_of(query) if (r := _relation(t))),
+        relations=relations,
         asked=asked,
         about=about,
         focus=focus[-1],
@@ -557,7 +573,7 @@ def habit_change(query: str, older: str, newer: str) -> HabitChange | None:
         return None
     if not all(_of_person(s, q.relations, q.focus, who=q.asks_doer) for s in (older, newer)):
         return None
-    if q.wh == "when" and not all(_says_time(s) for s in (older, newer)):
+    if q.wh == "when" and not all(_times_habit(s, q.focus, q.asked) for s in (older, newer)):
         return None
     # each statement gives an answer of the question's shape: a person for who, a place for
     # where ("My manager signed off my leave" names the manager, it says nothing of who it is)

@@ -108,12 +108,19 @@ _ACCOUNTS = frozenset(
 )
 
 
+# A card that describes one thing of a kind ("Service card: notifications-dispatcher"), of
+# which a team keeps one per thing; not a card that pays or opens ("Payment card: Visa").
+_CARDS_OF = frozenset(str.split("service team recipe player project product component system app"))
+
+
 def title_label(label: str) -> bool:
     """A label that titles an account of what follows it: "Vendor summary: Northwind
     Logistics" and "Vendor summary: Harbour Freight" are two vendors' summaries, not one
-    label's old and new value."""
-    words = _TOKEN.findall(label)
-    return len(words) >= 2 and words[-1].casefold() in _ACCOUNTS
+    label's old and new value; so are two service cards."""
+    words = [w.casefold() for w in _TOKEN.findall(label)]
+    return len(words) >= 2 and (
+        words[-1] in _ACCOUNTS or (words[-1] == "card" and words[-2] in _CARDS_OF)
+    )
 
 
 # A setting's name that says it lists what is let through or added: ``ALLOWED_ORIGIN``,

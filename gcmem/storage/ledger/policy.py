@@ -71,6 +71,8 @@ MULTI_VALUED: tuple[str, ...] = (
     # verb ("we keep _ in the lab", "the shop stocks _"): where a thing is kept slots later
     *("keep", "keeps", "stock", "stocks", "carry", "carries", "culture", "cultures"),
     *("grow", "grows"),
+    # ... and where it is stocked is one more shop ("our candles are stocked at _")
+    *("stocked at", "stocked in", "stocked by"),
     # the instruments someone plays ("priya plays _ in community orchestra")
     *("play", "plays"),
     # a lab's grants, a club's sponsors: one more ("kalinowski lab / funded by")
@@ -89,6 +91,9 @@ _MULTI_VALUED = re.compile(
     # the courses someone takes in a term or a school year ("Leo's taking _ this semester")
     # are several
     r"|(?:^|\s)taking\s+_\s+(?:this|next|last)\s+(?:semester|term|quarter|year)\b"
+    # and the books a club reads over a term ("book club this term is reading _"; a month's
+    # pick is one)
+    r"|(?:^|\s)(?:this|next|last)\s+(?:term|semester|season|year)\s+(?:is|are)\s+reading\s+_"
     # so are the pieces performed at a concert ("choir's doing _ at christmas concert")
     r"|(?:^|\s)(?:doing|playing|singing|performing)\s+_\s+at\s+(?:\S+\s+){0,3}?"
     r"(?:concert|recital|gig|show|festival|service)\b"
@@ -101,6 +106,10 @@ _MULTI_VALUED = re.compile(
     # an amount that changes ("free tier now includes _")
     r"|(?:^|\s)(?:list|lineup|line-up|menu|playlist|syllabus|curriculum|bundle|collection|"
     r"shelf|rota)\s+(?:now\s+)?(?:includes|include|included)\s+_(?:\s|$)"
+    # and what is put on a list or a setlist is one more item ("put _ on the harbour inn
+    # setlist")
+    r"|(?:^|\s)(?:put|puts|putting)\s+_\s+on\s+(?:\S+\s+){0,4}?(?:setlist|set\s+list|list|"
+    r"playlist|menu|agenda|rota|shortlist|wishlist)(?:\s|$)"
     # and the features or flags a tenant has switched on ("acme tenant has _ turned on")
     r"|(?:^|\s)(?:has|have|had)\s+_\s+(?:turned\s+on|switched\s+on|enabled)(?:\s|$)"
 )
