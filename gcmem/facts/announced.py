@@ -820,13 +820,14 @@ def _typed_values(frame: QuestionFrame, text: str) -> list[Value]:
 
 
 _BRANCH = root("branch")
-# the names a repository's main line goes by, not after an article ("the main thing")
+# the names a repository's main line goes by
+_MAIN_LINES = "main|master|trunk|develop|development|dev"
+# ... said as a name, not after an article ("the main thing")
 _BRANCH_NAME = re.compile(
-    r"(?<!\bthe )(?<!\ba )(?<!\bour )(?<!\bmy )(?<![\w/.-])"
-    r"(main|master|trunk|develop|development|dev)(?![\w/-]|\.\w)"
+    rf"(?<!\bthe )(?<!\ba )(?<!\bour )(?<!\bmy )(?<![\w/.-])({_MAIN_LINES})(?![\w/-]|\.\w)"
 )
 # a branch's name: a main line's, or one with a separator ("release-7.2", "feature/login")
-_BRANCH_SHAPE = re.compile(r"main|master|trunk|develop|development|dev|[\w.]+[-/][\w./-]+")
+_BRANCH_SHAPE = re.compile(rf"{_MAIN_LINES}|[\w.]+[-/][\w./-]+")
 _HOW_LONG = re.compile(r"(?:(?:after|before|until|within)\s+)?how long\b")
 _TIME_UNIT = re.compile(
     r"(?:\s*-?\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|"
@@ -1109,8 +1110,8 @@ def announcement(
 def _in_the_same_unit(
     frame: QuestionFrame, old: Sequence[Value], older: str, newer: str, in_older: AbstractSet[str]
 ) -> AnswerChange | None:
-    """A newer statement that names the asked thing by its last word only ("Portal upload cap
-    got bumped to 100 MB" for the max upload size on the portal) announces where its one new
+    """A newer statement that names the asked thing by fewer words ("Portal upload cap got
+    bumped to 100 MB" for the max upload size on the portal) announces where its one new
     number is in the old answer's unit ("25 MB"), with a change word and nothing held on,
     hedged or of another thing."""
     was = [v for v in old if v.kind == "number" and _unit_of(older, v)]

@@ -374,14 +374,14 @@ def _says_time(sentence: str) -> bool:
     return False
 
 
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+
+
 def _times_habit(sentence: str, focus: str, asked: frozenset[str]) -> bool:
     """The sentence says when the habit asked is done: a time in a part joined by "and" that
     says the habit too, not only in one that says another thing done ("I write in Scrivener
     and back up to Dropbox every evening" says when the backup is done)."""
     return any(_says_time(part) and _as_itself(focus, part, asked) for part in _AND.split(sentence))
-
-
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
 def _as_itself(word: str, sentence: str, asked: frozenset[str]) -> bool:
