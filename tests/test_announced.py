@@ -2699,3 +2699,28 @@ def test_a_new_number_in_the_old_answer_s_unit_is_announced(
     assert frame is not None
     older = "Max upload size on the portal is 25 MB per file."
     assert_change(announcement(frame, older, newer), change)
+
+
+def test_the_question_s_verb_said_as_its_noun_answers() -> None:
+    # "insurance" says "insures", and the subject's word before it modifies no other thing
+    frame = question_frame("Which company insures the car?")
+    assert frame is not None
+    assert answers(frame, "Car insurance is with Geico, renews in March.")
+    assert_change(
+        announcement(
+            frame,
+            "Car insurance is with Geico, renews in March.",
+            "Moved the car insurance to Progressive, bundled with renters.",
+        ),
+        ("Geico", "Progressive"),
+    )
+    # a noun that only starts like the verb names another thing
+    assert not answers(frame, "Car insulation is by Kingspan.")
+
+
+def test_a_number_of_a_port_s_shape_is_a_port_only_where_a_service_is_on_it() -> None:
+    frame = question_frame("What port does the billing API listen on?")
+    assert frame is not None
+    # a status code is no port, whatever its digits
+    assert not answers(frame, "billing-api health check lives at /healthz and returns 200.")
+    assert answers(frame, "heads up, billing-api in the dev cluster is on 8443, not the default")

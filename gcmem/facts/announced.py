@@ -111,6 +111,8 @@ _PLACE_HEADS = frozenset(map(root, str.split("room gate platform desk locker bay
 _KIND_HEADS = frozenset(map(root, ("day", "month", "time", "date", "year", "hour")))
 # The shape of a value of a type word's kind (the type word's stem: ``root``).
 _HOST = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+|\d{1,3}(?:\.\d{1,3}){3}", re.I)
+_PORT = root("port")
+_ON_A_PORT = re.compile(r"(?:\bon|\bat|\bto|:)\s*\d{2,5}\b")
 _SHAPES = {
     root("channel"): re.compile(r"#[\w-]+"),
     root("region"): re.compile(r"[a-z]{2}(?:-gov)?-[a-z]+-\d"),
@@ -555,10 +557,11 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
         # another word for the group asked ("the Payments squad" for "Which team ...?")
         or any(_kind_of(h) & have for h in frame.head)
     )
+    nouns = _verb_nouns(frame.verb, have)
     if frame.verb is not None:
         # an amount of money says what something costs ("My gym membership is $35 a month")
         priced = frame.verb in _PRICE_VERBS and _MONEY_SAID.search(sentence) is not None
-        if frame.verb not in have and not head_said and not priced:
+        if frame.verb not in have and not nouns and not head_said and not priced:
             return False
     elif (
         frame.head
@@ -586,7 +589,7 @@ def answers(frame: QuestionFrame, sentence: str) -> bool:
                 # "hosted in the Frankfurt region, same account as the CRM": the aside refuses
                 # its own values, no answer, and leaves the others
                 found = [v for v in found if v not in inside]
-    asked = frame.words | frame.head
+    asked = frame.words | frame.head | nouns
     return not _modifies_another(sentence, frame, asked)
 
 
@@ -612,7 +615,11 @@ def _compound_of(value: Value, verb: str | None) -> bool:
 def _typed(head: frozenset[str], sentence: str) -> bool:
     """A value of the sentence has the shape of the question's type word: "#eng-incidents" is
     a channel, "us-east-1" a region, "s3://acme-logs" a bucket, "db-01.internal" a host."""
-    shapes = [_SHAPES[w] for w in head if w in _SHAPES]
+    # (a number of a port's shape is a port where a service is on it: "listens on 3300", not
+    # "returns 200")
+    if _PORT in head and _ON_A_PORT.search(sentence):
+        return True
+    shapes = [_SHAPES[w] for w in head if w in _SHAPES and w != _PORT]
     return bool(shapes) and any(
         shape.fullmatch(v.text) for shape in shapes for v in values(sentence)
     )
@@ -622,6 +629,19 @@ def _typed(head: frozenset[str], sentence: str) -> bool:
 # for "What service does the choir newsletter use?")
 _PRODUCT_HEADS = frozenset(map(root, str.split("service tool app platform provider vendor")))
 _THROUGH_NAME = re.compile(r"\b(?:through|via|on|with|in|using|uses|use)\s+[A-Z][\w.-]+")
+
+
+# the endings that make a verb's noun ("insurance" of "insure", "teacher" of "teach")
+_VERB_NOUN_ENDINGS = frozenset(str.split("ance anc ence enc er or ment ier ion"))
+
+
+def _verb_nouns(verb: str | None, have: frozenset[str]) -> frozenset[str]:
+    """The words of ``have`` that name the question's verb as a noun ("insurance" of "Which
+    company insures the car?", "teacher" of "Who teaches Ava piano?")."""
+    if verb is None:
+        return frozenset()
+    stem = verb[:-1] if verb.endswith("y") else verb
+    return frozenset(w for w in have if w.startswith(stem) and w[len(stem) :] in _VERB_NOUN_ENDINGS)
 
 
 def _put_after(preposition: str, sentence: str) -> bool:
@@ -1238,7 +1258,8 @@ def _announcing_clauses(frame: QuestionFrame, newer: str, before: str) -> Iterat
             frame, clause, clauses[i - 1] if i else before
         ):
             continue
-        if _modifies_another(clause, frame, frame.words | frame.head) or (
+        asked = frame.words | frame.head | _verb_nouns(frame.verb, said_stems(clause))
+        if _modifies_another(clause, frame, asked) or (
             (_ADDS.search(clause) or (_GOES_LIVE.search(clause) and _LIVE not in frame.words))
             and not role
         ):
