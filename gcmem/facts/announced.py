@@ -1134,8 +1134,8 @@ def _in_the_same_unit(
     bumped to 100 MB" for the max upload size on the portal) announces where its one new
     number is in the old answer's unit ("25 MB"), with a change word and nothing held on,
     hedged or of another thing."""
-    was = [v for v in old if v.kind == "number" and _unit_of(older, v)]
-    units = {_unit_of(older, v) for v in was}
+    unit_of = {v: u for v in old if v.kind == "number" and (u := _unit_of(older, v))}
+    was, units = list(unit_of), set(unit_of.values())
     if not was or frame.last is None or _NO_CHANGE.search(newer):
         return None
     for clause in _clauses(without_reason(newer)):
